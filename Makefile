@@ -1,0 +1,49 @@
+# The two commands: `make run` (the app on SQLite with a demo session) and `make test`.
+PYTHON := $(shell scripts/find-python)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test setup lint format demo system-deps test-postgres bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q ".[dev]"
+	touch $@
+
+setup: $(VENV)/.installed
+
+system-deps:
+	scripts/system-deps
+
+run: setup
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=1 $(BIN)/python manage.py demo
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: setup system-deps
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest
+
+test-postgres: setup system-deps
+	scripts/with-postgres $(BIN)/pytest -x -q -m "not browser"
+
+bench: setup system-deps
+	$(BIN)/python benchmarks/run.py
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) staticfiles

@@ -1,0 +1,127 @@
+"""Session totals, money and settle-up (RULES.md section 6)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+
+# Exact settle-up looks at every subset of the non-zero balances; beyond this many
+# it falls back to greedy matching, which may use a few more payments.
+EXACT_SETTLE_LIMIT = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One payment at settle-up, in points; `money` gives it in the session's currency."""
+
+    payer: str
+    payee: str
+    points: int
+
+    def money(self, stake_per_point: Decimal) -> Decimal:
+        return self.points * stake_per_point
+
+
+def totals(nets: Iterable[Mapping[str, int]], players: Iterable[str] = ()) -> dict[str, int]:
+    """Sum of round nets per player; `players` adds those who have not played yet."""
+    result = {player: 0 for player in players}
+    for round_nets in nets:
+        for player, net in round_nets.items():
+            result[player] = result.get(player, 0) + net
+    return result
+
+
+def money(points: Mapping[str, int], stake_per_point: Decimal) -> dict[str, Decimal]:
+    """Points × stake, exact: Decimal, never float."""
+    return {player: total * stake_per_point for player, total in points.items()}
+
+
+def running_totals(
+    nets: Iterable[Mapping[str, int]], players: Iterable[str]
+) -> list[dict[str, int]]:
+    """The totals after each round, for the ledger and its chart."""
+    running = {player: 0 for player in players}
+    rows = []
+    for round_nets in nets:
+        for player, net in round_nets.items():
+            running[player] = running.get(player, 0) + net
+        rows.append(dict(running))
+    return rows
+
+
+def _zero_sum_groups(names: list[str], balances: list[int]) -> list[list[int]]:
+    """Split the balances into the most disjoint groups that each sum to zero.
+
+    best[mask] is the most zero-sum groups the players in mask split into, given
+    that mask itself sums to zero or is a prefix of such a split: removing one
+    player at a time, every time the remaining set sums to zero a group closes.
+    """
+    count = len(balances)
+    full = (1 << count) - 1
+    sums = [0] * (1 << count)
+    for mask in range(1, full + 1):
+        low = (mask & -mask).bit_length() - 1
+        sums[mask] = sums[mask & (mask - 1)] + balances[low]
+    best = [0] * (1 << count)
+    for mask in range(1, full + 1):
+        top = 0
+        rest = mask
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            top = max(top, best[mask ^ bit])
+        best[mask] = top + (1 if sums[mask] == 0 else 0)
+    # Walk back from the full set, closing a group at every zero-sum mask.
+    groups: list[list[int]] = []
+    current: list[int] = []
+    mask = full
+    while mask:
+        here = best[mask] - (1 if sums[mask] == 0 else 0)
+        rest = mask
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if best[mask ^ bit] == here:
+                current.append(bit.bit_length() - 1)
+                mask ^= bit
+                break
+        if mask == 0 or sums[mask] == 0:
+            groups.append(current)
+            current = []
+    return groups
+
+
+def _settle_group(names: list[str], balances: list[int], members: list[int]) -> list[Transfer]:
+    """At most len(members) − 1 payments: the biggest debtor pays the biggest creditor."""
+    left = {i: balances[i] for i in members}
+    transfers = []
+    while True:
+        debtors = sorted((i for i in left if left[i] < 0), key=lambda i: (left[i], names[i]))
+        creditors = sorted((i for i in left if left[i] > 0), key=lambda i: (-left[i], names[i]))
+        if not debtors or not creditors:
+            break
+        payer, payee = debtors[0], creditors[0]
+        amount = min(-left[payer], left[payee])
+        transfers.append(Transfer(names[payer], names[payee], amount))
+        left[payer] += amount
+        left[payee] -= amount
+    return transfers
+
+
+def settle_up(balances: Mapping[str, int]) -> list[Transfer]:
+    """The fewest payments, in points, that clear every balance (which must sum to zero).
+
+    Exact: the count is the number of non-zero balances minus the most disjoint
+    groups that sum to zero. Payments are listed payer by payer, largest first.
+    """
+    if sum(balances.values()) != 0:
+        raise ValueError(f"balances must sum to zero, they sum to {sum(balances.values())}")
+    names = sorted(name for name, value in balances.items() if value)
+    values = [balances[name] for name in names]
+    if len(names) <= EXACT_SETTLE_LIMIT:
+        groups = _zero_sum_groups(names, values)
+    else:
+        groups = [list(range(len(names)))]
+    transfers = [t for group in groups for t in _settle_group(names, values, group)]
+    return sorted(transfers, key=lambda t: (t.payer, -t.points, t.payee))

@@ -1,0 +1,172 @@
+"""The house rules of a session: one immutable value (RULES.md sections 3 and 5).
+
+A variant is a `Rules` value, built from a preset with options overridden on top.
+Option names are exactly those of RULES.md, so a session file, the settings form
+and the engine all speak the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+UnseenMaal = Literal["count", "void", "kidnap"]
+UnseenTunnel = Literal["count", "void"]
+MaalTable = Literal["pagat", "flat", "tiers"]
+
+UNSEEN_MAAL_CHOICES: tuple[str, ...] = ("count", "void", "kidnap")
+UNSEEN_TUNNEL_CHOICES: tuple[str, ...] = ("count", "void")
+MAAL_TABLE_CHOICES: tuple[str, ...] = ("pagat", "flat", "tiers")
+MIN_PLAYERS = 2
+MAX_PLAYERS_LIMIT = 8
+MAX_OPTION_POINTS = 10_000
+
+
+class RuleError(ValueError):
+    """An unknown preset or option, or an option with a value it cannot take."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    seen_payment: int = 3
+    unseen_payment: int = 10
+    dublee_bonus: int = 5
+    unseen_maal: UnseenMaal = "count"
+    unseen_tunnel: UnseenTunnel = "void"
+    better_multiplier: int = 2
+    dublee_triggers_better: bool = False
+    dhoos_penalty: int = 15
+    max_players: int = 5
+    # The maal calculator's point table (RULES.md section 4).
+    maal_table: MaalTable = "pagat"
+    alter: bool = False
+    printed_jokers: bool = False
+    printed_joker_value: int = 5
+    master_card: bool = False
+
+    def to_options(self) -> dict[str, Any]:
+        """Every option, resolved: what an export writes under `rules`."""
+        return asdict(self)
+
+    def differences(self, other: Rules) -> dict[str, Any]:
+        """The options where self differs from other (e.g. from its preset)."""
+        mine, theirs = self.to_options(), other.to_options()
+        return {k: v for k, v in mine.items() if theirs[k] != v}
+
+
+PRESETS: dict[str, Rules] = {
+    "pagat": Rules(),
+    "kidnap": Rules(unseen_maal="kidnap", maal_table="tiers", alter=True),
+    "murder": Rules(dublee_bonus=0, unseen_maal="void", maal_table="tiers", alter=True),
+    "wikipedia": Rules(dublee_bonus=0, unseen_tunnel="count", maal_table="flat"),
+}
+DEFAULT_PRESET = "pagat"
+
+# One sentence per option, shown beside it wherever a user chooses it.
+OPTION_HELP: dict[str, str] = {
+    "seen_payment": "What each loser who has seen the tiplu pays the winner for the game.",
+    "unseen_payment": "What each loser who never saw the tiplu pays the winner for the game.",
+    "dublee_bonus": "Extra paid by every loser when the winner ends with eight dublees.",
+    "unseen_maal": (
+        "Maal of a player who never saw the tiplu: counts as usual, is void (murder), "
+        "or is kidnapped by the winner."
+    ),
+    "unseen_tunnel": (
+        "Tunnel points of a player who never saw the tiplu: void (tunnel pachaunu) or counted."
+    ),
+    "better_multiplier": "A better (double) round multiplies every game payment by this.",
+    "dublee_triggers_better": "The round after a dublee win starts marked as better.",
+    "dhoos_penalty": "A player given dhoos pays this to every other player of the round.",
+    "max_players": "Most players who can sit at one round (2 to 8).",
+    "maal_table": "The maal calculator's point table: pagat, flat or tiers.",
+    "alter": "Alter cards (same rank, other suit of the tiplu's colour) are maal.",
+    "printed_jokers": "Printed jokers (putali, man) are in the decks and are maal.",
+    "printed_joker_value": "Points for each printed joker when they are in play (2 to 5).",
+    "master_card": "The master card is in play and worth 5 points.",
+}
+
+OPTION_LABELS: dict[str, str] = {
+    "seen_payment": "Seen payment",
+    "unseen_payment": "Unseen payment",
+    "dublee_bonus": "Dublee bonus",
+    "unseen_maal": "Unseen maal",
+    "unseen_tunnel": "Unseen tunnel",
+    "better_multiplier": "Better multiplier",
+    "dublee_triggers_better": "Dublee triggers better",
+    "dhoos_penalty": "Dhoos penalty",
+    "max_players": "Max players",
+    "maal_table": "Maal point table",
+    "alter": "Alter is maal",
+    "printed_jokers": "Printed jokers",
+    "printed_joker_value": "Printed joker value",
+    "master_card": "Master card",
+}
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "unseen_maal": UNSEEN_MAAL_CHOICES,
+    "unseen_tunnel": UNSEEN_TUNNEL_CHOICES,
+    "maal_table": MAAL_TABLE_CHOICES,
+}
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "seen_payment": (0, MAX_OPTION_POINTS),
+    "unseen_payment": (0, MAX_OPTION_POINTS),
+    "dublee_bonus": (0, MAX_OPTION_POINTS),
+    "better_multiplier": (1, 100),
+    "dhoos_penalty": (0, MAX_OPTION_POINTS),
+    "max_players": (MIN_PLAYERS, MAX_PLAYERS_LIMIT),
+    "printed_joker_value": (2, 5),
+}
+_BOOLS: frozenset[str] = frozenset(
+    {"dublee_triggers_better", "alter", "printed_jokers", "master_card"}
+)
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
+
+
+def check_option(name: str, value: Any) -> Any:
+    """Return the option's value if it is valid, else raise RuleError naming it."""
+    if name not in OPTION_NAMES:
+        raise RuleError(f"unknown rule option {name!r}")
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            allowed = ", ".join(_CHOICES[name])
+            raise RuleError(f"rule {name}: must be one of {allowed}, got {value!r}")
+        return value
+    if name in _BOOLS:
+        if not isinstance(value, bool):
+            raise RuleError(f"rule {name}: must be true or false, got {value!r}")
+        return value
+    low, high = _INT_RANGES[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RuleError(f"rule {name}: must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def make_rules(preset: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
+    """A preset with options overridden on top; every value is checked."""
+    if preset not in PRESETS:
+        raise RuleError(f"unknown rules preset {preset!r} (one of {', '.join(PRESETS)})")
+    checked = {name: check_option(name, value) for name, value in overrides.items()}
+    return replace(PRESETS[preset], **checked)
+
+
+def rules_from_options(options: Mapping[str, Any]) -> Rules:
+    """Rules from a session file's `rules` object: an optional preset plus options."""
+    options = dict(options)
+    preset = options.pop("preset", DEFAULT_PRESET)
+    if not isinstance(preset, str):
+        raise RuleError(f"rule preset: must be a preset name, got {preset!r}")
+    return make_rules(preset, **options)
+
+
+def preset_of(rules: Rules) -> str | None:
+    """The name of the preset these rules equal exactly, if any."""
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name
+    return None
+
+
+def closest_preset(rules: Rules) -> str:
+    """The preset from which the fewest options differ (for describing a variant)."""
+    return min(PRESETS, key=lambda name: len(rules.differences(PRESETS[name])))

@@ -1,0 +1,142 @@
+"""What is kept: game nights, their players, rounds and each player's round.
+
+Models persist; the engine decides. Each entry stores its round's net, so a
+ledger or a total is a sum over rows, never a replay of the rules.
+"""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils import timezone
+
+from .engine import Entry, RoundInput, Rules, rules_from_options
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class GameSession(models.Model):
+    """One game night (or a whole festival): a ledger with its players and rules."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="game_sessions",
+        null=True,
+        blank=True,
+    )
+    name = models.CharField(max_length=100)
+    played_on = models.DateField(default=timezone.localdate)
+    currency = models.CharField(max_length=8, default="NPR")
+    stake_per_point = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("1.00"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    # Every option resolved (Rules.to_options()), so later preset changes never
+    # alter a past session.
+    rules = models.JSONField(default=dict)
+    share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+        verbose_name = "session"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_rules(self) -> Rules:
+        return rules_from_options(self.rules)
+
+
+class Player(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "name"], name="unique_player_name_in_session"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    WIN_TYPES = [("normal", "Normal"), ("dublee", "Dublee (eight dublees)")]
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rounds")
+    # Order within the session; the ledger shows the position, so a deleted
+    # round leaves no gap on screen.
+    number = models.PositiveIntegerField()
+    winner = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds_won"
+    )
+    win_type = models.CharField(max_length=10, choices=WIN_TYPES, default="normal")
+    better = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} round {self.number}"
+
+    def to_input(self) -> RoundInput:
+        """The engine's view of this round (entries must be prefetched with players)."""
+        entries = sorted(self.entries.all(), key=lambda e: (e.player.position, e.player_id))
+        return RoundInput(
+            entries=tuple(e.to_entry() for e in entries),
+            winner=self.winner.name if self.winner_id else None,
+            win_type=self.win_type,  # type: ignore[arg-type]
+            better=self.better,
+        )
+
+
+class RoundEntry(models.Model):
+    """One player's part in one round: what they held, and what they won or lost."""
+
+    STATUSES = [("seen", "Seen"), ("unseen", "Unseen")]
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=6, choices=STATUSES, default="seen")
+    maal = models.PositiveIntegerField(default=0)
+    tunnel = models.PositiveIntegerField(default=0)
+    dhoos = models.BooleanField(default=False)
+    net = models.IntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "round entries"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="unique_player_in_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.round}: {self.net:+d}"
+
+    def to_entry(self) -> Entry:
+        return Entry(
+            player=self.player.name,
+            status=self.status,  # type: ignore[arg-type]
+            maal=self.maal,
+            tunnel=self.tunnel,
+            dhoos=self.dhoos,
+        )
