@@ -1,0 +1,105 @@
+"""Read-side views of a session: the ledger, standings and settle-up.
+
+Built from stored nets in a fixed number of queries, whatever the number of
+rounds, so the ledger of a 1,000-round night is as cheap to ask for as a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .engine import settle_up
+from .models import GameSession, Player, Round, RoundEntry
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    round: Round
+    position: int  # 1, 2, 3 … as shown; stays contiguous when a round is deleted
+    nets: list[int | None]  # one per ledger player; None when the player sat the round out
+    running: list[int]  # each player's total after this round
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    player: Player
+    points: int
+    money: Decimal
+    rounds_played: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: str
+    payee: str
+    points: int
+    money: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    session: GameSession
+    players: list[Player]
+    rows: list[LedgerRow]
+    standings: list[Standing]  # best first
+    payments: list[Payment]  # the fewest payments that settle the session
+
+    @property
+    def round_count(self) -> int:
+        return len(self.rows)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {s.player.name: s.points for s in self.standings}
+
+
+def build_ledger(session: GameSession) -> Ledger:
+    """Three queries: players, rounds, and (round, player, net) triples."""
+    players = list(Player.objects.filter(session=session).order_by("position", "id"))
+    rounds = list(Round.objects.filter(session=session).select_related("winner").order_by("number"))
+    nets: dict[tuple[int, int], int] = {
+        (round_id, player_id): net
+        for round_id, player_id, net in RoundEntry.objects.filter(
+            round__session=session
+        ).values_list("round_id", "player_id", "net")
+    }
+    running = {p.id: 0 for p in players}
+    played = {p.id: 0 for p in players}
+    wins = {p.id: 0 for p in players}
+    rows = []
+    for position, round_ in enumerate(rounds, start=1):
+        row_nets: list[int | None] = []
+        for player in players:
+            net = nets.get((round_.id, player.id))
+            row_nets.append(net)
+            if net is not None:
+                running[player.id] += net
+                played[player.id] += 1
+        if round_.winner_id in wins:
+            wins[round_.winner_id] += 1
+        rows.append(LedgerRow(round_, position, row_nets, [running[p.id] for p in players]))
+
+    stake = session.stake_per_point
+    ordered = sorted(players, key=lambda p: (-running[p.id], p.position, p.id))
+    standings = []
+    for player in ordered:
+        # Equal points share a rank.
+        ahead = sum(1 for other in players if running[other.id] > running[player.id])
+        standings.append(
+            Standing(
+                rank=ahead + 1,
+                player=player,
+                points=running[player.id],
+                money=running[player.id] * stake,
+                rounds_played=played[player.id],
+                wins=wins[player.id],
+            )
+        )
+    payments = [
+        Payment(t.payer, t.payee, t.points, t.points * stake)
+        for t in settle_up({p.name: running[p.id] for p in players})
+    ]
+    return Ledger(session, players, rows, standings, payments)
