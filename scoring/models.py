@@ -87,6 +87,8 @@ class Round(models.Model):
     )
     win_type = models.CharField(max_length=10, choices=WIN_TYPES, default="normal")
     better = models.BooleanField(default=False)
+    # The tiplu card ("QH", "10S") picked in the maal calculator; "" if not used.
+    tiplu = models.CharField(max_length=3, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -122,6 +124,9 @@ class RoundEntry(models.Model):
     tunnel = models.PositiveIntegerField(default=0)
     dhoos = models.BooleanField(default=False)
     net = models.IntegerField(default=0)
+    # The maal calculator's tally (Tally.to_dict()), kept to show how maal and
+    # tunnel were counted; None when they were typed in.
+    maal_tally = models.JSONField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "round entries"

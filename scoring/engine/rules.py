@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
+from .maal import MaalError, PointTable, point_table_from_options
+
 UnseenMaal = Literal["count", "void", "kidnap"]
 UnseenTunnel = Literal["count", "void"]
 MaalTable = Literal["pagat", "flat", "tiers"]
@@ -44,15 +46,26 @@ class Rules:
     printed_jokers: bool = False
     printed_joker_value: int = 5
     master_card: bool = False
+    # A house's own point table, edited by the session owner; None: `maal_table`'s.
+    maal_points: PointTable | None = None
 
     def to_options(self) -> dict[str, Any]:
-        """Every option, resolved: what an export writes under `rules`."""
-        return asdict(self)
+        """Every option, resolved: what an export writes under `rules`. The custom
+        point table is written only when there is one."""
+        options = asdict(self)
+        if self.maal_points is None:
+            del options["maal_points"]
+        else:
+            options["maal_points"] = self.maal_points.to_options()
+        return options
 
     def differences(self, other: Rules) -> dict[str, Any]:
         """The options where self differs from other (e.g. from its preset)."""
         mine, theirs = self.to_options(), other.to_options()
-        return {k: v for k, v in mine.items() if theirs[k] != v}
+        differ = {k: v for k, v in mine.items() if theirs.get(k) != v}
+        if "maal_points" in theirs and "maal_points" not in mine:
+            differ["maal_points"] = None
+        return differ
 
 
 PRESETS: dict[str, Rules] = {
@@ -84,6 +97,7 @@ OPTION_HELP: dict[str, str] = {
     "printed_jokers": "Printed jokers (putali, man) are in the decks and are maal.",
     "printed_joker_value": "Points for each printed joker when they are in play (2 to 5).",
     "master_card": "The master card is in play and worth 5 points.",
+    "maal_points": "The session's own maal point table (tiers per item), if it has one.",
 }
 
 OPTION_LABELS: dict[str, str] = {
@@ -101,6 +115,7 @@ OPTION_LABELS: dict[str, str] = {
     "printed_jokers": "Printed jokers",
     "printed_joker_value": "Printed joker value",
     "master_card": "Master card",
+    "maal_points": "Own maal point table",
 }
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -120,11 +135,21 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
 _BOOLS: frozenset[str] = frozenset(
     {"dublee_triggers_better", "alter", "printed_jokers", "master_card"}
 )
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
+# The custom point table is a structured value with its own editor, so it is not
+# among the scalar options that forms iterate over.
+TABLE_OPTION = "maal_points"
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != TABLE_OPTION)
 
 
 def check_option(name: str, value: Any) -> Any:
     """Return the option's value if it is valid, else raise RuleError naming it."""
+    if name == TABLE_OPTION:
+        if value is None:
+            return None
+        try:
+            return point_table_from_options(value)
+        except MaalError as error:
+            raise RuleError(f"rule {name}, {error}") from None
     if name not in OPTION_NAMES:
         raise RuleError(f"unknown rule option {name!r}")
     if name in _CHOICES:

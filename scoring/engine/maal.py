@@ -1,0 +1,726 @@
+"""Maal points from cards: the calculator of RULES.md section 4.
+
+Given the tiplu card, every card has a role (tiplu, poplu, jhiplu, alter,
+ordinary joker, printed joker, master card, or ordinary). A player's maal is a
+`Tally` (how many of each item), scored under a `PointTable` (for each item,
+the total for holding 1, 2, 3 … of it). Pure: no Django.
+
+Decisions (RULES.md is silent; each is marked **Decision** where it applies):
+- Tiers beyond the listed count grow linearly: each further item adds the step
+  between the last two tiers, or the only tier when one is listed. So "5 each"
+  is the one tier (5,), and 5, 15, 30 goes on 45, 60 ….
+- An item a preset lists as "–" (pagat has no alter, printed jokers or alter
+  tunnels) takes the flat table's value when the session turns it on.
+- Printed jokers: two per deck, so at most 6 in play; `printed_joker_value` is
+  their value under the pagat and flat tables (the tiers table has its own tiers).
+- The master card: one in play, 5 points under every preset table.
+- A hand holds 21 cards at the end of a round, so maal cards plus 3 cards per
+  tunnel are at most 21.
+- When two groupings score the same, the one with more marriages is shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+Role = Literal[
+    "tiplu",
+    "poplu",
+    "jhiplu",
+    "alter",
+    "ordinary_joker",
+    "printed_joker",
+    "master_card",
+    "ordinary",
+]
+TunnelKind = Literal["ordinary", "ordinary_joker", "poplu", "jhiplu", "alter"]
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RED_SUITS = frozenset({"H", "D"})
+DECKS = 3
+COPIES = DECKS  # each card appears once per deck
+TIPLU_IN_PLAY = COPIES - 1  # the chosen tiplu lies under the stock
+PRINTED_JOKERS_IN_PLAY = 2 * DECKS  # **Decision**: two printed jokers per deck
+MASTER_CARDS_IN_PLAY = 1
+HAND_SIZE = 21
+PRINTED_JOKER = "JOKER"
+MASTER_CARD = "MASTER"
+MAX_TIER_POINTS = 1_000
+MAX_TIERS = 8
+
+ROLE_LABELS: dict[str, str] = {
+    "tiplu": "tiplu",
+    "poplu": "poplu",
+    "jhiplu": "jhiplu",
+    "alter": "alter",
+    "ordinary_joker": "ordinary joker",
+    "printed_joker": "printed joker",
+    "master_card": "master card",
+    "ordinary": "ordinary card",
+}
+
+
+class MaalError(ValueError):
+    """A tally or card that cannot be: the message says why, for the user."""
+
+
+# -- cards -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One of the 52 cards of a deck; three decks hold 3 copies of each."""
+
+    rank: str
+    suit: str
+
+    def __post_init__(self) -> None:
+        if self.rank not in RANKS:
+            raise MaalError(f"{self.rank!r} is not a card rank (A, 2 … 10, J, Q, K)")
+        if self.suit not in SUITS:
+            raise MaalError(f"{self.suit!r} is not a suit (S, H, D, C)")
+
+    @property
+    def code(self) -> str:
+        """Short code: "QH", "10S", "AD"."""
+        return f"{self.rank}{self.suit}"
+
+    @property
+    def label(self) -> str:
+        """For people: "Q♥"."""
+        return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
+
+    @property
+    def red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    def shifted(self, step: int) -> Card:
+        """The card `step` ranks away in the same suit, wrapping: above K is A,
+        above A is 2 (so below 2 is A, below A is K)."""
+        return Card(RANKS[(RANKS.index(self.rank) + step) % len(RANKS)], self.suit)
+
+    @classmethod
+    def parse(cls, code: str) -> Card:
+        """A card from "QH", "10h", "TH", "Q♥" or "q h"; MaalError otherwise."""
+        if not isinstance(code, str):
+            raise MaalError(f"{code!r} is not a card")
+        text = "".join(code.split()).upper()
+        symbols = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+        if text and text[-1] in symbols:
+            text = text[:-1] + symbols[text[-1]]
+        rank, suit = text[:-1], text[-1:]
+        rank = {"T": "10", "1": "A"}.get(rank, rank)
+        if rank not in RANKS or suit not in SUITS:
+            raise MaalError(f"{code!r} is not a card: write rank then suit, such as QH or 10S")
+        return cls(rank, suit)
+
+
+def parse_tiplu(code: str) -> Card:
+    """The tiplu card from its code, with the message naming the field."""
+    try:
+        return Card.parse(code)
+    except MaalError as error:
+        raise MaalError(f"tiplu: {error}") from None
+
+
+def all_cards() -> tuple[Card, ...]:
+    """Every card of one deck, suit by suit, A to K."""
+    return tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+
+
+def poplu_of(tiplu: Card) -> Card:
+    return tiplu.shifted(1)
+
+
+def jhiplu_of(tiplu: Card) -> Card:
+    return tiplu.shifted(-1)
+
+
+def alter_of(tiplu: Card) -> Card:
+    """Same rank, the other suit of the same colour."""
+    other = {"H": "D", "D": "H", "S": "C", "C": "S"}[tiplu.suit]
+    return Card(tiplu.rank, other)
+
+
+def card_role(card: Card | str, tiplu: Card, rules: Rules) -> Role:
+    """What a card is worth as, once the tiplu is known. `card` may be a Card, a
+    code, or PRINTED_JOKER / MASTER_CARD."""
+    if card == PRINTED_JOKER:
+        if not rules.printed_jokers:
+            raise MaalError("printed jokers are not in play in this session")
+        return "printed_joker"
+    if card == MASTER_CARD:
+        if not rules.master_card:
+            raise MaalError("the master card is not in play in this session")
+        return "master_card"
+    if isinstance(card, str):
+        card = Card.parse(card)
+    if card == tiplu:
+        return "tiplu"
+    if card == poplu_of(tiplu):
+        return "poplu"
+    if card == jhiplu_of(tiplu):
+        return "jhiplu"
+    if card.rank == tiplu.rank:
+        if rules.alter and card == alter_of(tiplu):
+            return "alter"
+        return "ordinary_joker"
+    return "ordinary"
+
+
+def tunnel_kind(card: Card | str, tiplu: Card, rules: Rules) -> TunnelKind:
+    """The kind of a tunnel (three identical cards, exposed after the deal) of `card`."""
+    if isinstance(card, str):
+        card = Card.parse(card)
+    role = card_role(card, tiplu, rules)
+    if role == "tiplu":
+        raise MaalError(
+            f"a tunnel of {card.label} is impossible when {card.label} is the tiplu: "
+            "the tiplu is drawn from the stock, so no hand holds all three"
+        )
+    if role in ("poplu", "jhiplu", "alter", "ordinary_joker"):
+        return role  # type: ignore[return-value]
+    return "ordinary"
+
+
+def maal_cards(tiplu: Card, rules: Rules) -> tuple[tuple[Role, str], ...]:
+    """The maal a player can hold for this tiplu, as (role, label) for a picker."""
+    cards: list[tuple[Role, str]] = [
+        ("tiplu", tiplu.label),
+        ("poplu", poplu_of(tiplu).label),
+        ("jhiplu", jhiplu_of(tiplu).label),
+    ]
+    if rules.alter:
+        cards.append(("alter", alter_of(tiplu).label))
+    if rules.printed_jokers:
+        cards.append(("printed_joker", "Joker"))
+    if rules.master_card:
+        cards.append(("master_card", "Master"))
+    return tuple(cards)
+
+
+# -- point tables --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PointTable:
+    """For each item, the total for holding 1, 2, 3 … of it (RULES.md section 4).
+
+    `poplu` applies to poplu and jhiplu, each kind counted on its own;
+    `poplu_tunnel` counts tunnels of poplu and of jhiplu together. With
+    `marriage_on_top` (flat) a marriage adds its points on top of its three
+    cards; otherwise (pagat, tiers) each card counts toward one item only.
+    """
+
+    tiplu: tuple[int, ...]
+    poplu: tuple[int, ...]
+    alter: tuple[int, ...]
+    marriage: tuple[int, ...]
+    printed_joker: tuple[int, ...]
+    master_card: tuple[int, ...]
+    tunnel: tuple[int, ...]
+    joker_tunnel: tuple[int, ...]
+    poplu_tunnel: tuple[int, ...]
+    alter_tunnel: tuple[int, ...]
+    marriage_on_top: bool = False
+
+    def to_options(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+
+TIER_ITEMS: tuple[str, ...] = tuple(
+    f.name for f in fields(PointTable) if f.name != "marriage_on_top"
+)
+ITEM_LABELS: dict[str, str] = {
+    "tiplu": "Tiplu",
+    "poplu": "Poplu, jhiplu (each kind)",
+    "alter": "Alter",
+    "marriage": "Marriage",
+    "printed_joker": "Printed joker / man",
+    "master_card": "Master card",
+    "tunnel": "Tunnel of ordinary cards",
+    "joker_tunnel": "Tunnel of ordinary jokers",
+    "poplu_tunnel": "Tunnel of poplu or jhiplu",
+    "alter_tunnel": "Tunnel of alter",
+}
+
+# RULES.md section 4, column by column; () is the table's "–".
+PRESET_TABLES: dict[str, PointTable] = {
+    "pagat": PointTable(
+        tiplu=(3, 7),
+        poplu=(2, 5, 10),
+        alter=(),
+        marriage=(10, 30),
+        printed_joker=(),
+        master_card=(5,),
+        tunnel=(5,),
+        joker_tunnel=(10,),
+        poplu_tunnel=(20,),
+        alter_tunnel=(),
+    ),
+    "flat": PointTable(
+        tiplu=(3,),
+        poplu=(2,),
+        alter=(5,),
+        marriage=(10,),
+        printed_joker=(5,),
+        master_card=(5,),
+        tunnel=(5,),
+        joker_tunnel=(5,),
+        poplu_tunnel=(15,),
+        alter_tunnel=(30,),
+        marriage_on_top=True,
+    ),
+    "tiers": PointTable(
+        tiplu=(3, 8),
+        poplu=(2, 5, 10),
+        alter=(5, 15, 30),
+        marriage=(10, 25),
+        printed_joker=(5, 15, 30),
+        master_card=(5,),
+        tunnel=(5, 15, 30, 45),
+        joker_tunnel=(5, 15, 30, 45),
+        poplu_tunnel=(10, 30, 45),
+        alter_tunnel=(35,),
+    ),
+}
+
+
+def check_tiers(value: object, where: str) -> tuple[int, ...]:
+    """One row of a table: 1 to 8 whole numbers, never falling (holding more
+    never scores less)."""
+    if isinstance(value, str):
+        parts = [p for p in value.replace(",", " ").split() if p]
+        try:
+            value = [int(p) for p in parts]
+        except ValueError:
+            raise MaalError(f"{where}: write whole numbers such as 2, 5, 10") from None
+    if not isinstance(value, (list, tuple)):
+        raise MaalError(f"{where}: must be a list of points such as 2, 5, 10, got {value!r}")
+    tiers = tuple(value)
+    if not tiers:
+        raise MaalError(f"{where}: give at least one number (0 if it is worth nothing)")
+    if len(tiers) > MAX_TIERS:
+        raise MaalError(f"{where}: at most {MAX_TIERS} tiers, got {len(tiers)}")
+    for tier in tiers:
+        if isinstance(tier, bool) or not isinstance(tier, int) or not 0 <= tier <= MAX_TIER_POINTS:
+            raise MaalError(
+                f"{where}: each tier must be a whole number from 0 to {MAX_TIER_POINTS}, "
+                f"got {tier!r}"
+            )
+    if any(later < earlier for earlier, later in pairwise(tiers)):
+        raise MaalError(
+            f"{where}: holding more must not score less, got {', '.join(map(str, tiers))}"
+        )
+    return tiers
+
+
+def point_table_from_options(options: object) -> PointTable:
+    """A custom table from a session file or the editor: every item's tiers."""
+    if isinstance(options, PointTable):
+        options = options.to_options()
+    if not isinstance(options, Mapping):
+        raise MaalError(f"must be an object of tiers per item, got {options!r}")
+    unknown = set(options) - {*TIER_ITEMS, "marriage_on_top"}
+    if unknown:
+        raise MaalError(f"unknown item {sorted(unknown)[0]!r}")
+    values: dict[str, Any] = {}
+    for item in TIER_ITEMS:
+        if item not in options:
+            raise MaalError(f"{item}: missing")
+        values[item] = check_tiers(options[item], item)
+    on_top = options.get("marriage_on_top", False)
+    if not isinstance(on_top, bool):
+        raise MaalError(f"marriage_on_top: must be true or false, got {on_top!r}")
+    return PointTable(**values, marriage_on_top=on_top)
+
+
+def point_table_for(rules: Rules) -> PointTable:
+    """The table a session scores with: its custom table, else its preset table
+    with the "–" items a session turns on filled from the flat table."""
+    if rules.maal_points is not None:
+        return rules.maal_points
+    table = PRESET_TABLES[rules.maal_table]
+    flat = replace(PRESET_TABLES["flat"], printed_joker=(rules.printed_joker_value,))
+    if rules.maal_table == "flat":
+        return flat
+    # **Decision**: "–" means the source has no such item; a house that adds it
+    # gets the standard (flat) value.
+    filled = {item: getattr(flat, item) for item in TIER_ITEMS if not getattr(table, item)}
+    return replace(table, **filled)
+
+
+def tier_points(tiers: tuple[int, ...], count: int) -> int:
+    """The total for holding `count` of an item. **Decision**: past the last
+    listed tier, each further one adds the last step (or the only tier)."""
+    if count <= 0 or not tiers:
+        return 0
+    if count <= len(tiers):
+        return tiers[count - 1]
+    step = tiers[-1] - tiers[-2] if len(tiers) >= 2 else tiers[-1]
+    return tiers[-1] + step * (count - len(tiers))
+
+
+# -- tallies -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """How many of each item a player holds. Each card is in one item: `tiplu`,
+    `poplu` and `jhiplu` count the cards outside `marriages`."""
+
+    tiplu: int = 0
+    poplu: int = 0
+    jhiplu: int = 0
+    marriages: int = 0
+    alter: int = 0
+    printed_jokers: int = 0
+    master_card: int = 0
+    tunnels: int = 0  # of ordinary cards
+    joker_tunnels: int = 0
+    poplu_tunnels: int = 0
+    jhiplu_tunnels: int = 0
+    alter_tunnels: int = 0
+
+    @property
+    def tiplu_cards(self) -> int:
+        return self.tiplu + self.marriages
+
+    @property
+    def poplu_cards(self) -> int:
+        return self.poplu + self.marriages
+
+    @property
+    def jhiplu_cards(self) -> int:
+        return self.jhiplu + self.marriages
+
+    @property
+    def tunnel_count(self) -> int:
+        return (
+            self.tunnels
+            + self.joker_tunnels
+            + self.poplu_tunnels
+            + self.jhiplu_tunnels
+            + self.alter_tunnels
+        )
+
+    @property
+    def card_count(self) -> int:
+        """Cards in the hand: maal cards plus three per tunnel."""
+        return (
+            self.tiplu_cards
+            + self.poplu_cards
+            + self.jhiplu_cards
+            + self.alter
+            + self.printed_jokers
+            + self.master_card
+            + 3 * self.tunnel_count
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        """The items held (zeros left out): what a round stores."""
+        return {k: v for k, v in asdict(self).items() if v}
+
+    @classmethod
+    def from_dict(cls, data: object) -> Tally:
+        if not isinstance(data, Mapping):
+            raise MaalError(f"a tally must be an object of counts, got {data!r}")
+        names = set(TALLY_ITEMS)
+        values: dict[str, int] = {}
+        for key, value in data.items():
+            if key not in names:
+                raise MaalError(f"unknown maal item {key!r}")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise MaalError(f"{TALLY_LABELS[key]}: must be a whole number, got {value!r}")
+            if value < 0:
+                raise MaalError(f"{TALLY_LABELS[key]}: must not be negative, got {value}")
+            values[key] = value
+        return cls(**values)
+
+
+TALLY_ITEMS: tuple[str, ...] = tuple(f.name for f in fields(Tally))
+TALLY_LABELS: dict[str, str] = {
+    "tiplu": "tiplu",
+    "poplu": "poplu",
+    "jhiplu": "jhiplu",
+    "marriages": "marriages",
+    "alter": "alter",
+    "printed_jokers": "printed jokers",
+    "master_card": "master card",
+    "tunnels": "tunnels of ordinary cards",
+    "joker_tunnels": "tunnels of ordinary jokers",
+    "poplu_tunnels": "tunnels of poplu",
+    "jhiplu_tunnels": "tunnels of jhiplu",
+    "alter_tunnels": "tunnels of alter",
+}
+
+
+def _many(count: int, one: str, more: str) -> str:
+    return f"{count} {one if count == 1 else more}"
+
+
+def check_tally(tally: Tally, rules: Rules) -> None:
+    """Refuse a tally no hand could hold, saying why."""
+    for name in TALLY_ITEMS:
+        value = getattr(tally, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise MaalError(f"{TALLY_LABELS[name]}: must be a whole number ≥ 0, got {value!r}")
+    m = tally.marriages
+    with_marriages = f" ({_many(m, 'marriage', 'marriages')} included)" if m else ""
+    if tally.tiplu_cards > TIPLU_IN_PLAY:
+        raise MaalError(
+            f"{tally.tiplu_cards} tiplu{with_marriages}: only {TIPLU_IN_PLAY} are in play "
+            "(the third lies under the stock)"
+        )
+    for kind in ("poplu", "jhiplu"):
+        held = getattr(tally, f"{kind}_cards")
+        tunnels = getattr(tally, f"{kind}_tunnels")
+        if tunnels > 1:
+            raise MaalError(f"{tunnels} tunnels of {kind}: three decks hold only 3 {kind}")
+        if held > COPIES:
+            raise MaalError(f"{held} {kind}{with_marriages}: three decks hold only {COPIES}")
+        if tunnels and held:
+            raise MaalError(
+                f"{held} {kind}{with_marriages} and a tunnel of {kind}: "
+                f"the tunnel holds all {COPIES}"
+            )
+    if not rules.alter and (tally.alter or tally.alter_tunnels):
+        raise MaalError(
+            "alter is off in this session: the alter cards are ordinary jokers "
+            "(a tunnel of them is a tunnel of ordinary jokers)"
+        )
+    if tally.alter_tunnels > 1:
+        raise MaalError(f"{tally.alter_tunnels} tunnels of alter: three decks hold only 3 alter")
+    if tally.alter > COPIES:
+        raise MaalError(f"{tally.alter} alter: three decks hold only {COPIES}")
+    if tally.alter and tally.alter_tunnels:
+        raise MaalError(f"{tally.alter} alter and a tunnel of alter: the tunnel holds all 3")
+    joker_suits = 2 if rules.alter else 3
+    if tally.joker_tunnels > joker_suits:
+        raise MaalError(
+            f"{tally.joker_tunnels} tunnels of ordinary jokers: they come in only "
+            f"{joker_suits} suits, so at most {joker_suits} tunnels"
+        )
+    if tally.printed_jokers and not rules.printed_jokers:
+        raise MaalError("printed jokers are not in play in this session")
+    if tally.printed_jokers > PRINTED_JOKERS_IN_PLAY:
+        raise MaalError(
+            f"{tally.printed_jokers} printed jokers: only {PRINTED_JOKERS_IN_PLAY} are in play "
+            "(two per deck)"
+        )
+    if tally.master_card and not rules.master_card:
+        raise MaalError("the master card is not in play in this session")
+    if tally.master_card > MASTER_CARDS_IN_PLAY:
+        raise MaalError(f"{tally.master_card} master cards: there is only one")
+    if tally.card_count > HAND_SIZE:
+        raise MaalError(
+            f"{tally.card_count} cards of maal and tunnels: a hand holds only {HAND_SIZE}"
+        )
+
+
+def tally_from_cards(
+    cards: Iterable[Card | str],
+    tiplu: Card,
+    rules: Rules,
+    tunnels: Iterable[Card | str] = (),
+) -> Tally:
+    """A tally from the maal cards a player shows and one card per exposed tunnel.
+    Ordinary cards and ordinary jokers are allowed and worth nothing. Marriages
+    are left for `best_grouping` to form."""
+    counts: Counter[str] = Counter()
+    copies: Counter[Card] = Counter()
+    for card in cards:
+        role = card_role(card, tiplu, rules)
+        counts[role] += 1
+        if role not in ("printed_joker", "master_card"):
+            copies[card if isinstance(card, Card) else Card.parse(card)] += 1
+    tunnel_counts: Counter[str] = Counter()
+    for card in tunnels:
+        kind = tunnel_kind(card, tiplu, rules)
+        tunnel_counts[kind] += 1
+        copies[card if isinstance(card, Card) else Card.parse(card)] += COPIES
+    for card, held in copies.items():
+        if held > COPIES:
+            raise MaalError(
+                f"{held} × {card.label}: three decks hold only {COPIES} of each card "
+                "(a tunnel is all three)"
+            )
+    tally = Tally(
+        tiplu=counts["tiplu"],
+        poplu=counts["poplu"],
+        jhiplu=counts["jhiplu"],
+        alter=counts["alter"],
+        printed_jokers=counts["printed_joker"],
+        master_card=counts["master_card"],
+        tunnels=tunnel_counts["ordinary"],
+        joker_tunnels=tunnel_counts["ordinary_joker"],
+        poplu_tunnels=tunnel_counts["poplu"],
+        jhiplu_tunnels=tunnel_counts["jhiplu"],
+        alter_tunnels=tunnel_counts["alter"],
+    )
+    check_tally(tally, rules)
+    return tally
+
+
+# -- scoring -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MaalLine:
+    item: str  # a Tally field
+    count: int
+    points: int
+    text: str  # "2 poplu = 5"
+
+
+@dataclass(frozen=True, slots=True)
+class MaalScore:
+    tally: Tally  # the grouping scored (marriages formed for the most points)
+    maal: int  # points for cards and marriages: the round's maal field
+    tunnel: int  # points for tunnels exposed after the deal: the tunnel field
+    lines: tuple[MaalLine, ...]
+
+    @property
+    def total(self) -> int:
+        return self.maal + self.tunnel
+
+    @property
+    def breakdown(self) -> str:
+        """ "2 poplu = 5, 1 marriage = 10" (or "no maal")."""
+        return ", ".join(line.text for line in self.lines) or "no maal"
+
+
+def _card_lines(tally: Tally, table: PointTable) -> list[MaalLine]:
+    """Lines for cards and marriages; with marriage_on_top the marriage cards
+    also count as cards."""
+    extra = tally.marriages if table.marriage_on_top else 0
+    items = [
+        ("tiplu", tally.tiplu + extra, table.tiplu, "tiplu", "tiplu"),
+        ("poplu", tally.poplu + extra, table.poplu, "poplu", "poplu"),
+        ("jhiplu", tally.jhiplu + extra, table.poplu, "jhiplu", "jhiplu"),
+        ("marriages", tally.marriages, table.marriage, "marriage", "marriages"),
+        ("alter", tally.alter, table.alter, "alter", "alter"),
+        (
+            "printed_jokers",
+            tally.printed_jokers,
+            table.printed_joker,
+            "printed joker",
+            "printed jokers",
+        ),
+        ("master_card", tally.master_card, table.master_card, "master card", "master cards"),
+    ]
+    return [
+        MaalLine(
+            item,
+            count,
+            tier_points(tiers, count),
+            f"{_many(count, one, more)} = {tier_points(tiers, count)}",
+        )
+        for item, count, tiers, one, more in items
+        if count
+    ]
+
+
+def _tunnel_lines(tally: Tally, table: PointTable) -> list[MaalLine]:
+    lines = []
+    if tally.tunnels:
+        points = tier_points(table.tunnel, tally.tunnels)
+        text = f"{_many(tally.tunnels, 'tunnel', 'tunnels')} = {points}"
+        lines.append(MaalLine("tunnels", tally.tunnels, points, text))
+    if tally.joker_tunnels:
+        points = tier_points(table.joker_tunnel, tally.joker_tunnels)
+        label = _many(tally.joker_tunnels, "tunnel", "tunnels")
+        lines.append(
+            MaalLine(
+                "joker_tunnels",
+                tally.joker_tunnels,
+                points,
+                f"{label} of ordinary jokers = {points}",
+            )
+        )
+    # Tunnels of poplu and of jhiplu are one item of the table, counted together.
+    count = tally.poplu_tunnels + tally.jhiplu_tunnels
+    if count:
+        points = tier_points(table.poplu_tunnel, count)
+        kinds = [k for k in ("poplu", "jhiplu") if getattr(tally, f"{k}_tunnels")]
+        label = _many(count, "tunnel", "tunnels")
+        lines.append(
+            MaalLine("poplu_tunnels", count, points, f"{label} of {' and '.join(kinds)} = {points}")
+        )
+    if tally.alter_tunnels:
+        points = tier_points(table.alter_tunnel, tally.alter_tunnels)
+        label = _many(tally.alter_tunnels, "tunnel", "tunnels")
+        lines.append(
+            MaalLine("alter_tunnels", tally.alter_tunnels, points, f"{label} of alter = {points}")
+        )
+    return lines
+
+
+def _points(tally: Tally, table: PointTable) -> int:
+    return sum(line.points for line in _card_lines(tally, table))
+
+
+def best_grouping(tally: Tally, table: PointTable) -> Tally:
+    """The same cards grouped into the number of marriages that scores most.
+    Only marriages can be formed more than one way: each takes one tiplu, one
+    poplu and one jhiplu."""
+    t, p, j = tally.tiplu_cards, tally.poplu_cards, tally.jhiplu_cards
+    options = [
+        replace(tally, tiplu=t - m, poplu=p - m, jhiplu=j - m, marriages=m)
+        for m in range(min(t, p, j) + 1)
+    ]
+    # max() keeps the first best; reversed so that ties go to more marriages.
+    return max(reversed(options), key=lambda option: _points(option, table))
+
+
+def score(tally: Tally, rules: Rules, table: PointTable | None = None) -> MaalScore:
+    """Check the tally, group it for the most points, and score it."""
+    check_tally(tally, rules)
+    table = table or point_table_for(rules)
+    grouped = best_grouping(tally, table)
+    card_lines = _card_lines(grouped, table)
+    tunnel_lines = _tunnel_lines(grouped, table)
+    return MaalScore(
+        tally=grouped,
+        maal=sum(line.points for line in card_lines),
+        tunnel=sum(line.points for line in tunnel_lines),
+        lines=tuple(card_lines + tunnel_lines),
+    )
+
+
+def score_cards(
+    cards: Iterable[Card | str],
+    tiplu: Card,
+    rules: Rules,
+    tunnels: Iterable[Card | str] = (),
+) -> MaalScore:
+    return score(tally_from_cards(cards, tiplu, rules, tunnels), rules)
+
+
+def check_entry_tally(
+    data: object, tiplu: str, rules: Rules, maal: int, tunnel: int
+) -> tuple[str, MaalScore]:
+    """A stored tally checked against the maal and tunnel points entered beside
+    it: (the tiplu's code, the score). MaalError if the tally is impossible or
+    its points differ (someone typed over the calculator's numbers)."""
+    if not tiplu:
+        raise MaalError("tiplu: pick the tiplu card to use the maal calculator")
+    code = parse_tiplu(tiplu).code
+    result = score(Tally.from_dict(data), rules)
+    if (maal, tunnel) != (result.maal, result.tunnel):
+        raise MaalError(
+            f"maal {maal} and tunnel {tunnel} differ from the calculator's count "
+            f"(maal {result.maal}, tunnel {result.tunnel}: {result.breakdown}); "
+            "count again or clear the calculator"
+        )
+    return code, result

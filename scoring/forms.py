@@ -1,0 +1,479 @@
+"""Forms of the web app. Each bad value gets a message beside its field; nothing
+is saved until the whole form is valid.
+
+The round form is plain Python rather than a Django Form: its fields are one
+row per session player, and its last word is the engine's (RoundError), which
+is mapped back to the row and field it names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .engine import PRESETS, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
+from .engine.rules import (
+    _BOOLS,
+    _CHOICES,
+    _INT_RANGES,
+    DEFAULT_PRESET,
+    MIN_PLAYERS,
+    OPTION_HELP,
+    OPTION_LABELS,
+    OPTION_NAMES,
+    RuleError,
+    closest_preset,
+    make_rules,
+)
+from .engine.sessionfile import MAX_NAME_LENGTH, MAX_PLAYER_NAME_LENGTH
+from .engine.settlement import MAX_POINTS
+from .models import GameSession, Player
+
+MAX_SESSION_PLAYERS = 30  # far more than sit at one table; guards against a pasted essay
+PRESET_CHOICES = [
+    ("pagat", _("pagat (standard)")),
+    ("kidnap", _("kidnap")),
+    ("murder", _("murder")),
+    ("wikipedia", _("wikipedia")),
+]
+assert [name for name, _label in PRESET_CHOICES] == list(PRESETS)
+
+
+def clean_name(value: str) -> str:
+    """Collapse runs of whitespace, so "Didi " and "Didi" are one player."""
+    return " ".join(value.split())
+
+
+class RulesFieldsMixin:
+    """A preset select plus one field per rule option, each with its one-sentence help."""
+
+    option_names = OPTION_NAMES
+
+    def add_rule_fields(self, initial_rules: Rules, preset: str) -> None:
+        fields_: dict[str, forms.Field] = self.fields  # type: ignore[attr-defined]
+        fields_["preset"] = forms.ChoiceField(
+            label=_("Rules preset"),
+            choices=PRESET_CHOICES,
+            initial=preset,
+            help_text=_("A starting point; every option below can be changed."),
+        )
+        options = initial_rules.to_options()
+        for name in OPTION_NAMES:
+            label = OPTION_LABELS[name]
+            help_text = OPTION_HELP[name]
+            if name in _CHOICES:
+                fields_[name] = forms.ChoiceField(
+                    label=label,
+                    help_text=help_text,
+                    choices=[(c, c) for c in _CHOICES[name]],
+                    initial=options[name],
+                )
+            elif name in _BOOLS:
+                fields_[name] = forms.BooleanField(
+                    label=label, help_text=help_text, required=False, initial=options[name]
+                )
+            else:
+                low, high = _INT_RANGES[name]
+                fields_[name] = forms.IntegerField(
+                    label=label,
+                    help_text=help_text,
+                    min_value=low,
+                    max_value=high,
+                    initial=options[name],
+                )
+            fields_[name].widget.attrs["data-option"] = name
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in OPTION_NAMES]  # type: ignore[index]
+
+    def cleaned_rules(self) -> Rules | None:
+        """The rules chosen, or None (with the error added) if they do not make sense."""
+        data = self.cleaned_data  # type: ignore[attr-defined]
+        if any(name not in data for name in OPTION_NAMES) or "preset" not in data:
+            return None
+        try:
+            return make_rules(data["preset"], **{name: data[name] for name in OPTION_NAMES})
+        except RuleError as error:
+            self.add_error(None, str(error))  # type: ignore[attr-defined]
+            return None
+
+
+def preset_options() -> dict[str, dict[str, Any]]:
+    """Every preset's options, for the small script that fills the form on a preset change."""
+    return {name: rules.to_options() for name, rules in PRESETS.items()}
+
+
+class SessionForm(RulesFieldsMixin, forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=MAX_NAME_LENGTH)
+    played_on = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    currency = forms.CharField(label=_("Currency"), max_length=8, initial="NPR")
+    stake_per_point = forms.DecimalField(
+        label=_("Stake per point"),
+        help_text=_("Money per point, e.g. 2.50; 0 to play for points only."),
+        min_value=Decimal("0"),
+        max_digits=12,
+        decimal_places=2,
+        initial=Decimal("1.00"),
+    )
+    players = forms.CharField(
+        label=_("Players"),
+        help_text=_("One name per line, in seating order. At least 2."),
+        widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        preset = self.data.get("preset", DEFAULT_PRESET) if self.is_bound else DEFAULT_PRESET
+        if preset not in PRESETS:
+            preset = DEFAULT_PRESET
+        self.add_rule_fields(PRESETS[preset], preset)
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("This field is required."))
+        return name
+
+    def clean_currency(self) -> str:
+        currency = self.cleaned_data["currency"].strip().upper()
+        if not currency:
+            raise forms.ValidationError(_("This field is required."))
+        return currency
+
+    def clean_players(self) -> list[str]:
+        names: list[str] = []
+        for line in self.cleaned_data["players"].splitlines():
+            name = clean_name(line)
+            if not name:
+                continue
+            if len(name) > MAX_PLAYER_NAME_LENGTH:
+                raise forms.ValidationError(
+                    _("%(name)s…: a name may be at most %(max)d characters")
+                    % {"name": name[:20], "max": MAX_PLAYER_NAME_LENGTH}
+                )
+            if name.casefold() in (n.casefold() for n in names):
+                raise forms.ValidationError(_("%(name)s is listed twice") % {"name": name})
+            names.append(name)
+        if len(names) < MIN_PLAYERS:
+            raise forms.ValidationError(
+                _("a session needs at least %(min)d players, got %(count)d")
+                % {"min": MIN_PLAYERS, "count": len(names)}
+            )
+        if len(names) > MAX_SESSION_PLAYERS:
+            raise forms.ValidationError(
+                _("at most %(max)d players in one session") % {"max": MAX_SESSION_PLAYERS}
+            )
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        self.rules = self.cleaned_rules()
+        return data
+
+
+class RulesForm(RulesFieldsMixin, forms.Form):
+    recompute = forms.BooleanField(
+        label=_("Recompute every round"),
+        required=False,
+        help_text=_("The session has rounds: settle every saved round again under the new rules."),
+    )
+
+    def __init__(self, *args: Any, rules: Rules, has_rounds: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.has_rounds = has_rounds
+        preset = closest_preset(rules)
+        if self.is_bound and self.data.get("preset") in PRESETS:
+            preset = self.data["preset"]
+        self.add_rule_fields(rules, preset)
+        if not has_rounds:
+            del self.fields["recompute"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        self.rules = self.cleaned_rules()
+        if self.has_rounds and not data.get("recompute"):
+            self.add_error(
+                "recompute",
+                _("rounds are saved: tick this to settle every round again under the new rules"),
+            )
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=MAX_PLAYER_NAME_LENGTH)
+
+    def __init__(self, *args: Any, session: GameSession, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.session = session
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("This field is required."))
+        if Player.objects.filter(session=self.session, name__iexact=name).exists():
+            raise forms.ValidationError(
+                _("%(name)s already plays in this session") % {"name": name}
+            )
+        return name
+
+
+# --- The round form -------------------------------------------------------------------------
+
+ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos")
+WIN_TYPE_CHOICES = [("normal", _("Normal")), ("dublee", _("Dublee (eight dublees)"))]
+
+
+@dataclass
+class PlayerRow:
+    """One player's inputs as typed, and the messages beside them."""
+
+    player: Player
+    plays: bool = True
+    status: str = "seen"
+    maal: str = "0"
+    tunnel: str = "0"
+    dhoos: bool = False
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def prefix(self) -> str:
+        return f"p-{self.player.pk}-"
+
+    def add_error(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(f"{name}: {message}")
+
+    @property
+    def status_errors(self) -> list[str]:
+        return self.errors.get("status", [])
+
+    @property
+    def maal_errors(self) -> list[str]:
+        return self.errors.get("maal", [])
+
+    @property
+    def tunnel_errors(self) -> list[str]:
+        return self.errors.get("tunnel", [])
+
+    @property
+    def dhoos_errors(self) -> list[str]:
+        return self.errors.get("dhoos", [])
+
+    @property
+    def plays_errors(self) -> list[str]:
+        return self.errors.get("plays", [])
+
+
+class RoundForm:
+    """One round as a screen: a row per session player, then winner, win type, better.
+
+    Input names are stable (`p-<player id>-maal`, `winner` …): the maal calculator
+    and the browser tests rely on them.
+    """
+
+    def __init__(
+        self,
+        players: list[Player],
+        rules: Rules,
+        data: Any = None,
+        initial: RoundInput | None = None,
+        better_default: bool = False,
+    ) -> None:
+        self.players = players
+        self.rules = rules
+        self.is_bound = data is not None
+        self.errors: dict[str, list[str]] = {}
+        self.round_input: RoundInput | None = None
+        self.result: RoundResult | None = None
+        self._validated = False
+        if data is not None:
+            self._load(data)
+        else:
+            self._initial(initial, better_default)
+
+    # -- building the rows --
+
+    def _initial(self, initial: RoundInput | None, better_default: bool) -> None:
+        self.rows = []
+        if initial is None:
+            # Everyone plays unless the table is over full; then the first seats.
+            for index, player in enumerate(self.players):
+                self.rows.append(PlayerRow(player, plays=index < self.rules.max_players))
+            self.winner = ""
+            self.win_type = "normal"
+            self.better = better_default
+            return
+        by_name = {e.player: e for e in initial.entries}
+        for player in self.players:
+            entry = by_name.get(player.name)
+            if entry is None:
+                self.rows.append(PlayerRow(player, plays=False))
+            else:
+                self.rows.append(
+                    PlayerRow(
+                        player,
+                        plays=True,
+                        status=entry.status,
+                        maal=str(entry.maal),
+                        tunnel=str(entry.tunnel),
+                        dhoos=entry.dhoos,
+                    )
+                )
+        winner = next((p for p in self.players if p.name == initial.winner), None)
+        self.winner = str(winner.pk) if winner else "none"
+        self.win_type = initial.win_type
+        self.better = initial.better
+        try:  # the saved round's breakdown, shown before anything is changed
+            self.result = settle_round(initial, self.rules)
+        except RoundError:
+            self.result = None
+
+    def _load(self, data: Any) -> None:
+        self.rows = []
+        for player in self.players:
+            prefix = f"p-{player.pk}-"
+            self.rows.append(
+                PlayerRow(
+                    player,
+                    plays=bool(data.get(prefix + "plays")),
+                    status=data.get(prefix + "status", "seen"),
+                    maal=data.get(prefix + "maal", "").strip(),
+                    tunnel=data.get(prefix + "tunnel", "").strip(),
+                    dhoos=bool(data.get(prefix + "dhoos")),
+                )
+            )
+        self.winner = data.get("winner", "")
+        self.win_type = data.get("win_type", "normal")
+        self.better = bool(data.get("better"))
+
+    # -- validation --
+
+    def add_error(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(f"{name}: {message}" if name else message)
+
+    def _points(self, row: PlayerRow, name: str) -> int | None:
+        raw = getattr(row, name)
+        if raw == "":
+            return 0
+        try:
+            value = int(raw)
+        except ValueError:
+            row.add_error(name, str(_("must be a whole number, got %(value)r") % {"value": raw}))
+            return None
+        if value < 0:
+            row.add_error(name, str(_("must not be negative, got %(value)d") % {"value": value}))
+            return None
+        if value > MAX_POINTS:
+            row.add_error(
+                name,
+                str(
+                    _("%(value)d is more than %(max)s points; check the number")
+                    % {"value": value, "max": f"{MAX_POINTS:,}"}
+                ),
+            )
+            return None
+        return value
+
+    def is_valid(self) -> bool:
+        if not self.is_bound:
+            return False
+        if not self._validated:
+            self._validated = True
+            self._validate()
+        return not self.has_errors
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.errors) or any(row.errors for row in self.rows)
+
+    def all_errors(self) -> list[str]:
+        """Every message, each naming its player, for the preview's summary."""
+        messages = [m for messages in self.errors.values() for m in messages]
+        for row in self.rows:
+            for row_messages in row.errors.values():
+                messages.extend(f"{row.player.name}, {m}" for m in row_messages)
+        return messages
+
+    def _validate(self) -> None:
+        entries = []
+        for row in self.rows:
+            if row.status not in ("seen", "unseen"):
+                row.add_error("status", str(_("must be seen or unseen")))
+            maal = self._points(row, "maal")
+            tunnel = self._points(row, "tunnel")
+            if row.plays and not row.errors:
+                entries.append(
+                    Entry(
+                        player=row.player.name,
+                        status=row.status,  # type: ignore[arg-type]
+                        maal=maal or 0,
+                        tunnel=tunnel or 0,
+                        dhoos=row.dhoos,
+                    )
+                )
+        winner_name: str | None = None
+        if self.winner in ("", None):
+            self.add_error("winner", str(_('choose the winner, or "no winner"')))
+        elif self.winner != "none":
+            row = next((r for r in self.rows if str(r.player.pk) == self.winner), None)
+            if row is None:
+                self.add_error("winner", str(_("not a player of this session")))
+            elif not row.plays:
+                self.add_error(
+                    "winner",
+                    str(_("%(name)s sits this round out") % {"name": row.player.name}),
+                )
+            else:
+                winner_name = row.player.name
+        if self.win_type not in ("normal", "dublee"):
+            self.add_error("win_type", str(_("must be normal or dublee")))
+        if self.has_errors:
+            return
+        round_input = RoundInput(
+            entries=tuple(entries),
+            winner=winner_name,
+            win_type=self.win_type,  # type: ignore[arg-type]
+            better=self.better,
+        )
+        try:
+            self.result = settle_round(round_input, self.rules)
+        except RoundError as error:
+            self._place(error)
+            return
+        self.round_input = round_input
+
+    def _place(self, error: RoundError) -> None:
+        """Put the engine's message beside the field it names."""
+        row = next((r for r in self.rows if r.player.name == error.player), None)
+        if row is not None and error.field in ROW_FIELDS:
+            row.add_error(error.field, error.message)
+        elif error.field == "players":
+            self.add_error("players", error.message)
+        elif error.field in ("winner", "win_type", "better"):
+            self.add_error(error.field, error.message)
+        else:
+            self.add_error("", str(error))
+
+    # -- for templates --
+
+    @property
+    def winner_errors(self) -> list[str]:
+        return self.errors.get("winner", [])
+
+    @property
+    def win_type_errors(self) -> list[str]:
+        return self.errors.get("win_type", [])
+
+    @property
+    def players_errors(self) -> list[str]:
+        return self.errors.get("players", [])
+
+    @property
+    def other_errors(self) -> list[str]:
+        return self.errors.get("", []) + self.errors.get("better", [])
+
+    win_type_choices = WIN_TYPE_CHOICES

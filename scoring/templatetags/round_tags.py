@@ -1,0 +1,15 @@
+"""Small formatting helpers for a round's breakdown."""
+
+from django import template
+
+from scoring.engine import RoundResult
+
+register = template.Library()
+
+
+@register.filter
+def winner_take(result: RoundResult) -> str:
+    """What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"."""
+    pays = [p.pay for p in result.players if not p.is_winner]
+    terms = " + ".join(str(pay) if pay >= 0 else f"({pay})" for pay in pays)
+    return f"{terms} = {sum(pays)}"

@@ -1,0 +1,351 @@
+"""The maal calculator (RULES.md section 4) and the session's point-table editor.
+
+The calculator is a small form: the tiplu plus a count per item. On the round
+screen it opens from each player's maal field (static/js/maal.js) and posts
+here with htmx; the result partial carries the points for the maal and tunnel
+fields. On its own page it is a plain form that works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from . import services
+from .engine import RoundError, Rules
+from .engine.maal import (
+    ITEM_LABELS,
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    TALLY_ITEMS,
+    TALLY_LABELS,
+    TIER_ITEMS,
+    Card,
+    MaalError,
+    MaalScore,
+    Tally,
+    check_tiers,
+    maal_cards,
+    point_table_for,
+    score,
+)
+from .engine.rules import OPTION_HELP, OPTION_LABELS, check_option
+from .models import GameSession, Round
+
+MAX_COUNT = 21  # a hand's size: more of anything is a typo
+CARD_ITEMS = {
+    "tiplu": "tiplu",
+    "poplu": "poplu",
+    "jhiplu": "jhiplu",
+    "alter": "alter",
+    "printed_joker": "printed_jokers",
+    "master_card": "master_card",
+}
+
+
+def _own_session(request: HttpRequest, session_id: int) -> GameSession:
+    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+
+
+@dataclass
+class ItemRow:
+    """One +/− counter of the calculator."""
+
+    name: str  # a Tally field
+    label: str
+    count: int
+    card: str = ""  # the card's face for this tiplu ("8♥"), for card items
+    role: str = ""
+
+
+@dataclass
+class Calculator:
+    """The calculator's state as posted, and what it adds up to."""
+
+    rules: Rules
+    tiplu_rank: str = ""
+    tiplu_suit: str = ""
+    counts: dict[str, int] | None = None
+    result: MaalScore | None = None
+    error: str = ""
+
+    @property
+    def tiplu(self) -> Card | None:
+        if self.tiplu_rank in RANKS and self.tiplu_suit in SUITS:
+            return Card(self.tiplu_rank, self.tiplu_suit)
+        return None
+
+    @property
+    def tiplu_code(self) -> str:
+        return self.tiplu.code if self.tiplu else ""
+
+    @property
+    def tally(self) -> Tally:
+        return Tally(**(self.counts or {}))
+
+    @property
+    def tally_json(self) -> str:
+        return json.dumps(self.result.tally.to_dict() if self.result else {})
+
+    @property
+    def faces_json(self) -> str:
+        """Each maal card's face for the tiplu, for the script to relabel the cards."""
+        if not self.tiplu:
+            return "{}"
+        return json.dumps(dict(maal_cards(self.tiplu, self.rules)), ensure_ascii=False)
+
+    def card_rows(self) -> list[ItemRow]:
+        counts = self.counts or {}
+        faces = dict(
+            (role, label) for role, label in maal_cards(self.tiplu or Card("A", "S"), self.rules)
+        )
+        rows = []
+        for role, item in CARD_ITEMS.items():
+            if role not in faces:
+                continue
+            face = faces[role] if self.tiplu or role in ("printed_joker", "master_card") else ""
+            rows.append(ItemRow(item, TALLY_LABELS[item], counts.get(item, 0), face, role))
+        return rows
+
+    def other_rows(self) -> list[ItemRow]:
+        counts = self.counts or {}
+        names = ["marriages", "tunnels", "joker_tunnels", "poplu_tunnels", "jhiplu_tunnels"]
+        if self.rules.alter:
+            names.append("alter_tunnels")
+        return [ItemRow(n, TALLY_LABELS[n], counts.get(n, 0)) for n in names]
+
+    def tiplu_ranks(self) -> list[str]:
+        return list(RANKS)
+
+    def tiplu_suits(self) -> list[tuple[str, str]]:
+        return [(suit, SUIT_SYMBOLS[suit]) for suit in SUITS]
+
+
+def read_calculator(data: Any, rules: Rules) -> Calculator:
+    """The calculator from posted data (`tiplu_rank`, `tiplu_suit`, `n-<item>`), scored.
+    A `tiplu` code ("7H") is accepted in place of rank and suit."""
+    calc = Calculator(rules, data.get("tiplu_rank", ""), data.get("tiplu_suit", ""))
+    code = data.get("tiplu", "")
+    if code and not calc.tiplu:
+        try:
+            card = Card.parse(code)
+        except MaalError:
+            pass
+        else:
+            calc.tiplu_rank, calc.tiplu_suit = card.rank, card.suit
+    counts: dict[str, int] = {}
+    for name in TALLY_ITEMS:
+        raw = str(data.get(f"n-{name}", "") or "0").strip()
+        try:
+            value = int(raw)
+        except ValueError:
+            calc.error = _("%(item)s: must be a whole number, got %(value)r") % {
+                "item": TALLY_LABELS[name],
+                "value": raw,
+            }
+            value = 0
+        if not 0 <= value <= MAX_COUNT and not calc.error:
+            calc.error = _("%(item)s: must be from 0 to %(max)d, got %(value)d") % {
+                "item": TALLY_LABELS[name],
+                "max": MAX_COUNT,
+                "value": value,
+            }
+        counts[name] = max(0, min(value, MAX_COUNT))
+    calc.counts = counts
+    if calc.error:
+        return calc
+    try:
+        calc.result = score(calc.tally, rules)
+    except MaalError as error:
+        calc.error = str(error)
+    return calc
+
+
+@login_required
+def maal_calculator(request: HttpRequest, session_id: int) -> HttpResponse:
+    """GET: the calculator on its own page. POST: its result (htmx: the partial)."""
+    session = _own_session(request, session_id)
+    rules = session.get_rules()
+    data = request.POST if request.method == "POST" else request.GET
+    calc = read_calculator(data, rules)
+    context = {"session": session, "calc": calc, "table": _table_rows(rules)}
+    if request.htmx:
+        return render(request, "scoring/maal_calculator.html#result", context)
+    return render(request, "scoring/maal_calculator.html", context)
+
+
+# --- the stored tally, on the round screen and in the round's breakdown ----------------------
+
+
+def tally_text(tally: Tally) -> str:
+    """ "1 marriage, 2 poplu": the items, for when a stored tally no longer scores
+    to the stored points (the session's point table changed since)."""
+    return ", ".join(f"{n} {TALLY_LABELS[name]}" for name, n in tally.to_dict().items())
+
+
+def entry_maal_summary(data: object, rules: Rules, maal: int, tunnel: int) -> str:
+    """How a stored tally was counted: its breakdown under the session's table, or
+    its items when the table has changed since."""
+    try:
+        tally = Tally.from_dict(data)
+        result = score(tally, rules)
+    except MaalError:
+        return ""
+    if (result.maal, result.tunnel) == (maal, tunnel):
+        return result.breakdown
+    return _("%(items)s (counted under an earlier point table)") % {"items": tally_text(tally)}
+
+
+def round_maal_lines(round_: Round, rules: Rules) -> list[tuple[str, str]]:
+    """(player, breakdown) for each entry of a round counted with the calculator."""
+    lines = []
+    entries = sorted(round_.entries.all(), key=lambda e: (e.player.position, e.player_id))
+    for entry in entries:
+        if entry.maal_tally is not None:
+            text = entry_maal_summary(entry.maal_tally, rules, entry.maal, entry.tunnel)
+            lines.append((entry.player.name, text))
+    return lines
+
+
+# --- the point-table editor ----------------------------------------------------------------
+
+
+def _table_rows(rules: Rules) -> list[tuple[str, str]]:
+    """(item, "3, 7") for the table in force, skipping items the session has off."""
+    table = point_table_for(rules)
+    off = set()
+    if not rules.alter:
+        off |= {"alter", "alter_tunnel"}
+    if not rules.printed_jokers:
+        off.add("printed_joker")
+    if not rules.master_card:
+        off.add("master_card")
+    rows = []
+    for item in TIER_ITEMS:
+        if item in off:
+            continue
+        tiers = ", ".join(str(t) for t in getattr(table, item))
+        if item == "marriage" and table.marriage_on_top:
+            tiers = _("%(tiers)s each, on top of its cards") % {"tiers": tiers}
+        elif len(getattr(table, item)) == 1:
+            tiers = _("%(tiers)s each") % {"tiers": tiers}
+        rows.append((ITEM_LABELS[item], tiers))
+    return rows
+
+
+TOGGLES = ("alter", "printed_jokers", "master_card")
+
+
+@dataclass
+class TableForm:
+    """The editor's fields as typed, with a message per field."""
+
+    values: dict[str, str]
+    errors: dict[str, str]
+    recompute_needed: bool = False
+
+    @classmethod
+    def initial(cls, rules: Rules) -> TableForm:
+        table = point_table_for(rules)
+        values = {item: ", ".join(map(str, getattr(table, item))) for item in TIER_ITEMS}
+        values["marriage_on_top"] = "on" if table.marriage_on_top else ""
+        for name in TOGGLES:
+            values[f"on-{name}"] = "on" if getattr(rules, name) else ""
+        return cls(values, {})
+
+    def rows(self) -> list[dict[str, str]]:
+        return [
+            {
+                "name": item,
+                "label": ITEM_LABELS[item],
+                "value": self.values.get(item, ""),
+                "error": self.errors.get(item, ""),
+            }
+            for item in TIER_ITEMS
+        ]
+
+    def toggles(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": f"on-{name}",
+                "label": OPTION_LABELS[name],
+                "help": OPTION_HELP[name],
+                "checked": bool(self.values.get(f"on-{name}")),
+            }
+            for name in TOGGLES
+        ]
+
+
+def _read_table(data: Any, rules: Rules) -> tuple[TableForm, Rules | None]:
+    values = {item: str(data.get(item, "")).strip() for item in TIER_ITEMS}
+    # The switches are named on-<option>: "alter" is also a row of tiers.
+    for name in (*(f"on-{t}" for t in TOGGLES), "marriage_on_top"):
+        values[name] = "on" if data.get(name) else ""
+    form = TableForm(values, {})
+    options: dict[str, Any] = {}
+    for item in TIER_ITEMS:
+        try:
+            options[item] = list(check_tiers(values[item], ITEM_LABELS[item]))
+        except MaalError as error:
+            form.errors[item] = str(error)
+    options["marriage_on_top"] = bool(values["marriage_on_top"])
+    if form.errors:
+        return form, None
+    new_rules = replace(
+        rules,
+        maal_points=check_option("maal_points", options),
+        **{name: bool(values[f"on-{name}"]) for name in TOGGLES},
+    )
+    return form, new_rules
+
+
+@login_required
+def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The session owner's point table: tiers per item and which cards are maal.
+    Like every rule, it changes freely before the first round, and after it only
+    with every round settled again."""
+    session = _own_session(request, session_id)
+    rules = session.get_rules()
+    has_rounds = session.rounds.exists()
+    form = TableForm.initial(rules)
+    problem = ""
+    if request.method == "POST":
+        if request.POST.get("reset"):
+            form, new_rules = TableForm.initial(rules), replace(rules, maal_points=None)
+        else:
+            form, new_rules = _read_table(request.POST, rules)
+        if new_rules is not None:
+            if has_rounds and not request.POST.get("recompute"):
+                form.recompute_needed = True
+                problem = _(
+                    "Rounds are saved: tick “recompute every round” to change the rules now."
+                )
+            else:
+                try:
+                    services.recompute_session(session, new_rules)
+                except RoundError as error:
+                    problem = _("Not changed: %(problem)s.") % {"problem": error}
+                else:
+                    messages.success(request, _("Maal point table saved."))
+                    return redirect("maal_table", session_id=session.pk)
+    return render(
+        request,
+        "scoring/maal_table.html",
+        {
+            "session": session,
+            "form": form,
+            "has_rounds": has_rounds,
+            "problem": problem,
+            "custom": rules.maal_points is not None,
+            "base_table": rules.maal_table,
+            "table": _table_rows(rules),
+        },
+    )

@@ -1,0 +1,142 @@
+// The maal calculator: +/- counters, and on the round screen the dialog that
+// opens from each player's maal field and fills its maal and tunnel fields.
+// The server does the counting (scoring/engine/maal.py); this only moves values.
+(function () {
+  "use strict";
+
+  function outcome(calc) {
+    return calc.querySelector(".maal-outcome");
+  }
+
+  function recount(calc) {
+    calc.dispatchEvent(new Event("maal-count", { bubbles: true }));
+  }
+
+  // Counters: the card buttons and +/- change the count beside them.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".maal-calc [data-step]");
+    if (!button) return;
+    var input = button.closest(".counter").querySelector("input");
+    var value = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
+    input.value = Math.max(0, Math.min(21, value));
+    recount(button.closest(".maal-calc"));
+  });
+
+  // After each count, relabel the cards for the tiplu picked.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var calc = event.target.closest(".maal-calc");
+    if (!calc) return;
+    var result = outcome(calc);
+    var faces = JSON.parse(result.dataset.faces || "{}");
+    calc.querySelectorAll("[data-face]").forEach(function (face) {
+      if (faces[face.dataset.face]) face.textContent = faces[face.dataset.face];
+    });
+    var dialog = calc.closest("#maal-dialog");
+    if (dialog) dialog.querySelector("[data-maal-use]").disabled = !result.dataset.ok;
+  });
+
+  // --- the round screen ---
+  var dialog = document.getElementById("maal-dialog");
+  var roundForm = document.getElementById("round-form");
+  if (!dialog || !roundForm) return;
+  var calc = dialog.querySelector(".maal-calc");
+  var tipluInput = roundForm.querySelector("[data-maal-tiplu]");
+  var tipluFace = roundForm.querySelector("[data-maal-tiplu-face]");
+  var current = null; // the player's fieldset being counted
+
+  function field(row, name) {
+    return row.querySelector('[name="p-' + row.dataset.playerId + "-" + name + '"]');
+  }
+
+  function setRadio(name, value) {
+    calc.querySelectorAll('input[name="' + name + '"]').forEach(function (radio) {
+      radio.checked = radio.value === value;
+    });
+  }
+
+  function open(row) {
+    current = row;
+    dialog.querySelector("[data-maal-player]").textContent = row.dataset.player;
+    var tally = {};
+    try {
+      tally = JSON.parse(field(row, "maal_tally").value || "{}");
+    } catch (e) {
+      tally = {};
+    }
+    calc.querySelectorAll('input[name^="n-"]').forEach(function (input) {
+      input.value = tally[input.name.slice(2)] || 0;
+    });
+    var tiplu = tipluInput ? tipluInput.value : "";
+    setRadio("tiplu_rank", tiplu ? tiplu.slice(0, -1) : "");
+    setRadio("tiplu_suit", tiplu ? tiplu.slice(-1) : "");
+    dialog.querySelector("[data-maal-use]").disabled = true;
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+    recount(calc);
+  }
+
+  function close() {
+    if (typeof dialog.close === "function") dialog.close();
+    else dialog.removeAttribute("open");
+    if (current) field(current, "maal").focus();
+    current = null;
+  }
+
+  // Tell the round form something changed, so its settlement preview follows.
+  function changed(input) {
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  roundForm.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-maal-open]");
+    if (button) open(button.closest("[data-player-id]"));
+  });
+
+  // Typing maal or tunnel by hand means the calculator's count no longer applies.
+  roundForm.addEventListener("input", function (event) {
+    var row = event.target.closest("[data-player-id]");
+    if (!row || !/-(maal|tunnel)$/.test(event.target.name || "")) return;
+    var tally = field(row, "maal_tally");
+    if (tally && tally.value) {
+      tally.value = "";
+      row.querySelector("[data-maal-summary]").textContent = "";
+    }
+  });
+
+  // The tiplu is one per round: picking it here sets it for everyone.
+  calc.addEventListener("change", function (event) {
+    if (!/^tiplu_/.test(event.target.name)) return;
+    var rank = calc.querySelector('input[name="tiplu_rank"]:checked');
+    var suit = calc.querySelector('input[name="tiplu_suit"]:checked');
+    if (!rank || !suit || !tipluInput) return;
+    tipluInput.value = rank.value + suit.value;
+    tipluFace.textContent = rank.parentNode.textContent.trim() + suit.parentNode.textContent.trim();
+    changed(tipluInput);
+  });
+
+  dialog.querySelector("[data-maal-use]").addEventListener("click", function () {
+    var result = outcome(calc);
+    if (!current || !result || !result.dataset.ok) return;
+    field(current, "maal").value = result.dataset.maal;
+    field(current, "tunnel").value = result.dataset.tunnel;
+    field(current, "maal_tally").value = result.dataset.tally;
+    current.querySelector("[data-maal-summary]").textContent = result.dataset.breakdown;
+    var maal = field(current, "maal");
+    close();
+    changed(maal);
+  });
+
+  dialog.querySelector("[data-maal-clear]").addEventListener("click", function () {
+    if (current) {
+      field(current, "maal_tally").value = "";
+      current.querySelector("[data-maal-summary]").textContent = "";
+      changed(field(current, "maal"));
+    }
+    close();
+  });
+
+  dialog.querySelector("[data-maal-close]").addEventListener("click", close);
+  dialog.addEventListener("cancel", function () {
+    current = null;
+  });
+})();

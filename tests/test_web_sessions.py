@@ -1,0 +1,331 @@
+"""Accounts, the sessions list, creating a session, players, rules, access and query counts."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.engine import PRESETS, make_rules
+from scoring.models import GameSession, Player, Round, RoundEntry
+
+from .web_helpers import WORKED, make_session, round_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def owner(django_user_model):
+    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
+
+
+@pytest.fixture
+def logged_in(client, owner):
+    client.force_login(owner)
+    return client
+
+
+def session_post(**overrides) -> dict[str, str]:
+    """A complete new-session form: preset pagat with its own values."""
+    data = {
+        "name": "Dashain at Aama's",
+        "played_on": "2026-10-02",
+        "currency": "npr",
+        "stake_per_point": "2.50",
+        "players": "Aama\nBuwa\n  Didi  \n\nDai\n",
+        "preset": "pagat",
+    }
+    for name, value in PRESETS["pagat"].to_options().items():
+        if name == "maal_points":
+            continue
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = str(value)
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+# --- accounts and the home page --------------------------------------------------------------
+
+
+def test_logged_out_home_is_a_landing_page(client):
+    html = client.get(reverse("home")).content.decode()
+    assert "Marriage scorekeeper" in html
+    assert reverse("login") in html
+    assert reverse("signup") in html
+
+
+def test_signup_logs_the_user_in(client, django_user_model):
+    response = client.post(
+        reverse("signup"),
+        {"username": "sita", "password1": "tiplu-poplu-42", "password2": "tiplu-poplu-42"},
+    )
+    assert response.status_code == 302
+    assert django_user_model.objects.filter(username="sita").exists()
+    html = client.get(reverse("home")).content.decode()
+    assert "Your sessions" in html
+    assert "Log out" in html
+
+
+def test_signup_errors_beside_the_field(client, django_user_model):
+    response = client.post(
+        reverse("signup"),
+        {"username": "sita", "password1": "tiplu-poplu-42", "password2": "tiplu-poplu-43"},
+    )
+    html = response.content.decode()
+    block = html.split('id="field-password2"')[1].split("</div>")[0]
+    assert "Password confirmation: The two password fields didn’t match." in block
+    assert not django_user_model.objects.exists()
+
+
+def test_login_and_logout(client, owner):
+    response = client.post(reverse("login"), {"username": "ram", "password": "pw-ram-12345"})
+    assert response.status_code == 302
+    assert "Your sessions" in client.get(reverse("home")).content.decode()
+    assert client.post(reverse("logout")).status_code == 302
+    assert "Your sessions" not in client.get(reverse("home")).content.decode()
+
+
+def test_pages_need_login(client, owner):
+    session = make_session(owner)
+    url = reverse("session_detail", args=[session.pk])
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url}"
+
+
+def test_home_lists_sessions_with_rounds_and_leader(logged_in, owner, django_user_model):
+    session = make_session(owner)
+    make_session(owner, players=("X", "Y"), name="Empty night")
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    other = django_user_model.objects.create_user("hari", password="pw-hari-12345")
+    make_session(other, name="Hari's secret night")
+    html = logged_in.get(reverse("home")).content.decode()
+    assert "Tihar night" in html
+    assert "Empty night" in html
+    assert "Hari&#x27;s secret night" not in html
+    assert "1 round" in html
+    assert "leader: Didi" in html
+
+
+# --- creating a session ----------------------------------------------------------------------
+
+
+def test_new_session_form_shows_every_option_with_its_help(logged_in):
+    html = logged_in.get(reverse("session_new")).content.decode()
+    assert "What each loser who never saw the tiplu pays the winner for the game." in html
+    assert 'name="unseen_maal"' in html
+    assert 'id="preset-options"' in html
+
+
+def test_create_a_session_with_a_variant(logged_in, owner):
+    data = session_post(preset="kidnap", unseen_maal="kidnap", maal_table="tiers", alter="on")
+    data["unseen_payment"] = "20"  # the house's murder penalty
+    response = logged_in.post(reverse("session_new"), data)
+    session = GameSession.objects.get(owner=owner)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("session_detail", args=[session.pk])
+    assert session.name == "Dashain at Aama's"
+    assert session.currency == "NPR"
+    assert session.stake_per_point == Decimal("2.50")
+    assert str(session.played_on) == "2026-10-02"
+    assert session.get_rules() == make_rules("kidnap", unseen_payment=20)
+    assert list(session.players.values_list("name", flat=True)) == ["Aama", "Buwa", "Didi", "Dai"]
+
+
+def test_past_players_are_offered(logged_in, owner):
+    make_session(owner, players=("Hajurba", "Thulo Buwa"))
+    html = logged_in.get(reverse("session_new")).content.decode()
+    assert 'data-name="Hajurba"' in html
+    assert 'data-name="Thulo Buwa"' in html
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"stake_per_point": "2.505"}, "stake_per_point",
+         "Stake per point: Ensure that there are no more than 2 decimal places."),
+        ({"stake_per_point": "-1"}, "stake_per_point",
+         "Stake per point: Ensure this value is greater than or equal to 0."),
+        ({"stake_per_point": "lots"}, "stake_per_point", "Stake per point: Enter a number."),
+        ({"players": "Aama"}, "players", "Players: a session needs at least 2 players, got 1"),
+        ({"players": "Aama\nDidi\naama"}, "players", "Players: aama is listed twice"),
+        ({"players": "Aama\n" + "D" * 41}, "players",
+         "Players: DDDDDDDDDDDDDDDDDDDD…: a name may be at most 40 characters"),
+        ({"name": "   "}, "name", "Name: This field is required."),
+        ({"seen_payment": "-1"}, "seen_payment",
+         "Seen payment: Ensure this value is greater than or equal to 0."),
+        ({"max_players": "9"}, "max_players",
+         "Max players: Ensure this value is less than or equal to 8."),
+        ({"unseen_maal": "steal"}, "unseen_maal",
+         "Unseen maal: Select a valid choice. steal is not one of the available choices."),
+    ],
+)  # fmt: skip
+def test_new_session_errors_beside_the_field(logged_in, overrides, field, message):
+    response = logged_in.post(reverse("session_new"), session_post(**overrides))
+    assert response.status_code == 200
+    html = response.content.decode()
+    block = html.split(f'id="field-{field}"')[1].split("</div>")[0]
+    assert message in block
+    assert not GameSession.objects.exists()
+    assert not Player.objects.exists()
+
+
+# --- players and rules -----------------------------------------------------------------------
+
+
+def test_add_player_errors(logged_in, owner):
+    session = make_session(owner)
+    url = reverse("player_add", args=[session.pk])
+    html = logged_in.post(url, {"name": " didi "}).content.decode()
+    assert "Name: didi already plays in this session" in html
+    html = logged_in.post(url, {"name": "  "}).content.decode()
+    assert "Name: This field is required." in html
+    html = logged_in.post(url, {"name": "x" * 41}).content.decode()
+    assert "Name: Ensure this value has at most 40 characters (it has 41)." in html
+    assert session.players.count() == 4
+
+
+def rules_post(rules, **overrides) -> dict[str, str]:
+    data = {"preset": "pagat"}
+    for name, value in rules.to_options().items():
+        if name == "maal_points":
+            continue
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = str(value)
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_rules_change_freely_before_the_first_round(logged_in, owner):
+    session = make_session(owner)
+    url = reverse("session_rules", args=[session.pk])
+    html = logged_in.get(url).content.decode()
+    assert "the pagat preset" in html
+    assert "A player given dhoos pays this to every other player of the round." in html
+    response = logged_in.post(url, rules_post(session.get_rules(), dhoos_penalty="25"))
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.get_rules().dhoos_penalty == 25
+
+
+def test_rules_after_rounds_need_recompute_and_renet_every_round(logged_in, owner):
+    session = make_session(owner)
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    url = reverse("session_rules", args=[session.pk])
+    # Murder: Buwa's 2 unseen maal is void: T = 12; Buwa pays 12 + 10 − 0 = 22.
+    data = rules_post(session.get_rules(), unseen_maal="void")
+    html = logged_in.post(url, data).content.decode()
+    assert "Recompute every round: rounds are saved: tick this" in html
+    session.refresh_from_db()
+    assert session.get_rules().unseen_maal == "count"
+    response = logged_in.post(url, {**data, "recompute": "on"})
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.get_rules().unseen_maal == "void"
+    nets = dict(RoundEntry.objects.values_list("player__name", "net"))
+    # T = 12; Aama 12 + 3 − 20 = −5; Buwa 22; Dai 15; Didi 32.
+    assert nets == {"Aama": 5, "Buwa": -22, "Didi": 32, "Dai": -15}
+
+
+def test_rules_change_refused_when_a_round_becomes_impossible(logged_in, owner):
+    session = make_session(owner)
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    url = reverse("session_rules", args=[session.pk])
+    data = rules_post(session.get_rules(), max_players="3", recompute="on")
+    html = logged_in.post(url, data).content.decode()
+    assert (
+        "Not changed: Round 1, players: at most 3 players can play a round under these rules, "
+        "got 4. Under these rules that round is impossible."
+    ) in html
+    session.refresh_from_db()
+    assert session.get_rules().max_players == 5
+
+
+# --- access ----------------------------------------------------------------------------------
+
+
+def test_another_user_gets_404_everywhere(client, owner, django_user_model):
+    session = make_session(owner)
+    client.force_login(owner)
+    client.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    round_ = Round.objects.get()
+    intruder = django_user_model.objects.create_user("shyam", password="pw-shyam-12345")
+    client.force_login(intruder)
+    sid, rid = session.pk, round_.pk
+    urls = [
+        reverse("session_detail", args=[sid]),
+        reverse("round_new", args=[sid]),
+        reverse("round_preview", args=[sid]),
+        reverse("round_detail", args=[sid, rid]),
+        reverse("round_edit", args=[sid, rid]),
+        reverse("round_delete", args=[sid, rid]),
+        reverse("round_undo", args=[sid]),
+        reverse("player_add", args=[sid]),
+        reverse("settle_up", args=[sid]),
+        reverse("session_rules", args=[sid]),
+    ]
+    for url in urls:
+        assert client.get(url).status_code in (404, 405), url
+        assert client.post(url, round_data(session, WORKED, "Aama")).status_code == 404, url
+    assert Round.objects.count() == 1
+    assert nets_unchanged(round_)
+    # A round of one session is not reachable through another session of the same owner.
+    client.force_login(owner)
+    mine = make_session(owner, players=("X", "Y"))
+    assert client.get(reverse("round_detail", args=[mine.pk, rid])).status_code == 404
+
+
+def nets_unchanged(round_: Round) -> bool:
+    nets = dict(RoundEntry.objects.filter(round=round_).values_list("player__name", "net"))
+    return nets == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+
+
+# --- query count -----------------------------------------------------------------------------
+
+
+def bulk_rounds(session, count: int) -> None:
+    """`count` copies of the worked example, written directly for speed."""
+    players = {p.name: p for p in session.players.all()}
+    rounds = Round.objects.bulk_create(
+        Round(session=session, number=n, winner=players["Didi"]) for n in range(1, count + 1)
+    )
+    nets = {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    RoundEntry.objects.bulk_create(
+        RoundEntry(
+            round=r,
+            player=players[name],
+            status=WORKED[name][0],
+            maal=WORKED[name][1],
+            net=nets[name],
+        )
+        for r in rounds
+        for name in nets
+    )
+
+
+def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
+    small, big = make_session(owner), make_session(owner)
+    bulk_rounds(small, 10)
+    bulk_rounds(big, 1000)
+    counts = []
+    for session in (small, big):
+        url = reverse("session_detail", args=[session.pk])
+        logged_in.get(url)  # warm up anything cached per process
+        with CaptureQueriesContext(connection) as queries:
+            response = logged_in.get(url)
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+    assert counts[0] <= 8  # session, user, auth session, messages, ledger's three
+    html = response.content.decode()
+    assert html.count("ledger-round") == 1000
+    assert "+30000" in html  # Didi after 1,000 rounds

@@ -1,0 +1,69 @@
+"""Shared by the tests/test_web_* files: a logged-in owner, a session, round POST data."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from scoring.engine import make_rules
+from scoring.models import GameSession, Player
+
+
+def make_session(
+    owner,
+    players=("Aama", "Buwa", "Didi", "Dai"),
+    stake="2.50",
+    preset="pagat",
+    name="Tihar night",
+    **options,
+) -> GameSession:
+    session = GameSession.objects.create(
+        owner=owner,
+        name=name,
+        stake_per_point=Decimal(stake),
+        rules=make_rules(preset, **options).to_options(),
+    )
+    Player.objects.bulk_create(
+        Player(session=session, name=name, position=i) for i, name in enumerate(players)
+    )
+    return session
+
+
+def round_data(
+    session: GameSession,
+    rows: dict[str, tuple],
+    winner: str | None,
+    win_type: str = "normal",
+    better: bool = False,
+) -> dict[str, str]:
+    """POST data of the round form. rows: name -> (status, maal[, tunnel[, dhoos]]);
+    a session player missing from rows sits the round out."""
+    data: dict[str, str] = {"win_type": win_type}
+    ids = {p.name: p.pk for p in session.players.all()}
+    for name, pid in ids.items():
+        if name not in rows:
+            data[f"p-{pid}-status"] = "seen"
+            data[f"p-{pid}-maal"] = ""
+            data[f"p-{pid}-tunnel"] = ""
+            continue
+        status, maal, tunnel, dhoos = (*rows[name], 0, False)[:4]
+        data[f"p-{pid}-plays"] = "on"
+        data[f"p-{pid}-status"] = status
+        data[f"p-{pid}-maal"] = str(maal)
+        data[f"p-{pid}-tunnel"] = str(tunnel)
+        if dhoos:
+            data[f"p-{pid}-dhoos"] = "on"
+    data["winner"] = str(ids[winner]) if winner else "none"
+    if better:
+        data["better"] = "on"
+    return data
+
+
+# RULES.md worked example (preset pagat), with the family's names:
+# Didi wins; Aama seen 5, Buwa unseen 2, Didi 7, Dai seen 0.
+# T = 14, n = 4. Nets: Aama +3, Buwa −16, Didi +30, Dai −17.
+WORKED = {
+    "Aama": ("seen", 5),
+    "Buwa": ("unseen", 2),
+    "Didi": ("seen", 7),
+    "Dai": ("seen", 0),
+}
