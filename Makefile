@@ -26,13 +26,15 @@ run: setup
 	DEBUG=1 $(BIN)/python manage.py demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The whole suite twice: on SQLite, then on a throwaway PostgreSQL cluster.
 test: setup system-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest
+	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres $(BIN)/pytest
 
 test-postgres: setup system-deps
-	scripts/with-postgres $(BIN)/pytest -x -q -m "not browser"
+	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres $(BIN)/pytest
 
 bench: setup system-deps
 	$(BIN)/python benchmarks/run.py

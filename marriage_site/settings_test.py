@@ -1,7 +1,19 @@
 """Test settings: plain static storage (the manifest one 404s under live_server)."""
 
+import os
+import tempfile
+from pathlib import Path
+
 from .settings import *  # noqa: F403
-from .settings import STORAGES
+from .settings import DATABASES, STORAGES
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file, not Django's default in-memory database: the concurrency tests need
+    # separate connections in WAL mode with the busy timeout, as in production.
+    # One file per test run (pid), so parallel runs never share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"marriage-test-{os.getpid()}.sqlite3")
+    }
 
 STORAGES = {
     **STORAGES,

@@ -8,6 +8,7 @@ is mapped back to the row and field it names.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -31,7 +32,9 @@ from .engine.rules import (
 )
 from .engine.sessionfile import MAX_NAME_LENGTH, MAX_PLAYER_NAME_LENGTH
 from .engine.settlement import MAX_POINTS
+from .engine_text import engine_error, engine_message
 from .models import GameSession, Player
+from .services import check_tallies
 
 MAX_SESSION_PLAYERS = 30  # far more than sit at one table; guards against a pasted essay
 PRESET_CHOICES = [
@@ -63,13 +66,14 @@ class RulesFieldsMixin:
         )
         options = initial_rules.to_options()
         for name in OPTION_NAMES:
-            label = OPTION_LABELS[name]
-            help_text = OPTION_HELP[name]
+            # Engine words, translated at display (catalogued in scoring/engine_text.py).
+            label = _(OPTION_LABELS[name])
+            help_text = _(OPTION_HELP[name])
             if name in _CHOICES:
                 fields_[name] = forms.ChoiceField(
                     label=label,
                     help_text=help_text,
-                    choices=[(c, c) for c in _CHOICES[name]],
+                    choices=[(c, _(c)) for c in _CHOICES[name]],
                     initial=options[name],
                 )
             elif name in _BOOLS:
@@ -107,7 +111,9 @@ def preset_options() -> dict[str, dict[str, Any]]:
     return {name: rules.to_options() for name, rules in PRESETS.items()}
 
 
-class SessionForm(RulesFieldsMixin, forms.Form):
+class SessionDetailsForm(forms.Form):
+    """A session's name, date and money; the new-session form adds players and rules."""
+
     name = forms.CharField(label=_("Name"), max_length=MAX_NAME_LENGTH)
     played_on = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -121,18 +127,6 @@ class SessionForm(RulesFieldsMixin, forms.Form):
         decimal_places=2,
         initial=Decimal("1.00"),
     )
-    players = forms.CharField(
-        label=_("Players"),
-        help_text=_("One name per line, in seating order. At least 2."),
-        widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        preset = self.data.get("preset", DEFAULT_PRESET) if self.is_bound else DEFAULT_PRESET
-        if preset not in PRESETS:
-            preset = DEFAULT_PRESET
-        self.add_rule_fields(PRESETS[preset], preset)
 
     def clean_name(self) -> str:
         name = clean_name(self.cleaned_data["name"])
@@ -145,6 +139,21 @@ class SessionForm(RulesFieldsMixin, forms.Form):
         if not currency:
             raise forms.ValidationError(_("This field is required."))
         return currency
+
+
+class SessionForm(RulesFieldsMixin, SessionDetailsForm):
+    players = forms.CharField(
+        label=_("Players"),
+        help_text=_("One name per line, in seating order. At least 2."),
+        widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        preset = self.data.get("preset", DEFAULT_PRESET) if self.is_bound else DEFAULT_PRESET
+        if preset not in PRESETS:
+            preset = DEFAULT_PRESET
+        self.add_rule_fields(PRESETS[preset], preset)
 
     def clean_players(self) -> list[str]:
         names: list[str] = []
@@ -208,15 +217,21 @@ class RulesForm(RulesFieldsMixin, forms.Form):
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=MAX_PLAYER_NAME_LENGTH)
 
-    def __init__(self, *args: Any, session: GameSession, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, session: GameSession, player: Player | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.session = session
+        self.player = player  # when renaming: may keep its own name, in another case
 
     def clean_name(self) -> str:
         name = clean_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("This field is required."))
-        if Player.objects.filter(session=self.session, name__iexact=name).exists():
+        others = Player.objects.filter(session=self.session, name__iexact=name)
+        if self.player is not None:
+            others = others.exclude(pk=self.player.pk)
+        if others.exists():
             raise forms.ValidationError(
                 _("%(name)s already plays in this session") % {"name": name}
             )
@@ -239,6 +254,7 @@ class PlayerRow:
     maal: str = "0"
     tunnel: str = "0"
     dhoos: bool = False
+    maal_tally: str = ""  # the maal calculator's count, as JSON
     errors: dict[str, list[str]] = field(default_factory=dict)
 
     def prefix(self) -> str:
@@ -282,6 +298,8 @@ class RoundForm:
         data: Any = None,
         initial: RoundInput | None = None,
         better_default: bool = False,
+        tiplu: str = "",
+        tallies: dict[str, Any] | None = None,
     ) -> None:
         self.players = players
         self.rules = rules
@@ -290,6 +308,10 @@ class RoundForm:
         self.round_input: RoundInput | None = None
         self.result: RoundResult | None = None
         self._validated = False
+        # The maal calculator: the round's tiplu and each player's checked tally.
+        self.tiplu = tiplu
+        self.tallies: dict[str, dict[str, int]] = {}
+        self._initial_tallies = tallies or {}
         if data is not None:
             self._load(data)
         else:
@@ -321,6 +343,9 @@ class RoundForm:
                         maal=str(entry.maal),
                         tunnel=str(entry.tunnel),
                         dhoos=entry.dhoos,
+                        maal_tally=json.dumps(self._initial_tallies[player.name])
+                        if player.name in self._initial_tallies
+                        else "",
                     )
                 )
         winner = next((p for p in self.players if p.name == initial.winner), None)
@@ -344,11 +369,13 @@ class RoundForm:
                     maal=data.get(prefix + "maal", "").strip(),
                     tunnel=data.get(prefix + "tunnel", "").strip(),
                     dhoos=bool(data.get(prefix + "dhoos")),
+                    maal_tally=data.get(prefix + "maal_tally", "").strip(),
                 )
             )
         self.winner = data.get("winner", "")
         self.win_type = data.get("win_type", "normal")
         self.better = bool(data.get("better"))
+        self.tiplu = data.get("tiplu", "").strip()
 
     # -- validation --
 
@@ -444,21 +471,47 @@ class RoundForm:
         except RoundError as error:
             self._place(error)
             return
+        if not self._check_maal(round_input):
+            return
         self.round_input = round_input
+
+    def _check_maal(self, round_input: RoundInput) -> bool:
+        """The maal calculator's counts agree with the points beside them."""
+        counts: dict[str, Any] = {}
+        for row in self.rows:
+            if row.plays and row.maal_tally:
+                try:
+                    counts[row.player.name] = json.loads(row.maal_tally)
+                except ValueError:
+                    row.add_error(
+                        "maal", str(_("the calculator's count is unreadable; count again"))
+                    )
+        if self.has_errors:
+            return False
+        try:
+            self.tiplu, self.tallies = check_tallies(round_input, self.tiplu, counts, self.rules)
+        except RoundError as error:
+            self._place(error)
+            return False
+        return True
 
     def _place(self, error: RoundError) -> None:
         """Put the engine's message beside the field it names."""
         row = next((r for r in self.rows if r.player.name == error.player), None)
         if row is not None and error.field in ROW_FIELDS:
-            row.add_error(error.field, error.message)
+            row.add_error(error.field, engine_message(error.message))
         elif error.field == "players":
-            self.add_error("players", error.message)
-        elif error.field in ("winner", "win_type", "better"):
-            self.add_error(error.field, error.message)
+            self.add_error("players", engine_message(error.message))
+        elif error.field in ("winner", "win_type", "better", "tiplu"):
+            self.add_error(error.field, engine_message(error.message))
         else:
-            self.add_error("", str(error))
+            self.add_error("", engine_error(error))
 
     # -- for templates --
+
+    @property
+    def tiplu_errors(self) -> list[str]:
+        return self.errors.get("tiplu", [])
 
     @property
     def winner_errors(self) -> list[str]:

@@ -89,6 +89,9 @@ class Round(models.Model):
     better = models.BooleanField(default=False)
     # The tiplu card ("QH", "10S") picked in the maal calculator; "" if not used.
     tiplu = models.CharField(max_length=3, blank=True, default="")
+    # Raised by every edit. The edit form carries the version it was opened at, so
+    # saving over someone else's newer edit is refused instead of silently lost.
+    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -145,3 +148,37 @@ class RoundEntry(models.Model):
             tunnel=self.tunnel,
             dhoos=self.dhoos,
         )
+
+
+class RoundChange(models.Model):
+    """The audit trail: one row per change to a round, with who made it and the
+    round as it was before and after (see services.round_snapshot)."""
+
+    ACTIONS = [
+        ("create", "Created"),
+        ("edit", "Edited"),
+        ("delete", "Deleted"),
+        ("undo", "Undone"),
+        ("restore", "Restored"),
+    ]
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")
+    # The round's id as a plain number, not a foreign key: the history outlives a
+    # deleted round, and a restored round gets its old id back.
+    round_pk = models.PositiveBigIntegerField(db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=10, choices=ACTIONS)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    # For a delete or undo: set once the round has been restored from `before`.
+    restored = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["session", "-at"], name="roundchange_session_at")]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} round {self.round_pk} of {self.session_id}"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from .engine import settle_up
+from .engine.ledger import EXACT_SETTLE_LIMIT
 from .models import GameSession, Player, Round, RoundEntry
 
 
@@ -19,6 +20,7 @@ class LedgerRow:
     position: int  # 1, 2, 3 … as shown; stays contiguous when a round is deleted
     nets: list[int | None]  # one per ledger player; None when the player sat the round out
     running: list[int]  # each player's total after this round
+    winner_column: int | None = None  # index into nets of the round's winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +47,21 @@ class Ledger:
     players: list[Player]
     rows: list[LedgerRow]
     standings: list[Standing]  # best first
-    payments: list[Payment]  # the fewest payments that settle the session
+    payments: list[Payment]  # settle_up: the fewest when payments_fewest, else greedy
 
     @property
     def round_count(self) -> int:
         return len(self.rows)
+
+    @property
+    def settle_limit(self) -> int:
+        return EXACT_SETTLE_LIMIT
+
+    @property
+    def payments_fewest(self) -> bool:
+        """Whether `payments` are proven the fewest: settle_up is exact up to
+        EXACT_SETTLE_LIMIT players owing or owed, and greedy beyond."""
+        return sum(1 for s in self.standings if s.points) <= EXACT_SETTLE_LIMIT
 
     @property
     def totals(self) -> dict[str, int]:
@@ -69,6 +81,7 @@ def build_ledger(session: GameSession) -> Ledger:
     running = {p.id: 0 for p in players}
     played = {p.id: 0 for p in players}
     wins = {p.id: 0 for p in players}
+    column = {p.id: index for index, p in enumerate(players)}
     rows = []
     for position, round_ in enumerate(rounds, start=1):
         row_nets: list[int | None] = []
@@ -80,7 +93,10 @@ def build_ledger(session: GameSession) -> Ledger:
                 played[player.id] += 1
         if round_.winner_id in wins:
             wins[round_.winner_id] += 1
-        rows.append(LedgerRow(round_, position, row_nets, [running[p.id] for p in players]))
+        winner_column = column.get(round_.winner_id) if round_.winner_id else None
+        rows.append(
+            LedgerRow(round_, position, row_nets, [running[p.id] for p in players], winner_column)
+        )
 
     stake = session.stake_per_point
     ordered = sorted(players, key=lambda p: (-running[p.id], p.position, p.id))

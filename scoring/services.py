@@ -8,11 +8,79 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
+from django.utils import timezone
 
-from .engine import RoundError, RoundInput, Rules, settle_round
+from .engine import Entry, RoundError, RoundInput, Rules, settle_round
 from .engine.maal import MaalError, check_entry_tally, parse_tiplu
 from .engine.sessionfile import SessionDoc, export_document
-from .models import GameSession, Player, Round, RoundEntry
+from .models import GameSession, Player, Round, RoundChange, RoundEntry
+
+CONFLICT_MESSAGE = (
+    "This round was changed by someone else since you opened it; reload to see their version."
+)
+
+
+class RoundConflict(RoundError):
+    """The round changed (or went) after the edit form was opened."""
+
+    def __init__(self, message: str = CONFLICT_MESSAGE) -> None:
+        super().__init__(message)
+
+
+def round_snapshot(round_: Round) -> dict[str, Any]:
+    """The round as the audit trail keeps it: input, nets and maal tallies, with
+    players by id and name (a player may be renamed later)."""
+    entries = sorted(round_.entries.all(), key=lambda e: (e.player.position, e.player_id))
+    return {
+        "number": round_.number,
+        "winner": round_.winner.name if round_.winner_id else None,
+        "winner_id": round_.winner_id,
+        "win_type": round_.win_type,
+        "better": round_.better,
+        "tiplu": round_.tiplu,
+        "entries": [
+            {
+                "player": e.player.name,
+                "player_id": e.player_id,
+                "status": e.status,
+                "maal": e.maal,
+                "tunnel": e.tunnel,
+                "dhoos": e.dhoos,
+                "net": e.net,
+                "maal_tally": e.maal_tally,
+            }
+            for e in entries
+        ],
+    }
+
+
+def _fresh_snapshot(round_pk: int) -> dict[str, Any]:
+    fresh = (
+        Round.objects.select_related("winner")
+        .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
+        .get(pk=round_pk)
+    )
+    return round_snapshot(fresh)
+
+
+def _record(
+    session_id: int,
+    round_pk: int,
+    action: str,
+    user=None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> RoundChange:
+    # Anonymous users (AnonymousUser) are not stored; only real accounts.
+    user = user if getattr(user, "pk", None) else None
+    return RoundChange.objects.create(
+        session_id=session_id,
+        round_pk=round_pk,
+        action=action,
+        user=user,
+        before=before,
+        after=after,
+    )
 
 
 def rounds_with_entries(session: GameSession) -> QuerySet[Round]:
@@ -127,7 +195,10 @@ def save_document(doc: SessionDoc, owner=None) -> GameSession:
 
 def add_player(session: GameSession, name: str) -> Player:
     position = (session.players.aggregate(top=Max("position"))["top"] or 0) + 1
-    return Player.objects.create(session=session, name=name, position=position)
+    player = Player.objects.create(session=session, name=name, position=position)
+    # Every change a reader can see bumps the session's updated_at (the share page's ETag).
+    GameSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
+    return player
 
 
 @transaction.atomic
@@ -137,6 +208,7 @@ def add_round(
     *,
     tiplu: str = "",
     tallies: Tallies | None = None,
+    user=None,
 ) -> Round:
     """Append a round. The session row is locked so two phones saving at once get
     consecutive numbers instead of a clash. `tiplu` and `tallies` come from the
@@ -157,6 +229,7 @@ def add_round(
     )
     _write_entries(round_, round_input, rules, players, checked)
     GameSession.objects.filter(pk=locked.pk).update(updated_at=round_.updated_at)
+    _record(locked.pk, round_.pk, "create", user, after=_fresh_snapshot(round_.pk))
     return round_
 
 
@@ -167,31 +240,124 @@ def replace_round(
     *,
     tiplu: str = "",
     tallies: Tallies | None = None,
+    user=None,
+    expected_version: int | None = None,
 ) -> Round:
     """Edit a past round: its entries and nets are rewritten; later totals follow
-    because totals are sums of the stored nets."""
+    because totals are sums of the stored nets. With `expected_version` (the
+    version the edit form was opened at), RoundConflict if it changed since."""
     session = GameSession.objects.select_for_update().get(pk=round_.session_id)
+    try:
+        current = Round.objects.select_for_update().get(pk=round_.pk, session=session)
+    except Round.DoesNotExist:
+        raise RoundConflict("This round was deleted by someone else since you opened it.") from None
+    if expected_version is not None and current.version != expected_version:
+        raise RoundConflict()
     rules = session.get_rules()
     settle_round(round_input, rules)
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     players = _players_by_name(session)
+    before = _fresh_snapshot(round_.pk)
+    round_.version = current.version + 1
     round_.winner = players[round_input.winner] if round_input.winner else None
     round_.win_type = round_input.win_type
     round_.better = round_input.better
     round_.tiplu = tiplu
     round_.save()
-    round_.entries.all().delete()
+    RoundEntry.objects.filter(round=round_).delete()
     _write_entries(round_, round_input, rules, players, checked)
     GameSession.objects.filter(pk=session.pk).update(updated_at=round_.updated_at)
+    _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
+    # The caller's object may hold prefetched entries from before the edit.
+    if hasattr(round_, "_prefetched_objects_cache"):
+        round_._prefetched_objects_cache.pop("entries", None)
     return round_
 
 
 @transaction.atomic
-def delete_round(round_: Round) -> None:
+def delete_round(round_: Round, *, user=None, action: str = "delete") -> None:
+    """Delete a round (action "undo" when it is the undo of the last round); the
+    audit trail keeps it, so restore_round can bring it back."""
     session_id = round_.session_id
-    round_.delete()
-    session = GameSession.objects.get(pk=session_id)
+    session = GameSession.objects.select_for_update().get(pk=session_id)
+    round_pk = round_.pk
+    try:
+        before = _fresh_snapshot(round_pk)
+    except Round.DoesNotExist:
+        return  # already deleted by someone else: nothing left to do
+    Round.objects.filter(pk=round_pk).delete()
     session.save(update_fields=["updated_at"])
+    _record(session_id, round_pk, action, user, before=before)
+
+
+class RestoreError(RoundError):
+    pass
+
+
+@transaction.atomic
+def restore_round(change: RoundChange, *, user=None) -> Round:
+    """Bring back a deleted round from its audit snapshot, with its old id. It
+    returns to its old place (number) if that is still free, else it becomes the
+    last round. Its nets are settled again under the session's current rules."""
+    session = GameSession.objects.select_for_update().get(pk=change.session_id)
+    change = RoundChange.objects.select_for_update().get(pk=change.pk)
+    if change.action not in ("delete", "undo") or not change.before:
+        raise RestoreError("Only a deleted round can be restored.")
+    if change.restored or Round.objects.filter(pk=change.round_pk).exists():
+        raise RestoreError("This round has already been restored.")
+    snap = change.before
+    by_id = {p.pk: p for p in session.players.all()}
+    by_name = {p.name: p for p in by_id.values()}
+
+    def player_of(player_id: int | None, name: str) -> Player:
+        player = by_id.get(player_id) if player_id is not None else None
+        player = player or by_name.get(name)
+        if player is None:
+            raise RestoreError(
+                f"{name} is no longer in this session, so the round cannot be restored."
+            )
+        return player
+
+    entries = [(player_of(e["player_id"], e["player"]), e) for e in snap["entries"]]
+    winner = player_of(snap["winner_id"], snap["winner"]) if snap["winner"] else None
+    round_input = RoundInput(
+        entries=tuple(
+            Entry(
+                player=p.name,
+                status=e["status"],
+                maal=e["maal"],
+                tunnel=e["tunnel"],
+                dhoos=e["dhoos"],
+            )
+            for p, e in entries
+        ),
+        winner=winner.name if winner else None,
+        win_type=snap["win_type"],
+        better=snap["better"],
+    )
+    rules = session.get_rules()
+    settle_round(round_input, rules)  # RoundError if impossible under today's rules
+    number = snap["number"]
+    if Round.objects.filter(session=session, number=number).exists():
+        number = (
+            Round.objects.filter(session=session).aggregate(top=Max("number"))["top"] or 0
+        ) + 1
+    round_ = Round.objects.create(
+        pk=change.round_pk,
+        session=session,
+        number=number,
+        winner=winner,
+        win_type=snap["win_type"],
+        better=snap["better"],
+        tiplu=snap.get("tiplu", ""),
+    )
+    tallies = {p.name: e["maal_tally"] for p, e in entries if e.get("maal_tally")}
+    _write_entries(round_, round_input, rules, {p.name: p for p, _e in entries}, tallies)
+    change.restored = True
+    change.save(update_fields=["restored"])
+    session.save(update_fields=["updated_at"])
+    _record(session.pk, round_.pk, "restore", user, after=_fresh_snapshot(round_.pk))
+    return round_
 
 
 @transaction.atomic

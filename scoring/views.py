@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from . import services
 from .engine import RoundError, RoundInput, Rules, better_by_default, settle_round
 from .engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, closest_preset, preset_of
+from .engine_text import engine_error
 from .forms import PlayerForm, RoundForm, RulesForm, SessionForm, preset_options
 from .models import GameSession, Player, Round, RoundEntry
 from .reports import build_ledger
@@ -151,7 +152,7 @@ def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
 def _rules_table(rules: Rules) -> list[dict[str, object]]:
     options = rules.to_options()
     return [
-        {"name": n, "label": OPTION_LABELS[n], "help": OPTION_HELP[n], "value": options[n]}
+        {"name": n, "label": _(OPTION_LABELS[n]), "help": _(OPTION_HELP[n]), "value": options[n]}
         for n in OPTION_NAMES
     ]
 
@@ -162,7 +163,10 @@ def _check_rounds(session: GameSession, rules: Rules) -> str | None:
         try:
             settle_round(round_.to_input(), rules)
         except RoundError as error:
-            return _("Round %(position)d, %(error)s") % {"position": position, "error": error}
+            return _("Round %(position)d, %(error)s") % {
+                "position": position,
+                "error": engine_error(error),
+            }
     return None
 
 
@@ -189,7 +193,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
             try:
                 services.recompute_session(session, new_rules)
             except RoundError as error:  # a round changed meanwhile
-                problem = str(error)
+                problem = engine_error(error)
         if problem is None:
             messages.success(request, _("Rules changed and every round settled again."))
             return redirect("session_detail", session_id=session.pk)
@@ -276,7 +280,13 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
         form = RoundForm(players, rules, data=request.POST)
         if form.is_valid() and form.round_input is not None:
             try:
-                round_ = services.add_round(session, form.round_input)
+                round_ = services.add_round(
+                    session,
+                    form.round_input,
+                    tiplu=form.tiplu,
+                    tallies=form.tallies,
+                    user=request.user,
+                )
             except RoundError as error:  # the rules changed under our feet
                 form._place(error)
             else:
@@ -310,7 +320,7 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     try:
         result = settle_round(round_.to_input(), session.get_rules())
     except RoundError as error:
-        problem = str(error)
+        problem = engine_error(error)
     played = {e.player_id for e in round_.entries.all()}
     sat_out = [p for p in session.players.all() if p.pk not in played]
     return render(
@@ -327,6 +337,12 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     )
 
 
+def _opened_version(request: HttpRequest) -> int | None:
+    """The round's version when the edit form was opened (its hidden field)."""
+    version = request.POST.get("version", "")
+    return int(version) if version.isdigit() else None
+
+
 @login_required
 def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
@@ -337,7 +353,14 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
         form = RoundForm(players, rules, data=request.POST)
         if form.is_valid() and form.round_input is not None:
             try:
-                services.replace_round(round_, form.round_input)
+                services.replace_round(
+                    round_,
+                    form.round_input,
+                    tiplu=form.tiplu,
+                    tallies=form.tallies,
+                    user=request.user,
+                    expected_version=_opened_version(request),
+                )
             except RoundError as error:
                 form._place(error)
             else:
@@ -346,7 +369,8 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                 )
                 return redirect("session_detail", session_id=session.pk)
         return _round_page(request, session, form, round_)
-    form = RoundForm(players, rules, initial=round_.to_input())
+    tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
+    form = RoundForm(players, rules, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)
     return _round_page(request, session, form, round_)
 
 
@@ -366,7 +390,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     round_ = _own_round(session, round_id)
     if request.method == "POST":
         position = _position(round_)
-        services.delete_round(round_)
+        services.delete_round(round_, user=request.user)
         messages.success(request, _("Round %(position)d deleted.") % {"position": position})
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "delete")
@@ -387,7 +411,7 @@ def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
             messages.error(request, _("A round was added meanwhile; nothing was undone."))
             return redirect("session_detail", session_id=session.pk)
         position = _position(round_)
-        services.delete_round(round_)
+        services.delete_round(round_, user=request.user, action="undo")
         messages.success(request, _("Round %(position)d undone.") % {"position": position})
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "undo")

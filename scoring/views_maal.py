@@ -112,7 +112,7 @@ class Calculator:
             if role not in faces:
                 continue
             face = faces[role] if self.tiplu or role in ("printed_joker", "master_card") else ""
-            rows.append(ItemRow(item, TALLY_LABELS[item], counts.get(item, 0), face, role))
+            rows.append(ItemRow(item, _(TALLY_LABELS[item]), counts.get(item, 0), face, role))
         return rows
 
     def other_rows(self) -> list[ItemRow]:
@@ -120,7 +120,7 @@ class Calculator:
         names = ["marriages", "tunnels", "joker_tunnels", "poplu_tunnels", "jhiplu_tunnels"]
         if self.rules.alter:
             names.append("alter_tunnels")
-        return [ItemRow(n, TALLY_LABELS[n], counts.get(n, 0)) for n in names]
+        return [ItemRow(n, _(TALLY_LABELS[n]), counts.get(n, 0)) for n in names]
 
     def tiplu_ranks(self) -> list[str]:
         return list(RANKS)
@@ -148,13 +148,13 @@ def read_calculator(data: Any, rules: Rules) -> Calculator:
             value = int(raw)
         except ValueError:
             calc.error = _("%(item)s: must be a whole number, got %(value)r") % {
-                "item": TALLY_LABELS[name],
+                "item": _(TALLY_LABELS[name]),
                 "value": raw,
             }
             value = 0
         if not 0 <= value <= MAX_COUNT and not calc.error:
             calc.error = _("%(item)s: must be from 0 to %(max)d, got %(value)d") % {
-                "item": TALLY_LABELS[name],
+                "item": _(TALLY_LABELS[name]),
                 "max": MAX_COUNT,
                 "value": value,
             }
@@ -188,7 +188,7 @@ def maal_calculator(request: HttpRequest, session_id: int) -> HttpResponse:
 def tally_text(tally: Tally) -> str:
     """ "1 marriage, 2 poplu": the items, for when a stored tally no longer scores
     to the stored points (the session's point table changed since)."""
-    return ", ".join(f"{n} {TALLY_LABELS[name]}" for name, n in tally.to_dict().items())
+    return ", ".join(f"{n} {_(TALLY_LABELS[name])}" for name, n in tally.to_dict().items())
 
 
 def entry_maal_summary(data: object, rules: Rules, maal: int, tunnel: int) -> str:
@@ -237,7 +237,7 @@ def _table_rows(rules: Rules) -> list[tuple[str, str]]:
             tiers = _("%(tiers)s each, on top of its cards") % {"tiers": tiers}
         elif len(getattr(table, item)) == 1:
             tiers = _("%(tiers)s each") % {"tiers": tiers}
-        rows.append((ITEM_LABELS[item], tiers))
+        rows.append((_(ITEM_LABELS[item]), tiers))
     return rows
 
 
@@ -265,7 +265,7 @@ class TableForm:
         return [
             {
                 "name": item,
-                "label": ITEM_LABELS[item],
+                "label": _(ITEM_LABELS[item]),
                 "value": self.values.get(item, ""),
                 "error": self.errors.get(item, ""),
             }
@@ -276,8 +276,8 @@ class TableForm:
         return [
             {
                 "name": f"on-{name}",
-                "label": OPTION_LABELS[name],
-                "help": OPTION_HELP[name],
+                "label": _(OPTION_LABELS[name]),
+                "help": _(OPTION_HELP[name]),
                 "checked": bool(self.values.get(f"on-{name}")),
             }
             for name in TOGGLES

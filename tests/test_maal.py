@@ -544,3 +544,23 @@ def test_chosen_grouping_is_never_beaten(
         jhiplu,
     )
     assert result.maal == sum(line.points for line in result.lines)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    tiplu=st.sampled_from([f"{r}{s}" for r in ("A", "2", "7", "K") for s in "SHDC"]),
+    data=st.data(),
+)
+def test_every_real_hand_is_accepted(tiplu, data):
+    """A hand dealt from the three decks (one tiplu under the stock) is never refused,
+    and its points are the sum of its lines."""
+    from scoring.engine.maal import all_cards
+
+    rules = ALL_ON
+    shoe = [card.code for card in all_cards() for _copy in range(3)]
+    shoe.remove(tiplu)
+    shoe += [PRINTED_JOKER] * 6 + [MASTER_CARD]
+    hand = data.draw(st.lists(st.sampled_from(range(len(shoe))), max_size=21, unique=True))
+    result = score_cards([shoe[i] for i in hand], c(tiplu), rules)
+    assert result.maal == sum(line.points for line in result.lines)
+    assert result.tunnel == 0

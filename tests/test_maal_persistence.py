@@ -55,8 +55,8 @@ def test_points_that_differ_from_the_tally_are_refused_and_nothing_is_saved(sess
             tallies={"Asha": {"poplu": 1, "marriages": 1}},
         )
     assert str(error.value) == (
-        "player Asha, maal: maal 15 and tunnel 0 differ from the calculator's count "
-        "(maal 12, tunnel 0: 1 poplu = 2, 1 marriage = 10); count again or clear the calculator"
+        "player Asha, maal: the calculator counted maal 12 and tunnel 0 "
+        "(1 poplu = 2, 1 marriage = 10), not 15 and 0; count again or clear the calculator"
     )
     assert Round.objects.count() == 0
 

@@ -50,12 +50,14 @@ def running_totals(
     return rows
 
 
-def _zero_sum_groups(names: list[str], balances: list[int]) -> list[list[int]]:
-    """Split the balances into the most disjoint groups that each sum to zero.
+def _zero_sum_groups(balances: list[int]) -> list[list[int]]:
+    """Split the balances (indexes into `balances`) into the most disjoint groups
+    that each sum to zero; the balances must sum to zero.
 
-    best[mask] is the most zero-sum groups the players in mask split into, given
-    that mask itself sums to zero or is a prefix of such a split: removing one
-    player at a time, every time the remaining set sums to zero a group closes.
+    Remove players one at a time from the full set down to nobody: the players
+    removed between two zero-sum sets form a zero-sum group. best[mask] is the
+    most zero-sum sets (mask included) such a chain can pass through from mask,
+    so best[full] is the most groups; walking back along a best chain gives them.
     """
     count = len(balances)
     full = (1 << count) - 1
@@ -120,7 +122,7 @@ def settle_up(balances: Mapping[str, int]) -> list[Transfer]:
     names = sorted(name for name, value in balances.items() if value)
     values = [balances[name] for name in names]
     if len(names) <= EXACT_SETTLE_LIMIT:
-        groups = _zero_sum_groups(names, values)
+        groups = _zero_sum_groups(values)
     else:
         groups = [list(range(len(names)))]
     transfers = [t for group in groups for t in _settle_group(names, values, group)]

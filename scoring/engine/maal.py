@@ -719,8 +719,7 @@ def check_entry_tally(
     result = score(Tally.from_dict(data), rules)
     if (maal, tunnel) != (result.maal, result.tunnel):
         raise MaalError(
-            f"maal {maal} and tunnel {tunnel} differ from the calculator's count "
-            f"(maal {result.maal}, tunnel {result.tunnel}: {result.breakdown}); "
-            "count again or clear the calculator"
+            f"the calculator counted maal {result.maal} and tunnel {result.tunnel} "
+            f"({result.breakdown}), not {maal} and {tunnel}; count again or clear the calculator"
         )
     return code, result

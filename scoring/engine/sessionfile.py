@@ -8,23 +8,52 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .ledger import money, settle_up, totals
 from .rules import RuleError, Rules, rules_from_options
-from .settlement import Entry, RoundError, RoundInput, RoundResult, settle_round
+from .settlement import (
+    Entry,
+    RoundError,
+    RoundInput,
+    RoundResult,
+    better_by_default,
+    settle_round,
+)
 
 FORMAT = "marriage-session/1"
 MAX_NAME_LENGTH = 100
 MAX_PLAYER_NAME_LENGTH = 40
 STAKE_MAX_DIGITS = 12
 STAKE_DECIMAL_PLACES = 2
+MAX_MESSAGE_LENGTH = 300
 
 
 class SessionFileError(ValueError):
     """A session file that cannot be read; the message is one line for the user."""
+
+    def __init__(self, message: str) -> None:
+        # A message quotes the bad value; a pasted megabyte must not become the message.
+        if len(message) > MAX_MESSAGE_LENGTH:
+            message = message[: MAX_MESSAGE_LENGTH - 1] + "…"
+        super().__init__(message)
+
+
+class _JsonObject(dict[str, Any]):
+    """A JSON object that remembers keys given more than once (json keeps the last),
+    so `"winner": "A", "winner": "B"` is refused rather than silently read as B."""
+
+    duplicate_keys: tuple[str, ...] = ()
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> _JsonObject:
+    obj = _JsonObject(pairs)
+    if len(obj) != len(pairs):
+        keys = [key for key, _ in pairs]
+        obj.duplicate_keys = tuple(dict.fromkeys(k for k in keys if keys.count(k) > 1))
+    return obj
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +75,14 @@ def parse_stake(value: object) -> Decimal:
     try:
         stake = Decimal(str(value).strip())
     except InvalidOperation:
+        stake = Decimal("NaN")
+    if not stake.is_finite():
         raise SessionFileError(
             f'stake_per_point: must be a decimal string such as "2.50", got {value!r}'
-        ) from None
-    if not stake.is_finite() or stake < 0:
+        )
+    if stake < 0:
         raise SessionFileError(f"stake_per_point: must be zero or more, got {value!r}")
+    stake = abs(stake)  # "-0" is zero, not "-0.00"
     exponent = stake.normalize().as_tuple().exponent
     if isinstance(exponent, int) and -exponent > STAKE_DECIMAL_PLACES:
         raise SessionFileError(
@@ -84,6 +116,13 @@ def _unknown_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None
     for key in obj:
         if key not in allowed:
             raise SessionFileError(f"{where}: unknown field {key!r}")
+    _no_duplicates(obj, where)
+
+
+def _no_duplicates(obj: Mapping[str, Any], where: str) -> None:
+    duplicates = getattr(obj, "duplicate_keys", ())
+    if duplicates:
+        raise SessionFileError(f"{where}, {duplicates[0]}: given twice")
 
 
 ROUND_KEYS = {"winner", "win_type", "better", "entries", "net"}
@@ -102,20 +141,27 @@ TOP_KEYS = {
 }
 
 
-def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) -> RoundInput:
-    """One round of a file; `number` counts from 1 for messages."""
+def parse_round(
+    raw: object,
+    number: int,
+    players: Sequence[str],
+    rules: Rules,
+    previous: RoundInput | None = None,
+) -> RoundInput:
+    """One round of a file; `number` counts from 1 for messages. A round without
+    `better` is better when the previous one makes it so (dublee_triggers_better)."""
     where = f"round {number}"
-    raw = _expect(raw, dict, where)
-    _unknown_keys(raw, ROUND_KEYS, where)
-    entries_raw = _expect(raw.get("entries"), list, f"{where}, entries")
+    fields: dict[str, Any] = _expect(raw, dict, where)
+    _unknown_keys(fields, ROUND_KEYS, where)
+    entries_raw = _expect(fields.get("entries"), list, f"{where}, entries")
     entries = []
-    for index, entry_raw in enumerate(entries_raw, start=1):
+    for index, item in enumerate(entries_raw, start=1):
         entry_where = f"{where}, entry {index}"
-        entry_raw = _expect(entry_raw, dict, entry_where)
-        _unknown_keys(entry_raw, ENTRY_KEYS, entry_where)
+        entry_raw: dict[str, Any] = _expect(item, dict, entry_where)
         if "player" not in entry_raw:
             raise SessionFileError(f"{entry_where}, player: missing")
         name = clean_player_name(entry_raw["player"], f"{entry_where}, player")
+        _unknown_keys(entry_raw, ENTRY_KEYS, f"{where}, player {name}")
         if name not in players:
             raise SessionFileError(f"{where}, player {name}: not one of the session's players")
         if "status" not in entry_raw:
@@ -129,16 +175,18 @@ def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) 
                 dhoos=entry_raw.get("dhoos", False),
             )
         )
-    if "winner" not in raw:
+    if "winner" not in fields:
         raise SessionFileError(f"{where}, winner: missing (a player's name, or null)")
-    winner = raw["winner"]
+    winner = fields["winner"]
+    if isinstance(winner, list):
+        raise SessionFileError(f"{where}, winner: one player's name (or null), got {winner!r}")
     if winner is not None:
         winner = clean_player_name(winner, f"{where}, winner")
     round_ = RoundInput(
         entries=tuple(entries),
         winner=winner,
-        win_type=raw.get("win_type", "normal"),
-        better=raw.get("better", False),
+        win_type=fields.get("win_type", "normal"),
+        better=fields["better"] if "better" in fields else better_by_default(previous, rules),
     )
     try:
         settle_round(round_, rules)
@@ -149,26 +197,27 @@ def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) 
 
 def parse_document(data: object) -> SessionDoc:
     """A session document (already decoded from JSON) as values; raises SessionFileError."""
-    data = _expect(data, dict, "session file")
-    if data.get("format") != FORMAT:
-        raise SessionFileError(f"format: must be {FORMAT!r}, got {data.get('format')!r}")
-    _unknown_keys(data, TOP_KEYS, "session file")
-    name = data.get("name")
+    document: dict[str, Any] = _expect(data, dict, "session file")
+    if document.get("format") != FORMAT:
+        raise SessionFileError(f"format: must be {FORMAT!r}, got {document.get('format')!r}")
+    _unknown_keys(document, TOP_KEYS, "session file")
+    name = document.get("name")
     if not isinstance(name, str) or not name.strip():
         raise SessionFileError(f"name: must be non-empty text, got {name!r}")
     name = " ".join(name.split())
     if len(name) > MAX_NAME_LENGTH:
         raise SessionFileError(f"name: longer than {MAX_NAME_LENGTH} characters")
-    currency = data.get("currency", "NPR")
+    currency = document.get("currency", "NPR")
     if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= 8):
         raise SessionFileError(f"currency: must be a short code such as NPR, got {currency!r}")
-    stake = parse_stake(data.get("stake_per_point", "1"))
-    rules_raw = _expect(data.get("rules", {}), dict, "rules")
+    stake = parse_stake(document.get("stake_per_point", "1"))
+    rules_raw = _expect(document.get("rules", {}), dict, "rules")
+    _no_duplicates(rules_raw, "rules")
     try:
         rules = rules_from_options(rules_raw)
     except RuleError as error:
         raise SessionFileError(str(error)) from None
-    players_raw = _expect(data.get("players"), list, "players")
+    players_raw = _expect(document.get("players"), list, "players")
     players: list[str] = []
     for index, raw_name in enumerate(players_raw, start=1):
         player = clean_player_name(raw_name, f"players, entry {index}")
@@ -177,27 +226,31 @@ def parse_document(data: object) -> SessionDoc:
         players.append(player)
     if len(players) < 2:
         raise SessionFileError(f"players: a session needs at least 2 players, got {len(players)}")
-    rounds_raw = _expect(data.get("rounds", []), list, "rounds")
-    rounds = tuple(
-        parse_round(raw, number, players, rules) for number, raw in enumerate(rounds_raw, start=1)
-    )
+    rounds_raw = _expect(document.get("rounds", []), list, "rounds")
+    rounds: list[RoundInput] = []
+    for number, raw in enumerate(rounds_raw, start=1):
+        previous = rounds[-1] if rounds else None
+        rounds.append(parse_round(raw, number, players, rules, previous))
     return SessionDoc(
         name=name,
         currency=currency.strip().upper(),
         stake_per_point=stake,
         rules=rules,
         players=tuple(players),
-        rounds=rounds,
+        rounds=tuple(rounds),
     )
 
 
 def loads(text: str) -> SessionDoc:
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_object_pairs)
     except json.JSONDecodeError as error:
         raise SessionFileError(
             f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except (ValueError, RecursionError) as error:
+        # e.g. a number of more than 4,300 digits, or lists nested thousands deep
+        raise SessionFileError(f"not JSON: {str(error).splitlines()[0]}") from None
     return parse_document(data)
 
 
@@ -224,7 +277,14 @@ def round_document(round_: RoundInput, result: RoundResult | None = None) -> dic
 
 def export_document(doc: SessionDoc) -> dict[str, Any]:
     """The export: the document with rules resolved, nets, totals, money and transfers."""
-    results = [settle_round(round_, doc.rules) for round_ in doc.rounds]
+    # Entries in the session's player order, as the database gives them back, so
+    # `settle FILE` and an export after `import_session FILE` are the same text.
+    order = {player: index for index, player in enumerate(doc.players)}
+    rounds = [
+        replace(r, entries=tuple(sorted(r.entries, key=lambda e: order.get(e.player, len(order)))))
+        for r in doc.rounds
+    ]
+    results = [settle_round(round_, doc.rules) for round_ in rounds]
     points = totals((r.nets for r in results), doc.players)
     amounts = money(points, doc.stake_per_point)
     return {
@@ -234,7 +294,7 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
         "stake_per_point": str(doc.stake_per_point),
         "rules": doc.rules.to_options(),
         "players": list(doc.players),
-        "rounds": [round_document(r, res) for r, res in zip(doc.rounds, results, strict=True)],
+        "rounds": [round_document(r, res) for r, res in zip(rounds, results, strict=True)],
         "totals": points,
         "money": {player: str(amount) for player, amount in amounts.items()},
         "transfers": [

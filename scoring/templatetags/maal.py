@@ -7,10 +7,11 @@ from typing import Any
 
 from django import template
 
-from ..engine.maal import Card, MaalError
+from ..engine.maal import Card, MaalError, Tally, score
 from ..engine.rules import Rules
+from ..engine_text import engine_message
 from ..models import GameSession, Round
-from ..views_maal import Calculator, entry_maal_summary, round_maal_lines
+from ..views_maal import Calculator, round_maal_lines
 
 register = template.Library()
 
@@ -34,21 +35,16 @@ def card_label(code: str) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def maal_summary(context: template.Context, tally: Any, maal: Any, tunnel: Any) -> str:
-    """A round-form row's stored tally as its breakdown ("1 marriage = 10"), or ""."""
+def maal_summary(context: template.Context, tally: Any) -> str:
+    """A round-form row's tally (JSON, as posted or stored) as its breakdown, or ""."""
     session = context.get("session")
     if not tally or session is None:
         return ""
-    if isinstance(tally, str):
-        try:
-            tally = json.loads(tally)
-        except ValueError:
-            return ""
     try:
-        maal, tunnel = int(maal or 0), int(tunnel or 0)
-    except (TypeError, ValueError):
+        data = json.loads(tally) if isinstance(tally, str) else tally
+        return engine_message(score(Tally.from_dict(data), _rules(context, session)).breakdown)
+    except (ValueError, MaalError):
         return ""
-    return entry_maal_summary(tally, _rules(context, session), maal, tunnel)
 
 
 @register.inclusion_tag("scoring/maal_dialog.html", takes_context=True)

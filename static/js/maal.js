@@ -29,10 +29,17 @@
     var result = outcome(calc);
     var faces = JSON.parse(result.dataset.faces || "{}");
     calc.querySelectorAll("[data-face]").forEach(function (face) {
-      if (faces[face.dataset.face]) face.textContent = faces[face.dataset.face];
+      if (!faces[face.dataset.face]) return;
+      face.textContent = faces[face.dataset.face];
+      face.classList.toggle("red", /[♥♦]/.test(face.textContent));
     });
     var dialog = calc.closest("#maal-dialog");
-    if (dialog) dialog.querySelector("[data-maal-use]").disabled = !result.dataset.ok;
+    if (!dialog) return;
+    dialog.querySelector("[data-maal-use]").disabled = !result.dataset.ok;
+    // The total stays in sight beside the button, however far the list scrolls.
+    var total = dialog.querySelector("[data-maal-total]");
+    total.textContent = result.querySelector(".maal-short").textContent;
+    total.classList.toggle("errorlist", Boolean(result.querySelector(".maal-error")));
   });
 
   // --- the round screen ---

@@ -1,19 +1,72 @@
-from django.core.management.base import BaseCommand, CommandError
+import os
+import tempfile
+from pathlib import Path
+
+from django.core.management.base import CommandError
 
 from scoring.engine.sessionfile import dumps
 from scoring.models import GameSession
 from scoring.services import export_session
 
+from ._sessionfiles import SessionFileCommand
 
-class Command(BaseCommand):
-    help = "Print a saved session as marriage-session/1 export JSON."
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write via a temporary file and a rename, so an interrupted backup never
+    leaves a half-written file where a good one was."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class Command(SessionFileCommand):
+    help = (
+        "Print a saved session as marriage-session/1 export JSON, or with --all DIR "
+        "write every session to DIR/session-<id>.json (a backup: import_session reads them)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("id", type=int)
+        parser.add_argument("id", type=int, nargs="?")
+        parser.add_argument(
+            "--all", metavar="DIR", dest="all_dir", help="write every session into DIR"
+        )
 
     def handle(self, *args, **options):
+        if options["all_dir"] is not None:
+            if options["id"] is not None:
+                raise CommandError("give a session id or --all DIR, not both", returncode=2)
+            return self.export_all(Path(options["all_dir"]))
+        if options["id"] is None:
+            raise CommandError(
+                "id: give a session id, or --all DIR for every session", returncode=2
+            )
         try:
             session = GameSession.objects.get(pk=options["id"])
         except GameSession.DoesNotExist:
             raise CommandError(f"id: no session {options['id']}", returncode=2) from None
         self.stdout.write(dumps(export_session(session)), ending="")
+
+    def export_all(self, directory: Path) -> None:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CommandError(
+                f"--all: cannot create {directory}: {error.strerror}", returncode=2
+            ) from None
+        count = 0
+        for session in GameSession.objects.order_by("pk").iterator(chunk_size=100):
+            path = directory / f"session-{session.pk}.json"
+            try:
+                write_atomically(path, dumps(export_session(session)))
+            except OSError as error:
+                raise CommandError(
+                    f"--all: cannot write {path}: {error.strerror}", returncode=2
+                ) from None
+            count += 1
+        noun = "session" if count == 1 else "sessions"
+        self.stdout.write(f"{count} {noun} written to {directory}")

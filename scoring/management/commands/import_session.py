@@ -1,12 +1,12 @@
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from scoring.services import save_document
 
-from ._sessionfiles import read_session_file
+from ._sessionfiles import SessionFileCommand, read_session_file
 
 
-class Command(BaseCommand):
+class Command(SessionFileCommand):
     help = "Save a marriage-session/1 file (- reads stdin); prints the new session's id last."
 
     def add_arguments(self, parser):

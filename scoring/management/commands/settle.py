@@ -1,11 +1,9 @@
-from django.core.management.base import BaseCommand
-
 from scoring.engine.sessionfile import dumps, export_document
 
-from ._sessionfiles import read_session_file
+from ._sessionfiles import SessionFileCommand, read_session_file
 
 
-class Command(BaseCommand):
+class Command(SessionFileCommand):
     help = "Print the export of a session file (- reads stdin) without saving anything."
 
     def add_arguments(self, parser):

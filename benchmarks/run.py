@@ -1,0 +1,332 @@
+#!/usr/bin/env python
+"""Benchmarks (a script, not a test): prints, for a 1,000-round 5-player session,
+
+1. in-process page times and SQL query counts (ledger, standings, settle-up, the
+   share page's live refresh, saving a round), each beside a trivial view's time
+   as a ratio, and the query counts of the same pages for a 10-round session
+   (they must be equal: constant in the number of rounds);
+2. requests per second under `wrk` against gunicorn on 127.0.0.1 for the share
+   page and its live refresh when nothing changed (answered 304), beside the
+   same server's trivial view.
+
+Everything runs in a temporary directory on a fresh SQLite database (or, with
+--postgres, on the database in DATABASE_URL, e.g. under scripts/with-postgres).
+Loops are bounded: the whole run takes about a minute.
+
+    .venv/bin/python benchmarks/run.py [--rounds 1000] [--seconds 5] [--postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+TARGET = 3.0  # every page within 3× the trivial view
+
+
+def configure(tmp: Path, postgres: bool) -> dict[str, str]:
+    env = {
+        "DJANGO_SETTINGS_MODULE": "benchmarks.settings",
+        "STATIC_ROOT": str(tmp / "static"),
+        "SQLITE_PATH": str(tmp / "bench.sqlite3"),
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "LOG_LEVEL": "ERROR",
+    }
+    os.environ.update(env)
+    if not postgres:
+        os.environ.pop("DATABASE_URL", None)
+    elif not os.environ.get("DATABASE_URL"):
+        sys.exit("--postgres needs DATABASE_URL (run under scripts/with-postgres)")
+    return env
+
+
+def random_round(rng: random.Random, players: list[str], rules):
+    from scoring.engine import Entry, RoundError, RoundInput, settle_round
+
+    while True:
+        entries = []
+        for name in players:
+            unseen = rng.random() < 0.2
+            entries.append(
+                Entry(
+                    player=name,
+                    status="unseen" if unseen else "seen",
+                    maal=0 if unseen else rng.randint(0, 20),
+                )
+            )
+        seen = [e.player for e in entries if e.status == "seen"]
+        if not seen:
+            continue
+        round_input = RoundInput(entries=tuple(entries), winner=rng.choice(seen))
+        try:
+            settle_round(round_input, rules)
+        except RoundError:
+            continue
+        return round_input
+
+
+def build_session(owner, rounds: int, name: str):
+    from scoring.engine import make_rules
+    from scoring.engine.sessionfile import SessionDoc
+    from scoring.services import save_document
+
+    rng = random.Random(rounds)
+    players = ["Aama", "Buwa", "Didi", "Dai", "Bahini"]
+    rules = make_rules("pagat")
+    doc = SessionDoc(
+        name=name,
+        currency="NPR",
+        stake_per_point=Decimal("2.50"),
+        rules=rules,
+        players=tuple(players),
+        rounds=tuple(random_round(rng, players, rules) for _ in range(rounds)),
+    )
+    return save_document(doc, owner=owner)
+
+
+def measure(call, repeat: int) -> tuple[float, int]:
+    """Median seconds of `call` and its number of SQL queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for _ in range(2):
+        call()  # warm caches (templates, connection)
+    times = []
+    queries = 0
+    for _ in range(repeat):
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        queries = len(captured)
+    return statistics.median(times), queries
+
+
+def round_post(session) -> dict[str, str]:
+    data = {"win_type": "normal", "winner": ""}
+    players = list(session.players.all())
+    for index, player in enumerate(players):
+        data[f"p-{player.pk}-plays"] = "on"
+        data[f"p-{player.pk}-status"] = "seen"
+        data[f"p-{player.pk}-maal"] = str(3 * index)
+        data[f"p-{player.pk}-tunnel"] = "0"
+    data["winner"] = str(players[-1].pk)
+    return data
+
+
+def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, int | None]]:
+    """(name, seconds, queries for `big`, queries for `small`) per page."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from scoring.views_share import _etag, set_new_token
+
+    client = Client()
+    client.force_login(owner)
+    for session in (big, small):
+        set_new_token(session)
+
+    def pages(session):
+        def get(url, status=200, **headers):
+            def call():
+                response = client.get(url, headers=headers)
+                assert response.status_code == status, (url, response.status_code)
+
+            return call
+
+        token = session.share_token
+        etag = _etag(None, token)
+        return {
+            "trivial view": get(reverse("bench_trivial")),
+            "empty page (layout only)": get(reverse("bench_empty_page")),
+            "ledger (session page)": get(reverse("session_detail", args=[session.pk])),
+            "standings (share page)": get(reverse("share_view", args=[token])),
+            "settle-up page": get(reverse("settle_up", args=[session.pk])),
+            "live refresh, changed (200)": get(reverse("share_live", args=[token])),
+            "live refresh, unchanged (304)": get(
+                reverse("share_live", args=[token]), 304, if_none_match=f'"{etag}"'
+            ),
+        }
+
+    rows = []
+    small_pages = pages(small)
+    for name, call in pages(big).items():
+        seconds, queries = measure(call, repeat)
+        small_queries = measure(small_pages[name], 1)[1]
+        rows.append((name, seconds, queries, small_queries))
+
+    def saver(session):
+        data = round_post(session)
+        url = reverse("round_new", args=[session.pk])
+
+        def call():
+            response = client.post(url, data)
+            assert response.status_code == 302, response.status_code
+
+        return call
+
+    seconds, queries = measure(saver(big), repeat)
+    rows.append(("round save (POST, redirect)", seconds, queries, measure(saver(small), 1)[1]))
+    return rows
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(url: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    raise SystemExit(f"gunicorn did not answer {url} within {seconds} s")
+
+
+def wrk(url: str, seconds: int, headers: dict[str, str] | None = None) -> float:
+    command = ["wrk", "-t2", "-c8", f"-d{seconds}s", "--latency"]
+    for key, value in (headers or {}).items():
+        command += ["-H", f"{key}: {value}"]
+    output = subprocess.run(
+        [*command, url], capture_output=True, text=True, check=True, timeout=seconds + 30
+    ).stdout
+    if "Non-2xx or 3xx responses" in output:
+        raise SystemExit(f"wrk saw errors from {url}:\n{output}")
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    assert match, output
+    return float(match.group(1))
+
+
+def under_gunicorn(env: dict[str, str], session, seconds: int, workers: int):
+    from scoring.views_share import _etag
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    server = subprocess.Popen(
+        [
+            str(gunicorn),
+            "marriage_site.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--no-control-socket",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**os.environ, **env},
+    )
+    try:
+        wait_for(f"{base}/bench/trivial/")
+        token = session.share_token
+        etag = f'"{_etag(None, token)}"'
+        check = urllib.request.Request(f"{base}/s/{token}/live/", headers={"If-None-Match": etag})
+        try:
+            urllib.request.urlopen(check, timeout=10)
+            raise SystemExit("the live refresh did not answer 304 when nothing changed")
+        except urllib.error.HTTPError as error:
+            assert error.code == 304, error.code
+        return [
+            ("trivial view", wrk(f"{base}/bench/trivial/", seconds)),
+            ("standings (share page)", wrk(f"{base}/s/{token}/", seconds)),
+            (
+                "live refresh, unchanged (304)",
+                wrk(f"{base}/s/{token}/live/", seconds, {"If-None-Match": etag}),
+            ),
+        ]
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=15, help="timed requests per page")
+    parser.add_argument("--seconds", type=int, default=5, help="duration of each wrk run")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is missing: apt-get install wrk (scripts/system-deps)")
+
+    tmp = Path(tempfile.mkdtemp(prefix="marriage-bench-"))
+    try:
+        env = configure(tmp, args.postgres)
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from django.core.management import call_command
+        from django.db import connection
+
+        call_command("migrate", verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        owner = get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")
+        start = time.perf_counter()
+        big = build_session(owner, args.rounds, f"Benchmark {args.rounds} rounds")
+        small = build_session(owner, 10, "Benchmark 10 rounds")
+        built = time.perf_counter() - start
+        print(
+            f"Database: {connection.vendor}; session of {args.rounds} rounds × 5 players "
+            f"imported in {built:.1f} s"
+        )
+
+        rows = in_process(big, small, owner, args.repeat)
+        trivial = rows[0][1]
+        print("\nIn process (Django test client; median of", args.repeat, "requests)")
+        header = f"{'page':32} {'ms':>8} {'× trivial':>10} {'queries':>8} {'(10 rounds)':>12}"
+        print(header)
+        print("-" * len(header))
+        for name, seconds, queries, small_queries in rows:
+            print(
+                f"{name:32} {seconds * 1000:8.2f} {seconds / trivial:10.1f} "
+                f"{queries:8d} {small_queries:12d}"
+            )
+        constant = all(q == s for _n, _t, q, s in rows)
+        print(f"\nQuery counts constant in the number of rounds: {'yes' if constant else 'NO'}")
+        over = [name for name, seconds, *_ in rows[2:] if seconds / trivial > TARGET]
+        print(
+            f"Pages within {TARGET:g}× the trivial view: "
+            + ("all" if not over else "not " + ", ".join(over))
+        )
+
+        served = under_gunicorn(env, big, args.seconds, args.workers)
+        base_rps = served[0][1]
+        print(f"\ngunicorn on 127.0.0.1 ({args.workers} workers), wrk -t2 -c8 -d{args.seconds}s")
+        print(f"{'request':32} {'req/s':>10} {'× trivial time':>15}")
+        for name, rps in served:
+            print(f"{name:32} {rps:10.0f} {base_rps / rps:15.1f}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

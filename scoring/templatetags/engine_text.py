@@ -1,0 +1,12 @@
+"""`{{ note|engine_text }}`: an engine message or breakdown note in the page's language."""
+
+from django import template
+
+from ..engine_text import engine_message
+
+register = template.Library()
+
+
+@register.filter
+def engine_text(message: str) -> str:
+    return engine_message(str(message))

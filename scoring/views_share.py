@@ -1,0 +1,172 @@
+"""Read-only share links: the owner hands out /s/<token>/ and the table follows
+the standings live on their own phones, without an account.
+
+The token is the only key, so it is long and random (`secrets.token_urlsafe`),
+and revoking it (share_token = None) makes every old link a 404. The public page
+polls a partial every few seconds; the partial answers 304 Not Modified until the
+session changes, so an idle table costs one tiny query per phone per poll.
+"""
+
+from __future__ import annotations
+
+import json
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Max
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_POST
+
+from .models import GameSession, new_share_token
+from .reports import build_ledger
+
+POLL_SECONDS = 10
+
+
+def share_path(session: GameSession) -> str:
+    """The public page's path, e.g. "/s/<token>/", creating the token if there is none."""
+    if not session.share_token:
+        set_new_token(session)
+    return reverse("share_view", args=[session.share_token])
+
+
+def set_new_token(session: GameSession) -> str:
+    """Give the session a fresh token; any older link stops working. (192 random
+    bits: a clash with another session's token will not happen.)"""
+    session.share_token = new_share_token()
+    session.save(update_fields=["share_token"])
+    return session.share_token
+
+
+def _shared_session(token: str) -> GameSession:
+    # The token must be non-empty: a revoked session has share_token NULL.
+    if not token:
+        raise Http404
+    return get_object_or_404(GameSession, share_token=token)
+
+
+def _etag(request: HttpRequest, token: str) -> str | None:
+    """What the live partial shows depends only on these: the session's last
+    change (every round write bumps updated_at), its rounds and players, and the
+    reader's language. None for an unknown token, so the view answers 404."""
+    row = (
+        GameSession.objects.filter(share_token=token)
+        .annotate(
+            round_count=Count("rounds", distinct=True),
+            player_count=Count("players", distinct=True),
+            last_player=Max("players__id"),
+            last_round=Max("rounds__updated_at"),
+        )
+        .values_list("pk", "updated_at", "round_count", "player_count", "last_player", "last_round")
+        .first()
+    )
+    if row is None:
+        return None
+    pk, updated, rounds, players, last_player, last_round = row
+    last_round_stamp = last_round.timestamp() if last_round else 0
+    return (
+        f"s{pk}-{updated.timestamp():.6f}-r{rounds}-p{players}-{last_player}"
+        f"-{last_round_stamp:.6f}-{get_language()}"
+    )
+
+
+def _live_context(session: GameSession, etag: str | None) -> dict[str, object]:
+    return {
+        "session": session,
+        "ledger": build_ledger(session),
+        "can_edit": False,
+        "poll_url": reverse("share_live", args=[session.share_token]),
+        "poll_seconds": POLL_SECONDS,
+        # The next poll sends If-None-Match itself, so the answer is a bare 304
+        # (which htmx is configured to ignore) until something changes.
+        "poll_headers": json.dumps({"If-None-Match": f'"{etag}"'}) if etag else "",
+    }
+
+
+def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
+    # Always revalidate: standings must never be served stale.
+    patch_cache_control(response, no_cache=True, private=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def share_view(request: HttpRequest, token: str) -> HttpResponse:
+    session = _shared_session(token)
+    context = _live_context(session, _etag(request, token))
+    response = render(request, "scoring/share_view.html", context)
+    return _no_store_in_shared_caches(response)
+
+
+@condition(etag_func=_etag)
+def share_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The polled partial: standings, payments and ledger. `condition` answers 304
+    when the If-None-Match validator still matches, 404 when the link is revoked."""
+    try:
+        session = _shared_session(token)
+    except Http404:
+        # Revoked while phones were watching: replace the live part with a notice
+        # that does not poll again (the page swaps 404 answers in; see share_view.html).
+        response = render(request, "scoring/share_view.html#gone", status=404)
+        return _no_store_in_shared_caches(response)
+    context = _live_context(session, _etag(request, token))
+    response = render(request, "scoring/share_view.html#live", context)
+    return _no_store_in_shared_caches(response)
+
+
+# --- The owner's management page ---------------------------------------------------------------
+
+
+def _own_session(request: HttpRequest, session_id: int) -> GameSession:
+    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+
+
+def qr_svg(url: str) -> SafeString:
+    """The link as an inline SVG QR code, for the others at the table to scan off
+    the owner's phone. segno writes only paths and numbers, never the text."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=4, border=3, omitsize=True, light="#fff", title=_("QR code of the share link")
+    )
+    return mark_safe(svg)  # generated markup; the title is escaped by segno
+
+
+@login_required
+def session_share(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    context: dict[str, object] = {"session": session, "share_url": None}
+    if session.share_token:
+        url = request.build_absolute_uri(reverse("share_view", args=[session.share_token]))
+        context.update(share_url=url, qr=qr_svg(url))
+    return render(request, "scoring/share_manage.html", context)
+
+
+@login_required
+@require_POST
+def share_create(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Create the link, or (when one exists) replace it with a new one."""
+    session = _own_session(request, session_id)
+    had_link = bool(session.share_token)
+    set_new_token(session)
+    if had_link:
+        messages.success(request, _("New link created. The old link no longer works."))
+    else:
+        messages.success(request, _("Share link created. Anyone with it can watch the standings."))
+    return redirect("session_share", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def share_revoke(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    if session.share_token:
+        session.share_token = None
+        session.save(update_fields=["share_token"])
+        messages.success(request, _("Link turned off. Nobody can open it any more."))
+    return redirect("session_share", session_id=session.pk)

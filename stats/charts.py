@@ -1,0 +1,223 @@
+"""Charts drawn as SVG markup on the server: no JavaScript, nothing fetched.
+
+Pure functions (no Django): the caller passes already translated words and a
+number formatter, and gets one `<svg>` string. Every text is escaped, since
+player names are typed by users. Charts scale with their `viewBox`, so they fit
+a phone's width and print sharp; lines differ by colour and by dash pattern,
+so they still tell apart on a black-and-white printout.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from html import escape
+
+Formatter = Callable[[float], str]
+
+# Okabe–Ito colours (distinct for colour-blind eyes), then darker extras.
+COLOURS: tuple[str, ...] = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#882255",
+)
+# Solid, dashed, dotted, dash-dot … one per colour, for print.
+DASHES: tuple[str, ...] = ("", "9 4", "2 3", "10 3 2 3", "5 5", "1 5", "12 3 2 3 2 3", "6 2")
+
+# Narrow on purpose: on a phone the chart is drawn about 350 px wide, so small
+# text stays about 12 px high.
+WIDTH = 380
+FONT = 16
+SMALL = 15
+
+
+def _fmt_default(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round-numbered ticks (1, 2 or 5 × 10^k apart) covering low..high."""
+    if high < low:
+        low, high = high, low
+    if high == low:
+        low, high = low - 1, high + 1
+    raw = (high - low) / max(count - 1, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    start = math.floor(low / step) * step
+    ticks = [round(start, 10)]
+    while ticks[-1] < high:
+        ticks.append(round(start + len(ticks) * step, 10))
+    return ticks
+
+
+def _text(
+    x: float, y: float, text: str, *, size: int = FONT, anchor: str = "start", **attrs: str
+) -> str:
+    # class_ stands for class; font_weight for font-weight.
+    extra = "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}"{extra}>'
+        f"{escape(text)}</text>"
+    )
+
+
+def _open(height: float, label: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height:.0f}" '
+        f'role="img" aria-label="{escape(label)}" '
+        # Attributes, not a style="": the site's CSP forbids inline styles.
+        'width="100%" font-family="system-ui, sans-serif" '
+        'preserveAspectRatio="xMidYMid meet">'
+        f"<title>{escape(label)}</title>"
+    )
+
+
+def _shorten(name: str, limit: int) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def line_chart(
+    series: Sequence[tuple[str, Sequence[float]]],
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    fmt: Formatter = _fmt_default,
+) -> str:
+    """One line per series, from x = 0 (everyone at 0) to x = len(values).
+
+    Meant for running totals: values[i] is the total after round i + 1.
+    """
+    rounds = max((len(values) for _, values in series), default=0)
+    all_values = [0.0, *(float(v) for _, values in series for v in values)]
+    ticks = nice_ticks(min(all_values), max(all_values))
+    y_low, y_high = ticks[0], ticks[-1]
+
+    left, right, top = 56.0, 14.0, 34.0
+    plot_h = 220.0
+    bottom_axis = top + plot_h
+    legend_top = bottom_axis + 60
+    columns = 2
+    legend_rows = math.ceil(len(series) / columns)
+    height = legend_top + legend_rows * 24 + 6
+    plot_w = WIDTH - left - right
+
+    def sx(i: float) -> float:
+        return left + (plot_w * i / rounds if rounds else 0)
+
+    def sy(v: float) -> float:
+        return top + plot_h * (y_high - v) / (y_high - y_low)
+
+    parts = [_open(height, title)]
+    heading = _shorten(title, 40)
+    parts.append(_text(WIDTH / 2, 20, heading, size=FONT, anchor="middle", font_weight="600"))
+    # Grid and y axis labels.
+    for tick in ticks:
+        y = sy(tick)
+        stroke = "#555" if tick == 0 else "#ddd"
+        width = "1.5" if tick == 0 else "1"
+        parts.append(
+            f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{WIDTH - right:.1f}" y2="{y:.1f}" '
+            f'stroke="{stroke}" stroke-width="{width}"/>'
+        )
+        parts.append(_text(left - 6, y + 4, fmt(tick), size=SMALL, anchor="end"))
+    parts.append(
+        f'<text transform="translate(14 {top + plot_h / 2:.1f}) rotate(-90)" font-size="{SMALL}" '
+        f'text-anchor="middle">{escape(y_label)}</text>'
+    )
+    # x axis: whole rounds, at most about eight labels.
+    parts.append(
+        f'<line x1="{left:.1f}" y1="{bottom_axis:.1f}" x2="{WIDTH - right:.1f}" '
+        f'y2="{bottom_axis:.1f}" stroke="#555"/>'
+    )
+    if rounds:
+        step = max(1, int(nice_ticks(0, rounds, 8)[1] - nice_ticks(0, rounds, 8)[0]))
+        for i in range(0, rounds + 1, step):
+            parts.append(_text(sx(i), bottom_axis + 16, fmt(i), size=SMALL, anchor="middle"))
+    parts.append(_text(left + plot_w / 2, bottom_axis + 36, x_label, size=SMALL, anchor="middle"))
+    # The lines, then the legend.
+    for index, (name, values) in enumerate(series):
+        colour = COLOURS[index % len(COLOURS)]
+        dash = DASHES[index % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        points = [(sx(0), sy(0))] + [(sx(i + 1), sy(float(v))) for i, v in enumerate(values)]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(
+            f'<polyline class="series" fill="none" stroke="{colour}" stroke-width="2.5" '
+            f'stroke-linejoin="round"{dash_attr} points="{path}"><title>{escape(name)}</title>'
+            "</polyline>"
+        )
+        end_x, end_y = points[-1]
+        parts.append(f'<circle cx="{end_x:.1f}" cy="{end_y:.1f}" r="3.5" fill="{colour}"/>')
+        column, row = index % columns, index // columns
+        lx = left + column * (plot_w / columns)
+        ly = legend_top + row * 24
+        parts.append(
+            f'<line x1="{lx:.1f}" y1="{ly - 4:.1f}" x2="{lx + 30:.1f}" y2="{ly - 4:.1f}" '
+            f'stroke="{colour}" stroke-width="3"{dash_attr}/>'
+        )
+        parts.append(_text(lx + 36, ly, _shorten(name, 16), size=SMALL, class_="legend"))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def bar_chart(
+    bars: Sequence[tuple[str, float]],
+    *,
+    title: str,
+    value_label: str,
+    fmt: Formatter = _fmt_default,
+    value_fmt: Formatter | None = None,
+) -> str:
+    """Horizontal bars, one per name, from a zero line (winners right, losers left)."""
+    left, right, top = 116.0, 72.0, 34.0
+    bar_h, gap = 20.0, 8.0
+    rows_h = max(len(bars), 1) * (bar_h + gap)
+    axis_y = top + rows_h
+    height = axis_y + 40
+    values = [0.0, *(float(v) for _, v in bars)]
+    low, high = min(values), max(values)
+    if low == high:
+        low, high = low - 1, high + 1
+    # The bars use the whole width; only the round ticks inside it are drawn.
+    ticks = [t for t in nice_ticks(low, high, 5) if low <= t <= high]
+    plot_w = WIDTH - left - right
+
+    def sx(v: float) -> float:
+        return left + plot_w * (v - low) / (high - low)
+
+    parts = [_open(height, title)]
+    heading = _shorten(title, 40)
+    parts.append(_text(WIDTH / 2, 20, heading, size=FONT, anchor="middle", font_weight="600"))
+    for tick in ticks:
+        x = sx(tick)
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{top - 4:.1f}" x2="{x:.1f}" y2="{axis_y:.1f}" '
+            f'stroke="{"#555" if tick == 0 else "#ddd"}"/>'
+        )
+        parts.append(_text(x, axis_y + 16, fmt(tick), size=SMALL, anchor="middle"))
+    parts.append(_text(left + plot_w / 2, axis_y + 34, value_label, size=SMALL, anchor="middle"))
+    value_fmt = value_fmt or fmt
+    zero = sx(0)
+    for index, (name, value) in enumerate(bars):
+        y = top + index * (bar_h + gap)
+        end = sx(float(value))
+        x, w = min(zero, end), abs(end - zero)
+        # Colour says win or loss; the signed number says it again in black and white.
+        colour = "#1b7a3a" if value >= 0 else "#b3261e"
+        parts.append(
+            f'<rect class="bar" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{bar_h:.0f}" '
+            f'fill="{colour}"><title>{escape(name)}: {escape(value_fmt(value))}</title></rect>'
+        )
+        parts.append(_text(left - 8, y + bar_h - 5, _shorten(name, 11), size=SMALL, anchor="end"))
+        sign = "+" if value > 0 else ""
+        label_x = max(zero, end) + 4
+        parts.append(_text(label_x, y + bar_h - 5, sign + value_fmt(value), size=SMALL))
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.rules import PRESETS
+
+from .records import HistoryFilter
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    return [
+        ("", _("Any rules")),
+        *((name, _("%(preset)s preset") % {"preset": name}) for name in PRESETS),
+        ("maal-kidnap", _("Unseen maal kidnapped (किडन्याप)")),
+        ("maal-murder", _("Unseen maal murdered (मर्डर)")),
+    ]
+
+
+class HistoryForm(forms.Form):
+    """The round history's filters; every field may be left empty."""
+
+    player = forms.ChoiceField(label=_("Player"), required=False)
+    winner = forms.ChoiceField(label=_("Winner"), required=False)
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    variant = forms.ChoiceField(label=_("Rules"), required=False)
+    dublee = forms.BooleanField(label=_("Dublee wins only"), required=False)
+    victims = forms.BooleanField(label=_("Kidnapped or murdered maal only"), required=False)
+    sort = forms.ChoiceField(
+        label=_("Order"),
+        required=False,
+        choices=[("recent", _("Newest first")), ("swing", _("Biggest swings first"))],
+    )
+
+    def __init__(self, *args, players: dict[str, str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        names = sorted(players.items(), key=lambda item: item[1].casefold())
+        self.fields["player"].choices = [("", _("Anyone")), *names]
+        self.fields["winner"].choices = [("", _("Anyone")), *names]
+        self.fields["variant"].choices = variant_choices()
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", _("The end date is before the start date."))
+        return data
+
+    def to_filter(self) -> HistoryFilter:
+        data = self.cleaned_data
+        return HistoryFilter(
+            player=data.get("player") or "",
+            winner=data.get("winner") or "",
+            date_from=data.get("date_from"),
+            date_to=data.get("date_to"),
+            variant=data.get("variant") or "",
+            dublee=bool(data.get("dublee")),
+            victims=bool(data.get("victims")),
+            sort=data.get("sort") or "recent",
+        )

@@ -1,0 +1,393 @@
+"""The record across every session of one user: round history, player pages and
+the lifetime leaderboard.
+
+Everything is computed in one pass over three `values_list` queries (sessions,
+rounds, entries), so a page costs the same number of queries for 10 rounds or
+10,000. Players are separate rows per session; across sessions they are the
+same person when their names match, ignoring case and extra spaces.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
+from scoring.models import GameSession, Round, RoundEntry
+
+
+def name_key(name: str) -> str:
+    """The same person across sessions: case and extra whitespace ignored."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: int
+    name: str
+    played_on: date
+    currency: str
+    stake: Decimal
+    preset: str  # the preset the rules equal, or the closest one
+    exact_preset: bool  # False: house rules based on `preset`
+    unseen_maal: str  # count, void (murder) or kidnap
+    unseen_tunnel: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    player_id: int
+    name: str
+    key: str
+    status: str
+    maal: int
+    tunnel: int
+    dhoos: bool
+    net: int
+
+
+@dataclass(slots=True)
+class RoundRow:
+    id: int
+    session: SessionInfo
+    number: int
+    position: int  # 1, 2, 3 … within its session, as the ledger shows it
+    winner_id: int | None
+    winner_name: str
+    win_type: str
+    better: bool
+    entries: list[EntryRow] = field(default_factory=list)
+
+    @property
+    def winner_key(self) -> str:
+        return name_key(self.winner_name) if self.winner_id else ""
+
+    @property
+    def swing(self) -> int:
+        """The largest amount anyone won or lost in the round."""
+        return max((abs(e.net) for e in self.entries), default=0)
+
+    @property
+    def victims(self) -> list[EntryRow]:
+        """Unseen losers whose maal was kidnapped by the winner or murdered (void)."""
+        if self.winner_id is None or self.session.unseen_maal not in ("kidnap", "void"):
+            return []
+        counted_tunnel = self.session.unseen_tunnel == "count"
+        return [
+            e
+            for e in self.entries
+            if e.status == "unseen"
+            and e.player_id != self.winner_id
+            and (e.maal > 0 or (counted_tunnel and e.tunnel > 0))
+        ]
+
+    @property
+    def victim_kind(self) -> str:
+        return "kidnap" if self.session.unseen_maal == "kidnap" else "murder"
+
+    def entry_of(self, key: str) -> EntryRow | None:
+        for entry in self.entries:
+            if entry.key == key:
+                return entry
+        return None
+
+
+def _session_info(row: tuple) -> SessionInfo:
+    id_, name, played_on, currency, stake, options = row
+    try:
+        rules = rules_from_options(options or {})
+    except RuleError:
+        # A session saved under an older option set still shows in the record.
+        rules = rules_from_options({})
+    exact = preset_of(rules)
+    return SessionInfo(
+        id=id_,
+        name=name,
+        played_on=played_on,
+        currency=currency,
+        stake=stake,
+        preset=exact or closest_preset(rules),
+        exact_preset=exact is not None,
+        unseen_maal=rules.unseen_maal,
+        unseen_tunnel=rules.unseen_tunnel,
+    )
+
+
+def load_rounds(owner) -> list[RoundRow]:
+    """Every round of the owner's sessions with its entries, oldest first; three queries."""
+    sessions = {
+        row[0]: _session_info(row)
+        for row in GameSession.objects.filter(owner=owner).values_list(
+            "id", "name", "played_on", "currency", "stake_per_point", "rules"
+        )
+    }
+    rounds: dict[int, RoundRow] = {}
+    positions: dict[int, int] = defaultdict(int)
+    for id_, session_id, number, winner_id, winner_name, win_type, better in (
+        Round.objects.filter(session__owner=owner)
+        .order_by("session_id", "number")
+        .values_list(
+            "id", "session_id", "number", "winner_id", "winner__name", "win_type", "better"
+        )
+    ):
+        positions[session_id] += 1
+        rounds[id_] = RoundRow(
+            id=id_,
+            session=sessions[session_id],
+            number=number,
+            position=positions[session_id],
+            winner_id=winner_id,
+            winner_name=winner_name or "",
+            win_type=win_type,
+            better=better,
+        )
+    for round_id, player_id, name, status, maal, tunnel, dhoos, net in (
+        RoundEntry.objects.filter(round__session__owner=owner)
+        .order_by("round_id", "player__position", "player_id")
+        .values_list(
+            "round_id", "player_id", "player__name", "status", "maal", "tunnel", "dhoos", "net"
+        )
+    ):
+        rounds[round_id].entries.append(
+            EntryRow(player_id, name, name_key(name), status, maal, tunnel, dhoos, net)
+        )
+    return sorted(rounds.values(), key=lambda r: (r.session.played_on, r.session.id, r.number))
+
+
+def display_names(rounds: Iterable[RoundRow]) -> dict[str, str]:
+    """key -> the spelling used in the player's latest session."""
+    names: dict[str, str] = {}
+    for round_ in rounds:  # oldest first, so the latest spelling wins
+        for entry in round_.entries:
+            names[entry.key] = entry.name
+    return names
+
+
+# --- round history ---------------------------------------------------------------------------
+
+VARIANT_OPTIONS = {"maal-kidnap": "kidnap", "maal-murder": "void"}
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryFilter:
+    player: str = ""  # a name key; the player played the round
+    winner: str = ""  # a name key
+    date_from: date | None = None
+    date_to: date | None = None
+    variant: str = ""  # a preset name, or maal-kidnap / maal-murder
+    dublee: bool = False  # only dublee wins
+    victims: bool = False  # only rounds where an unseen player's maal was kidnapped or murdered
+    sort: str = "recent"  # recent, or swing (biggest first)
+
+
+def _variant_matches(session: SessionInfo, variant: str) -> bool:
+    if variant in VARIANT_OPTIONS:
+        return session.unseen_maal == VARIANT_OPTIONS[variant]
+    return session.preset == variant
+
+
+def filter_rounds(rounds: Iterable[RoundRow], f: HistoryFilter) -> list[RoundRow]:
+    found = []
+    for r in rounds:
+        if f.player and r.entry_of(f.player) is None:
+            continue
+        if f.winner and r.winner_key != f.winner:
+            continue
+        if f.date_from and r.session.played_on < f.date_from:
+            continue
+        if f.date_to and r.session.played_on > f.date_to:
+            continue
+        if f.variant and not _variant_matches(r.session, f.variant):
+            continue
+        if f.dublee and not (r.winner_id and r.win_type == "dublee"):
+            continue
+        if f.victims and not r.victims:
+            continue
+        found.append(r)
+    found.reverse()  # newest first
+    if f.sort == "swing":
+        found.sort(key=lambda r: -r.swing)  # stable: equal swings stay newest first
+    return found
+
+
+# --- a player's page -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    currency: str
+    amount: Decimal
+
+
+@dataclass(slots=True)
+class PlayerSession:
+    session: SessionInfo
+    rounds: int = 0
+    wins: int = 0
+    points: int = 0
+
+    @property
+    def money(self) -> Decimal:
+        return self.points * self.session.stake
+
+
+@dataclass(slots=True)
+class HeadToHead:
+    """Only the rounds both played: who won them and what each scored in them."""
+
+    key: str
+    name: str
+    rounds: int = 0
+    wins: int = 0  # won by the page's player
+    their_wins: int = 0
+    points: int = 0  # the page's player's points in these rounds
+    their_points: int = 0
+
+    @property
+    def difference(self) -> int:
+        return self.points - self.their_points
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    key: str
+    name: str
+    sessions: list[PlayerSession]
+    rounds: int = 0
+    wins: int = 0
+    dublee_wins: int = 0
+    seen: int = 0
+    unseen: int = 0
+    maal_total: int = 0
+    points: int = 0
+    money: list[Amount] = field(default_factory=list)
+    biggest_win: tuple[RoundRow, int] | None = None
+    biggest_loss: tuple[RoundRow, int] | None = None
+    head_to_head: list[HeadToHead] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per round played, 0 to 1; None before the first round."""
+        return self.wins / self.rounds if self.rounds else None
+
+    @property
+    def win_percent(self) -> float | None:
+        return None if self.win_rate is None else round(100 * self.win_rate, 1)
+
+    @property
+    def average_maal(self) -> Decimal | None:
+        if not self.rounds:
+            return None
+        return (Decimal(self.maal_total) / self.rounds).quantize(Decimal("0.1"), ROUND_HALF_UP)
+
+
+def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
+    """None when no round of the owner's has this player."""
+    rounds = list(rounds)
+    names = display_names(rounds)
+    if key not in names:
+        return None
+    by_session: dict[int, PlayerSession] = {}
+    money: dict[str, Decimal] = defaultdict(Decimal)
+    rivals: dict[str, HeadToHead] = {}
+    stats = PlayerStats(key=key, name=names[key], sessions=[])
+    for r in rounds:
+        mine = r.entry_of(key)
+        if mine is None:
+            continue
+        won = r.winner_id == mine.player_id
+        part = by_session.setdefault(r.session.id, PlayerSession(r.session))
+        part.rounds += 1
+        part.points += mine.net
+        stats.rounds += 1
+        stats.points += mine.net
+        stats.maal_total += mine.maal
+        money[r.session.currency] += mine.net * r.session.stake
+        if mine.status == "seen":
+            stats.seen += 1
+        else:
+            stats.unseen += 1
+        if won:
+            part.wins += 1
+            stats.wins += 1
+            if r.win_type == "dublee":
+                stats.dublee_wins += 1
+        # Ties keep the earlier round.
+        if mine.net > 0 and (stats.biggest_win is None or mine.net > stats.biggest_win[1]):
+            stats.biggest_win = (r, mine.net)
+        if mine.net < 0 and (stats.biggest_loss is None or mine.net < stats.biggest_loss[1]):
+            stats.biggest_loss = (r, mine.net)
+        for other in r.entries:
+            if other.key == key:
+                continue
+            h2h = rivals.setdefault(other.key, HeadToHead(other.key, names[other.key]))
+            h2h.rounds += 1
+            h2h.points += mine.net
+            h2h.their_points += other.net
+            if won:
+                h2h.wins += 1
+            elif r.winner_id == other.player_id:
+                h2h.their_wins += 1
+    stats.sessions = sorted(
+        by_session.values(), key=lambda p: (p.session.played_on, p.session.id), reverse=True
+    )
+    stats.money = [Amount(c, money[c]) for c in sorted(money)]
+    stats.head_to_head = sorted(rivals.values(), key=lambda h: (-h.rounds, h.name.casefold()))
+    return stats
+
+
+# --- the lifetime leaderboard ----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class BoardRow:
+    key: str
+    name: str
+    rank: int = 0
+    sessions: int = 0
+    rounds: int = 0
+    wins: int = 0
+    points: int = 0
+    money: Decimal = Decimal("0")
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One currency's standings: money in different currencies is never added up."""
+
+    currency: str
+    rows: list[BoardRow]
+
+
+def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
+    rounds = list(rounds)
+    names = display_names(rounds)
+    rows: dict[str, dict[str, BoardRow]] = defaultdict(dict)
+    seen_sessions: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for r in rounds:
+        currency = r.session.currency
+        for e in r.entries:
+            row = rows[currency].setdefault(e.key, BoardRow(e.key, names[e.key]))
+            row.rounds += 1
+            row.points += e.net
+            row.money += e.net * r.session.stake
+            if r.winner_id == e.player_id:
+                row.wins += 1
+            seen_sessions[currency][e.key].add(r.session.id)
+    boards = []
+    for currency in sorted(rows):
+        ordered = sorted(
+            rows[currency].values(), key=lambda b: (-b.money, -b.points, b.name.casefold())
+        )
+        for row in ordered:
+            row.sessions = len(seen_sessions[currency][row.key])
+            # Equal money and points share a rank; points break ties of money, so
+            # sessions played for points only (stake 0) still rank.
+            row.rank = 1 + sum(
+                1 for other in ordered if (other.money, other.points) > (row.money, row.points)
+            )
+        boards.append(Board(currency, ordered))
+    return boards

@@ -1,0 +1,21 @@
+"""`{% running_totals_chart ledger %}`: a session's running-totals chart inside any
+page that already has its ledger (scoring.reports.build_ledger), at no extra query."""
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from scoring.reports import Ledger
+
+from ..views import running_chart
+
+register = template.Library()
+
+
+@register.simple_tag
+def running_totals_chart(ledger: Ledger) -> SafeString:
+    svg = running_chart(ledger)  # every text in it is escaped by stats.charts
+    if not svg:
+        return mark_safe("")
+    return mark_safe(
+        f'<figure class="chart-figure session-chart" id="session-chart">{svg}</figure>'
+    )

@@ -1,0 +1,215 @@
+"""The record: round history, player pages, the lifetime leaderboard, a session's
+chart, its ledger as CSV and its printable summary. Owner-only, like every screen:
+another user's session is a 404 and their players are simply not found."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from scoring.models import GameSession
+from scoring.reports import Ledger, build_ledger
+
+from . import charts
+from .forms import HistoryForm
+from .records import (
+    Board,
+    display_names,
+    filter_rounds,
+    leaderboard,
+    load_rounds,
+    name_key,
+    player_stats,
+)
+
+HISTORY_PAGE_SIZE = 50
+
+
+def fmt_number(value: float) -> str:
+    """A chart's number in the page's language (grouping and decimal mark)."""
+    places = 0 if float(value).is_integer() else 2
+    return number_format(value, places, use_l10n=True, force_grouping=True)
+
+
+def fmt_money(value: float) -> str:
+    return number_format(value, 2, use_l10n=True, force_grouping=True)
+
+
+def running_chart(ledger: Ledger) -> str:
+    """The running totals of a session as an SVG line chart ("" before the first round)."""
+    if not ledger.rows:
+        return ""
+    series = [
+        (
+            f"{player.name} ({fmt_signed(ledger.rows[-1].running[i])})",
+            [r.running[i] for r in ledger.rows],
+        )
+        for i, player in enumerate(ledger.players)
+    ]
+    return charts.line_chart(
+        series,
+        title=_("Running totals: %(session)s") % {"session": ledger.session.name},
+        x_label=_("Round"),
+        y_label=_("Points"),
+        fmt=fmt_number,
+    )
+
+
+def fmt_signed(value: float) -> str:
+    return ("+" if value > 0 else "") + fmt_number(value)
+
+
+@login_required
+def round_history(request: HttpRequest) -> HttpResponse:
+    rounds = load_rounds(request.user)
+    names = display_names(rounds)
+    form = HistoryForm(request.GET or None, players=names)
+    focus = ""
+    if form.is_bound:
+        found = []
+        if form.is_valid():
+            history_filter = form.to_filter()
+            found = filter_rounds(rounds, history_filter)
+            focus = history_filter.player
+    else:
+        found = list(reversed(rounds))
+    page = Paginator(found, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "total": len(found),
+        "query": query.urlencode(),
+        "has_rounds": bool(rounds),
+        "focus": focus,  # the player searched for: their net stands out
+    }
+    template = "stats/history.html#results" if request.htmx else "stats/history.html"
+    return render(request, template, context)
+
+
+@login_required
+def player_detail(request: HttpRequest, name: str) -> HttpResponse:
+    rounds = load_rounds(request.user)
+    stats = player_stats(rounds, name_key(name))
+    if stats is None:
+        raise Http404("No such player in your sessions.")
+    chart = ""
+    if stats.sessions:
+        chart = charts.bar_chart(
+            [
+                # The date is short and tells apart every year's "Dashain".
+                (f"{p.session.played_on:%Y-%m-%d}", p.points)
+                for p in reversed(stats.sessions[:12])
+            ],
+            title=_("%(name)s: points per session") % {"name": stats.name},
+            value_label=_("Points"),
+            fmt=fmt_number,
+        )
+    return render(request, "stats/player.html", {"stats": stats, "chart": chart})
+
+
+def standings_chart(board: Board) -> str:
+    """A board's lifetime standings as bars: money, or points when it was played
+    for points only (stake 0), so the chart is never a row of zeros."""
+    rows = board.rows[:16]
+    if any(row.money for row in rows):
+        return charts.bar_chart(
+            [(row.name, float(row.money)) for row in rows],
+            title=_("Lifetime standings in %(currency)s") % {"currency": board.currency},
+            value_label=board.currency,
+            fmt=fmt_number,
+            value_fmt=fmt_money,
+        )
+    return charts.bar_chart(
+        [(row.name, row.points) for row in rows],
+        title=_("Lifetime standings in points"),
+        value_label=_("Points"),
+        fmt=fmt_number,
+    )
+
+
+@login_required
+def leaderboard_view(request: HttpRequest) -> HttpResponse:
+    boards = leaderboard(load_rounds(request.user))
+    charted = [(board, standings_chart(board)) for board in boards]
+    return render(request, "stats/leaderboard.html", {"boards": charted})
+
+
+def _own_session(request: HttpRequest, session_id: int) -> GameSession:
+    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+
+
+@login_required
+def session_chart(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Just the chart, for embedding in another page (e.g. by htmx)."""
+    ledger = build_ledger(_own_session(request, session_id))
+    return render(request, "stats/_session_chart.html", {"ledger": ledger})
+
+
+def _cell(text: str) -> str:
+    """A typed name as a spreadsheet cell: never read as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def ledger_rows(ledger: Ledger) -> list[list[str]]:
+    """The CSV's rows: header, then one row per round with nets and running totals."""
+    names = [_cell(p.name) for p in ledger.players]
+    rows = [
+        [
+            "Round",
+            "Winner",
+            "Win type",
+            "Better",
+            *names,
+            *(f"{name} total" for name in names),
+        ]
+    ]
+    for row in ledger.rows:
+        round_ = row.round
+        rows.append(
+            [
+                str(row.position),
+                _cell(round_.winner.name) if round_.winner_id else "",
+                round_.win_type if round_.winner_id else "",
+                "yes" if round_.better else "no",
+                *("" if net is None else str(net) for net in row.nets),
+                *(str(total) for total in row.running),
+            ]
+        )
+    return rows
+
+
+@login_required
+def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    ledger = build_ledger(session)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    filename = f"ledger-{session.played_on:%Y-%m-%d}-{session.pk}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    # A byte-order mark, so Excel reads names in Devanagari as UTF-8.
+    response.write("\ufeff")
+    writer = csv.writer(response, lineterminator="\r\n")
+    writer.writerows(ledger_rows(ledger))
+    return response
+
+
+@login_required
+def session_summary(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    ledger = build_ledger(session)
+    return render(
+        request,
+        "stats/summary.html",
+        {
+            "session": session,
+            "ledger": ledger,
+            "chart": running_chart(ledger),
+        },
+    )

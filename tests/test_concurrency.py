@@ -1,0 +1,192 @@
+"""Two phones at once, through real concurrent HTTP requests to the live server
+(its own thread per request, its own database connection each; SQLite in WAL
+mode with a busy timeout, or PostgreSQL under scripts/with-postgres).
+
+Saving rounds at the same moment never gives two rounds one number or loses one;
+editing a round someone else changed since it was opened is refused with a
+clear message, never a silent overwrite."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from html import unescape
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connections
+from django.test import Client
+
+from scoring import services
+from scoring.engine import Entry, RoundInput
+from scoring.models import Round, RoundChange
+from tests.web_helpers import make_session, round_data
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CONFLICT = (
+    "This round was changed by someone else since you opened it; reload to see their version."
+)
+
+
+class Phone:
+    """One phone: its own log-in cookie, sending form posts with a CSRF token."""
+
+    def __init__(self, base_url: str, user) -> None:
+        client = Client()
+        client.force_login(user)
+        self.base_url = base_url
+        self.csrf = secrets.token_hex(16)  # a 32-character secret, sent as cookie and header
+        self.cookie = f"sessionid={client.cookies['sessionid'].value}; csrftoken={self.csrf}"
+
+    def post(self, path: str, data: dict[str, str]) -> tuple[int, str]:
+        request = urllib.request.Request(
+            self.base_url + path,
+            data=urllib.parse.urlencode(data).encode(),
+            headers={"Cookie": self.cookie, "X-CSRFToken": self.csrf},
+            method="POST",
+        )
+        opener = urllib.request.build_opener(NoRedirect)
+        try:
+            with opener.open(request, timeout=60) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def at_once(*calls):
+    """Run the calls in threads released together; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        finally:
+            connections.close_all()  # a thread's own connection would outlive the test
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+@pytest.fixture
+def table(live_server):
+    owner = get_user_model().objects.create_user("aama")
+    session = make_session(owner)
+    phones = [Phone(live_server.url, owner) for _ in range(6)]
+    return session, phones
+
+
+def hand(session, maal: int) -> dict[str, str]:
+    """A round told apart from the others by Aama's maal."""
+    rows = {"Aama": ("seen", maal), "Buwa": ("seen", 2), "Didi": ("seen", 7), "Dai": ("seen", 0)}
+    return round_data(session, rows, "Didi")
+
+
+def test_two_phones_saving_at_the_same_moment_get_rounds_1_and_2(table):
+    session, phones = table
+    path = f"/sessions/{session.pk}/rounds/new/"
+    for attempt in range(3):  # a race can hide once; three times in a row it cannot
+        first, second = 10 * attempt + 1, 10 * attempt + 2
+        one, two = hand(session, first), hand(session, second)
+        results = at_once(
+            lambda one=one: phones[0].post(path, one), lambda two=two: phones[1].post(path, two)
+        )
+        assert [status for status, _body in results] == [302, 302]
+    rounds = list(Round.objects.filter(session=session).order_by("number"))
+    assert [r.number for r in rounds] == [1, 2, 3, 4, 5, 6]
+    aama = {r.entries.get(player__name="Aama").maal for r in rounds}
+    assert aama == {1, 2, 11, 12, 21, 22}  # nothing lost, nothing doubled
+    assert RoundChange.objects.filter(action="create").count() == 6
+
+
+def test_six_phones_at_once(table):
+    session, phones = table
+    path = f"/sessions/{session.pk}/rounds/new/"
+    hands = [hand(session, maal) for maal in range(1, 7)]
+    results = at_once(
+        *(lambda p=p, h=h: p.post(path, h) for p, h in zip(phones, hands, strict=True))
+    )
+    assert [status for status, _body in results] == [302] * 6
+    rounds = Round.objects.filter(session=session).order_by("number")
+    assert [r.number for r in rounds] == [1, 2, 3, 4, 5, 6]
+    assert sorted(r.entries.get(player__name="Aama").maal for r in rounds) == [1, 2, 3, 4, 5, 6]
+
+
+def _opened_round(session) -> Round:
+    return services.add_round(
+        session,
+        RoundInput(
+            entries=(
+                Entry(player="Aama", status="seen", maal=5),
+                Entry(player="Buwa", status="unseen", maal=2),
+                Entry(player="Didi", status="seen", maal=7),
+                Entry(player="Dai", status="seen", maal=0),
+            ),
+            winner="Didi",
+        ),
+    )
+
+
+def test_two_edits_of_the_same_round_at_once_one_wins_one_is_told(table):
+    session, phones = table
+    round_ = _opened_round(session)
+    path = f"/sessions/{session.pk}/rounds/{round_.pk}/edit/"
+    opened = {"version": str(round_.version)}  # both phones opened the form at version 1
+    one, two = {**hand(session, 30), **opened}, {**hand(session, 40), **opened}
+    results = at_once(lambda: phones[0].post(path, one), lambda: phones[1].post(path, two))
+    statuses = sorted(status for status, _body in results)
+    assert statuses == [200, 302]
+    refused = next(unescape(body) for status, body in results if status == 200)
+    assert CONFLICT in refused
+    round_.refresh_from_db()
+    assert round_.version == 2
+    kept = round_.entries.get(player__name="Aama").maal
+    winner = next(i for i, (status, _b) in enumerate(results) if status == 302)
+    assert kept == (30, 40)[winner]  # the saved edit is the one that was told "saved"
+    assert RoundChange.objects.filter(action="edit").count() == 1
+
+
+def test_an_edit_opened_before_someone_elses_save_is_refused(table):
+    session, phones = table
+    round_ = _opened_round(session)
+    path = f"/sessions/{session.pk}/rounds/{round_.pk}/edit/"
+    opened = {"version": str(round_.version)}
+    assert phones[0].post(path, {**hand(session, 30), **opened})[0] == 302
+    status, body = phones[1].post(path, {**hand(session, 40), **opened})
+    assert status == 200
+    assert CONFLICT in unescape(body)
+    assert Round.objects.get(pk=round_.pk).entries.get(player__name="Aama").maal == 30
+    # Reloaded, the form carries the new version and the edit goes through.
+    assert phones[1].post(path, {**hand(session, 40), "version": "2"})[0] == 302
+    assert Round.objects.get(pk=round_.pk).entries.get(player__name="Aama").maal == 40
+
+
+def test_saving_and_undoing_at_once_loses_nothing_silently(table):
+    session, phones = table
+    _opened_round(session)
+    last = Round.objects.get(session=session)
+    new, undo = f"/sessions/{session.pk}/rounds/new/", f"/sessions/{session.pk}/undo/"
+    nine = hand(session, 9)
+    results = at_once(
+        lambda: phones[0].post(new, nine), lambda: phones[1].post(undo, {"round": str(last.pk)})
+    )
+    assert [status for status, _body in results] == [302, 302]
+    rounds = list(Round.objects.filter(session=session))
+    # Either the undo ran first (only the new round is left) or it saw the new round
+    # and refused; never is the just-saved round undone without being shown.
+    maals = sorted(r.entries.get(player__name="Aama").maal for r in rounds)
+    assert maals in ([9], [5, 9])

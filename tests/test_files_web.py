@@ -1,0 +1,198 @@
+"""Session files on the web: import through the upload form, export as a download."""
+
+from __future__ import annotations
+
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.urls import reverse
+
+from scoring import services
+from scoring.engine import Entry, RoundInput
+from scoring.models import GameSession, Player, Round, RoundEntry
+
+from .web_helpers import make_session
+
+pytestmark = pytest.mark.django_db
+
+DEMO = Path(__file__).resolve().parent.parent / "scoring" / "demo" / "dashain.json"
+
+
+@pytest.fixture
+def owner(django_user_model):
+    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
+
+
+@pytest.fixture
+def logged_in(client, owner):
+    client.force_login(owner)
+    return client
+
+
+def upload(client, content: str | bytes, name: str = "night.json"):
+    data = content.encode() if isinstance(content, str) else content
+    return client.post(
+        reverse("session_import"), {"file": SimpleUploadedFile(name, data, "application/json")}
+    )
+
+
+def demo_doc() -> dict:
+    return json.loads(DEMO.read_text(encoding="utf-8"))
+
+
+def assert_nothing_saved():
+    assert GameSession.objects.count() == 0
+    assert Player.objects.count() == 0
+    assert Round.objects.count() == 0
+    assert RoundEntry.objects.count() == 0
+
+
+# --- import -----------------------------------------------------------------------------------
+
+
+def test_import_form_page(logged_in):
+    html = logged_in.get(reverse("session_import")).content.decode()
+    assert 'enctype="multipart/form-data"' in html
+    assert 'type="file"' in html
+    assert "marriage-session/1" in html
+
+
+def test_import_needs_login(client):
+    response = client.get(reverse("session_import"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_import_saves_the_whole_session_owned_by_the_user(logged_in, owner):
+    response = upload(logged_in, DEMO.read_text(encoding="utf-8"))
+    session = GameSession.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("session_detail", args=[session.pk])
+    assert session.owner == owner
+    assert session.name == "Dashain 2026 (demo)"
+    assert session.stake_per_point == Decimal("2.50")
+    assert [p.name for p in session.players.all()] == ["Aama", "Buwa", "Didi", "Dai"]
+    assert session.rounds.count() == 4
+    # Round 1 is RULES.md's worked example.
+    first = {e.player.name: e.net for e in RoundEntry.objects.filter(round__number=1)}
+    assert first == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    page = logged_in.get(response["Location"]).content.decode()
+    assert "Imported Dashain 2026 (demo): 4 players, 4 rounds." in page
+
+
+def test_import_accepts_a_byte_order_mark(logged_in):
+    upload(logged_in, "\ufeff" + DEMO.read_text(encoding="utf-8"))
+    assert GameSession.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            "{nope",
+            "not JSON: Expecting property name enclosed in double quotes at line 1, column 2",
+        ),
+        (
+            json.dumps({"format": "marriage-session/2"}),
+            "format: must be &#x27;marriage-session/1&#x27;, got &#x27;marriage-session/2&#x27;",
+        ),
+        (b"\xff\xfe\x00bad", "not a text file (it must be UTF-8 JSON)"),
+    ],
+)
+def test_import_errors_beside_the_file_field(logged_in, content, message):
+    response = upload(logged_in, content)
+    assert response.status_code == 200
+    html = response.content.decode()
+    field = html[html.index('id="field-file"') :]
+    field = field[: field.index("</div>")]
+    assert f"<li>Session file: {message}</li>" in field
+    assert_nothing_saved()
+
+
+def test_a_bad_last_round_saves_nothing(logged_in):
+    doc = demo_doc()
+    doc["rounds"][3]["entries"][0]["status"] = "unseen"
+    doc["rounds"][3]["winner"] = "Buwa"
+    response = upload(logged_in, json.dumps(doc))
+    assert response.status_code == 200
+    assert (
+        "Session file: round 4, player Buwa, status: the winner must be seen: "
+        "ending the round means having shown the pure sets" in response.content.decode()
+    )
+    assert_nothing_saved()
+
+
+def test_a_bad_round_names_round_player_and_field(logged_in):
+    doc = demo_doc()
+    doc["rounds"][1]["entries"][0]["status"] = "unseen"
+    html = upload(logged_in, json.dumps(doc)).content.decode()
+    assert (
+        "Session file: round 2, player Aama, status: a dublee winner must be seen "
+        "(seven dublees show the tiplu)" in html
+    )
+    assert_nothing_saved()
+
+
+def test_import_without_a_file(logged_in):
+    response = logged_in.post(reverse("session_import"), {})
+    assert "Session file: This field is required." in response.content.decode()
+    assert_nothing_saved()
+
+
+# --- export -----------------------------------------------------------------------------------
+
+
+def test_export_downloads_the_same_json_as_the_command(logged_in, owner):
+    session = make_session(owner, name="Tihar night")
+    services.add_round(
+        session,
+        RoundInput(
+            entries=(
+                Entry("Aama", "seen", 5),
+                Entry("Buwa", "unseen", 2),
+                Entry("Didi", "seen", 7),
+                Entry("Dai", "seen", 0),
+            ),
+            winner="Didi",
+        ),
+    )
+    response = logged_in.get(reverse("session_export", args=[session.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="tihar-night-{session.played_on:%Y-%m-%d}.json"'
+    )
+    out = io.StringIO()
+    call_command("export_session", str(session.pk), stdout=out)
+    assert response.content.decode() == out.getvalue()
+    assert json.loads(response.content)["format"] == "marriage-session/1"
+
+
+def test_export_then_import_round_trips(logged_in):
+    upload(logged_in, DEMO.read_text(encoding="utf-8"))
+    first = GameSession.objects.get()
+    exported = logged_in.get(reverse("session_export", args=[first.pk])).content
+    upload(logged_in, exported)
+    second = GameSession.objects.exclude(pk=first.pk).get()
+    again = logged_in.get(reverse("session_export", args=[second.pk])).content
+    assert again == exported
+
+
+def test_export_of_a_nepali_name_keeps_the_letters(logged_in, owner):
+    session = make_session(owner, name="तिहार २०८३")
+    response = logged_in.get(reverse("session_export", args=[session.pk]))
+    assert "filename*=utf-8''" in response["Content-Disposition"]
+
+
+def test_export_is_owner_only(client, django_user_model, owner):
+    session = make_session(owner)
+    other = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    client.force_login(other)
+    assert client.get(reverse("session_export", args=[session.pk])).status_code == 404
+    client.logout()
+    assert client.get(reverse("session_export", args=[session.pk])).status_code == 302
