@@ -83,7 +83,7 @@ class Round(models.Model):
     # round leaves no gap on screen.
     number = models.PositiveIntegerField()
     winner = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds_won"
+        Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="rounds_won"
     )
     win_type = models.CharField(max_length=10, choices=WIN_TYPES, default="normal")
     better = models.BooleanField(default=False)
@@ -121,7 +121,7 @@ class RoundEntry(models.Model):
     STATUSES = [("seen", "Seen"), ("unseen", "Unseen")]
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="entries")
     status = models.CharField(max_length=6, choices=STATUSES, default="seen")
     maal = models.PositiveIntegerField(default=0)
     tunnel = models.PositiveIntegerField(default=0)

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from .engine.rules import MIN_PLAYERS
 from .forms import PlayerForm, SessionDetailsForm
-from .models import GameSession, Player, Round, RoundEntry
+from .models import GameSession, Player
 from .views import _own_session
 
 DETAIL_FIELDS = ("name", "played_on", "currency", "stake_per_point")
@@ -46,11 +46,8 @@ def session_delete(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     if request.method == "POST":
         name = session.name
-        with transaction.atomic():
-            # Entries first: they protect the players they belong to.
-            RoundEntry.objects.filter(round__session=session).delete()
-            Round.objects.filter(session=session).delete()
-            session.delete()
+        # Players are RESTRICTed by their rounds, which cascade from the session too.
+        session.delete()
         messages.success(request, _("Session “%(name)s” deleted.") % {"name": name})
         return redirect("home")
     return render(

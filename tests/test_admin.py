@@ -86,14 +86,15 @@ def test_round_figures_are_read_only(admin_client, admin_session):
     assert admin_client.get(reverse("admin:scoring_roundentry_add")).status_code == 403
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="models: Round.winner and RoundEntry.player are PROTECT, so deleting a session "
-    "(or a user) with rounds raises ProtectedError; RESTRICT would allow the cascade",
-)
 def test_deleting_a_session_deletes_everything(admin_client, admin_session):
     url = reverse("admin:scoring_gamesession_delete", args=[admin_session.pk])
     response = admin_client.post(url, {"post": "yes"})
     assert response.status_code == 302
+    assert GameSession.objects.count() == 0
+    assert Player.objects.count() == Round.objects.count() == RoundEntry.objects.count() == 0
+
+
+def test_deleting_a_user_deletes_their_sessions(admin_session):
+    admin_session.owner.delete()
     assert GameSession.objects.count() == 0
     assert Player.objects.count() == Round.objects.count() == RoundEntry.objects.count() == 0

@@ -154,3 +154,19 @@ def test_query_count_does_not_grow_with_rounds(client, django_user_model, name, 
         url = reverse(name, args=[session_id if a == "SESSION" else a for a in args])
         counts.append(count_queries(client, url, params))
     assert counts[0] == counts[1]
+
+
+def test_session_page_has_the_chart_and_the_exports(logged_in, owner):
+    session = make_dashain(owner)
+    html = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == 1
+    assert html.count('class="series"') == 4
+    assert "Running totals: Dashain" in html
+    assert reverse("session_summary", args=[session.pk]) in html
+    assert reverse("ledger_csv", args=[session.pk]) in html
+
+
+def test_session_page_without_rounds_has_no_chart(logged_in, owner):
+    session = make_session(owner)
+    html = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert "<svg" not in html or 'class="chart"' not in html
