@@ -98,7 +98,7 @@ def test_preview_partial_shows_exact_figures(logged_in, session):
     assert "(14 + 10 − 8) × 1 = <b>16</b>" in html  # Buwa
     assert "(14 + 3 − 0) × 1 = <b>17</b>" in html  # Dai
     assert '<span class="net num pos">+30</span>' in html
-    assert "receives (-3) + 16 + 17 = 30" in html  # Didi
+    assert "receives (−3) + 16 + 17 = 30" in html  # Didi
     assert not Round.objects.exists()  # a preview saves nothing
 
 

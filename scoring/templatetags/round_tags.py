@@ -11,5 +11,6 @@ register = template.Library()
 def winner_take(result: RoundResult) -> str:
     """What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"."""
     pays = [p.pay for p in result.players if not p.is_winner]
-    terms = " + ".join(str(pay) if pay >= 0 else f"({pay})" for pay in pays)
-    return f"{terms} = {sum(pays)}"
+    terms = " + ".join(str(pay) if pay >= 0 else f"(−{-pay})" for pay in pays)
+    total = sum(pays)
+    return f"{terms} = {total if total >= 0 else f'−{-total}'}"
