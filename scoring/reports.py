@@ -48,10 +48,19 @@ class Ledger:
     rows: list[LedgerRow]
     standings: list[Standing]  # best first
     payments: list[Payment]  # settle_up: the fewest when payments_fewest, else greedy
+    shown_from: int = 0  # index of the first row a page shows (see build_ledger's latest)
 
     @property
     def round_count(self) -> int:
         return len(self.rows)
+
+    @property
+    def shown_rows(self) -> list[LedgerRow]:
+        return self.rows[self.shown_from :]
+
+    @property
+    def hidden_rounds(self) -> int:
+        return self.shown_from
 
     @property
     def settle_limit(self) -> int:
@@ -68,8 +77,16 @@ class Ledger:
         return {s.player.name: s.points for s in self.standings}
 
 
-def build_ledger(session: GameSession) -> Ledger:
-    """Three queries: players, rounds, and (round, player, net) triples."""
+# A page shows the latest rounds of a long night; the rest are one tap away.
+# Rendering a thousand-row table is what makes a page slow, not the totals.
+LATEST_ROUNDS = 50
+
+
+def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
+    """Three queries: players, rounds, and (round, player, net) triples.
+
+    Totals and standings always cover every round; `latest` only limits which
+    rows `shown_rows` gives a page."""
     players = list(Player.objects.filter(session=session).order_by("position", "id"))
     rounds = list(Round.objects.filter(session=session).select_related("winner").order_by("number"))
     nets: dict[tuple[int, int], int] = {
@@ -118,4 +135,5 @@ def build_ledger(session: GameSession) -> Ledger:
         Payment(t.payer, t.payee, t.points, t.points * stake)
         for t in settle_up({p.name: running[p.id] for p in players})
     ]
-    return Ledger(session, players, rows, standings, payments)
+    shown_from = max(0, len(rows) - latest) if latest is not None else 0
+    return Ledger(session, players, rows, standings, payments, shown_from)

@@ -17,6 +17,7 @@ from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -26,7 +27,7 @@ from .engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, closest_pres
 from .engine_text import engine_error
 from .forms import PlayerForm, RoundForm, RulesForm, SessionForm, preset_options
 from .models import GameSession, Player, Round, RoundEntry
-from .reports import build_ledger
+from .reports import LATEST_ROUNDS, build_ledger
 
 
 def _own_session(request: HttpRequest, session_id: int) -> GameSession:
@@ -125,14 +126,20 @@ def session_new(request: HttpRequest) -> HttpResponse:
 @login_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    ledger = build_ledger(session)
+    show_all = bool(request.GET.get("all"))
     rules = session.get_rules()
     return render(
         request,
         "scoring/session_detail.html",
         {
             "session": session,
-            "ledger": ledger,
+            # Built only when the template's cached fragment (keyed on the
+            # session's updated_at) has to be rendered again.
+            "ledger": SimpleLazyObject(
+                lambda: build_ledger(session, latest=None if show_all else LATEST_ROUNDS)
+            ),
+            "round_count": Round.objects.filter(session=session).count(),
+            "show_all": show_all,
             "can_edit": True,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),

@@ -14,8 +14,10 @@ import json
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
@@ -24,9 +26,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from .models import GameSession, new_share_token
-from .reports import build_ledger
+from .reports import LATEST_ROUNDS, build_ledger
 
 POLL_SECONDS = 10
+LIVE_CACHE_SECONDS = 600
 
 
 def share_path(session: GameSession) -> str:
@@ -64,10 +67,12 @@ def _etag(request: HttpRequest, token: str) -> str | None:
     return f"s{pk}-{updated.timestamp():.6f}-{get_language()}"
 
 
-def _live_context(session: GameSession, etag: str | None) -> dict[str, object]:
+def _live_context(
+    session: GameSession, etag: str | None, latest: int | None = LATEST_ROUNDS
+) -> dict[str, object]:
     return {
         "session": session,
-        "ledger": build_ledger(session),
+        "ledger": build_ledger(session, latest=latest),
         "can_edit": False,
         "poll_url": reverse("share_live", args=[session.share_token]),
         "poll_seconds": POLL_SECONDS,
@@ -85,9 +90,25 @@ def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -> str:
+    """The live part, rendered once per change of the session and shared by every
+    phone watching it: the cache key holds the validator (updated_at and language),
+    so a change is a new key and nothing stale is ever served."""
+    etag = _etag(request, session.share_token or "")
+    key = f"share-live:{etag}:{latest}"
+    html = cache.get(key)
+    if html is None:
+        context = _live_context(session, etag, latest)
+        html = render_to_string("scoring/share_view.html#live", context, request)
+        cache.set(key, html, LIVE_CACHE_SECONDS)
+    return html
+
+
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
     session = _shared_session(token)
-    context = _live_context(session, _etag(request, token))
+    latest = None if request.GET.get("all") else LATEST_ROUNDS
+    # Rendered here by our own template, escaped there: safe to insert as is.
+    context = {"session": session, "live_html": mark_safe(_live_html(request, session, latest))}
     response = render(request, "scoring/share_view.html", context)
     return _no_store_in_shared_caches(response)
 
@@ -103,8 +124,7 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
         # that does not poll again (the page swaps 404 answers in; see share_view.html).
         response = render(request, "scoring/share_view.html#gone", status=404)
         return _no_store_in_shared_caches(response)
-    context = _live_context(session, _etag(request, token))
-    response = render(request, "scoring/share_view.html#live", context)
+    response = HttpResponse(_live_html(request, session, LATEST_ROUNDS))
     return _no_store_in_shared_caches(response)
 
 

@@ -84,7 +84,7 @@ def test_summary_page_has_standings_payments_and_chart(logged_in, owner):
 def test_session_chart_partial(logged_in, owner):
     session = make_dashain(owner)
     html = logged_in.get(reverse("session_chart", args=[session.pk])).content.decode()
-    assert html.strip().startswith('<figure class="chart-figure session-chart"')
+    assert html.strip().startswith('<figure class="chart-figure session-chart card"')
     assert "Running totals: Dashain" in html
     assert html.count('class="series"') == 4
     # Didi's line: 0, +30, +7.

@@ -318,14 +318,25 @@ def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
     bulk_rounds(big, 1000)
     counts = []
     for session in (small, big):
-        url = reverse("session_detail", args=[session.pk])
-        logged_in.get(url)  # warm up anything cached per process
-        with CaptureQueriesContext(connection) as queries:
-            response = logged_in.get(url)
-        assert response.status_code == 200
-        counts.append(len(queries))
-    assert counts[0] == counts[1]
+        for query in ("", "?all=1"):
+            url = reverse("session_detail", args=[session.pk]) + query
+            logged_in.get(url)  # warm up anything cached per process
+            with CaptureQueriesContext(connection) as queries:
+                response = logged_in.get(url)
+            assert response.status_code == 200
+            counts.append(len(queries))
+    assert len(set(counts)) == 1
     assert counts[0] <= 8  # session, user, auth session, messages, ledger's three
     html = response.content.decode()
-    assert html.count("ledger-round") == 1000
+    assert html.count("ledger-round") == 1000  # ?all=1 shows every round
     assert "+30000" in html  # Didi after 1,000 rounds
+
+
+def test_a_long_ledger_shows_the_latest_rounds_with_a_link_to_all(logged_in, owner):
+    session = make_session(owner)
+    bulk_rounds(session, 120)
+    html = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert html.count("ledger-round") == 50
+    assert "Showing the last 50 rounds of 120." in html
+    assert 'href="?all=1#ledger"' in html
+    assert "+3600" in html  # standings still count all 120 rounds

@@ -17,5 +17,5 @@ def running_totals_chart(ledger: Ledger) -> SafeString:
     if not svg:
         return mark_safe("")
     return mark_safe(
-        f'<figure class="chart-figure session-chart" id="session-chart">{svg}</figure>'
+        f'<figure class="chart-figure session-chart card" id="session-chart">{svg}</figure>'
     )
