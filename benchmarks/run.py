@@ -136,6 +136,7 @@ def round_post(session) -> dict[str, str]:
 
 def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, int | None]]:
     """(name, seconds, queries for `big`, queries for `small`) per page."""
+    from django.core.cache import cache
     from django.test import Client
     from django.urls import reverse
 
@@ -154,13 +155,28 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
 
             return call
 
+        def cold(call):
+            # The first view after a round is saved renders afresh: nothing cached.
+            def cold_call():
+                cache.clear()
+                call()
+
+            return cold_call
+
         token = session.share_token
         etag = _etag(None, token)
         return {
             "trivial view": get(reverse("bench_trivial")),
             "empty page (layout only)": get(reverse("bench_empty_page")),
             "ledger (session page)": get(reverse("session_detail", args=[session.pk])),
+            "ledger, after a change (cold)": cold(
+                get(reverse("session_detail", args=[session.pk]))
+            ),
             "standings (share page)": get(reverse("share_view", args=[token])),
+            "share page, after a change (cold)": cold(get(reverse("share_view", args=[token]))),
+            "ledger, every round (?all=1)": cold(
+                get(reverse("session_detail", args=[session.pk]) + "?all=1")
+            ),
             "settle-up page": get(reverse("settle_up", args=[session.pk])),
             "live refresh, changed (200)": get(reverse("share_live", args=[token])),
             "live refresh, unchanged (304)": get(
