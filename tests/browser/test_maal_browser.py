@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.models import Round
 
@@ -92,9 +93,9 @@ def test_filling_a_round_with_the_calculator(owner_page, live_server):
     assert dialog.locator(".maal-outcome").get_attribute("data-maal") == "12"
     assert "1 marriage = 10" in dialog.locator(".maal-result").inner_text()
     dialog.locator("[data-maal-use]").click()
-    assert dialog.is_hidden()
-    assert page.locator(f'[name="p-{ids["Aama"]}-maal"]').input_value() == "12"
-    assert page.locator(f'[name="p-{ids["Aama"]}-tunnel"]').input_value() == "10"
+    expect(dialog).to_be_hidden()
+    expect(page.locator(f'[name="p-{ids["Aama"]}-maal"]')).to_have_value("12")
+    expect(page.locator(f'[name="p-{ids["Aama"]}-tunnel"]')).to_have_value("10")
     summary = page.locator('fieldset[data-player="Aama"] [data-maal-summary]')
     assert summary.text_content() == (
         "1 poplu = 2, 1 marriage = 10, 1 tunnel of ordinary jokers = 10"
@@ -102,17 +103,17 @@ def test_filling_a_round_with_the_calculator(owner_page, live_server):
 
     # Didi: the tiplu is already there; one tiplu card.
     _dialog, use = _count(page, "Didi", ["tiplu"])
-    assert page.locator('#maal-dialog input[name="tiplu_rank"][value="7"]').is_checked()
+    expect(page.locator('#maal-dialog input[name="tiplu_rank"][value="7"]')).to_be_checked()
     use.click()
-    assert page.locator(f'[name="p-{ids["Didi"]}-maal"]').input_value() == "3"
+    expect(page.locator(f'[name="p-{ids["Didi"]}-maal"]')).to_have_value("3")
 
     # Dai: counted, then typed over by hand: the count no longer applies.
     _dialog, use = _count(page, "Dai", ["jhiplu"])
     use.click()
     dai_maal = page.locator(f'[name="p-{ids["Dai"]}-maal"]')
-    assert dai_maal.input_value() == "2"
+    expect(dai_maal).to_have_value("2")
     dai_maal.fill("4")
-    assert page.locator(f'[name="p-{ids["Dai"]}-maal_tally"]').input_value() == ""
+    expect(page.locator(f'[name="p-{ids["Dai"]}-maal_tally"]')).to_have_value("")
 
     page.locator(
         f'fieldset[data-player="Buwa"] input[name="p-{ids["Buwa"]}-status"][value="unseen"]'
