@@ -3,6 +3,8 @@
 import pytest
 from django.core.cache import cache
 
+from .web_helpers import make_session
+
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
@@ -11,3 +13,21 @@ def _empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def owner(django_user_model):
+    """The user who keeps the score: owns the sessions the tests look at."""
+    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
+
+
+@pytest.fixture
+def logged_in(client, owner):
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def session(owner):
+    """Four players (Aama, Buwa, Didi, Dai) under pagat rules, no rounds yet."""
+    return make_session(owner)

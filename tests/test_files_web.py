@@ -23,17 +23,6 @@ pytestmark = pytest.mark.django_db
 DEMO = Path(__file__).resolve().parent.parent / "scoring" / "demo" / "dashain.json"
 
 
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
 def upload(client, content: str | bytes, name: str = "night.json"):
     data = content.encode() if isinstance(content, str) else content
     return client.post(

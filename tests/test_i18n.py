@@ -19,17 +19,6 @@ pytestmark = pytest.mark.django_db
 PO_FILE = Path(settings.BASE_DIR) / "locale" / "ne" / "LC_MESSAGES" / "django.po"
 
 
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
 def test_landing_page_in_nepali_by_accept_language(client):
     html = client.get(reverse("home"), headers={"accept-language": "ne"}).content.decode()
     assert '<html lang="ne">' in html

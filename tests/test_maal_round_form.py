@@ -15,22 +15,6 @@ from .web_helpers import make_session, round_data
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def session(owner):
-    return make_session(owner)
-
-
 ROWS = {"Aama": ("seen", 12, 10), "Buwa": ("unseen", 2), "Didi": ("seen", 7), "Dai": ("seen", 0)}
 
 

@@ -17,27 +17,9 @@ from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
 
-from .web_helpers import make_session
-
 pytestmark = pytest.mark.django_db
 
 TOKEN_CHARS = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def session(owner):
-    return make_session(owner)
 
 
 def worked_round() -> RoundInput:

@@ -77,11 +77,6 @@ def make_tihar(owner) -> GameSession:
 
 
 @pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
 def sessions(owner):
     return make_dashain(owner), make_tihar(owner)
 
@@ -234,12 +229,6 @@ def test_record_is_per_owner(owner, sessions, django_user_model):
 
 
 # --- the pages ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
 
 
 def test_pages_need_login(client, sessions):

@@ -16,17 +16,6 @@ from .web_helpers import make_session
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
 def test_ledger_csv_exact_content(logged_in, owner):
     session = make_dashain(owner)
     response = logged_in.get(reverse("ledger_csv", args=[session.pk]))

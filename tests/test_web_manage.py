@@ -19,22 +19,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def session(owner):
-    return make_session(owner)
-
-
-@pytest.fixture
 def stranger(client, django_user_model):
     """Another user, logged in on the same client."""
     hari = django_user_model.objects.create_user("hari", password="pw-hari-12345")

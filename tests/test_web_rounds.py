@@ -12,22 +12,6 @@ from .web_helpers import WORKED, make_session, round_data
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def session(owner):
-    return make_session(owner)
-
-
 def nets_of(round_: Round) -> dict[str, int]:
     return {e.player.name: e.net for e in round_.entries.select_related("player")}
 

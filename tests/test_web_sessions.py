@@ -17,17 +17,6 @@ from .web_helpers import WORKED, make_session, round_data
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("ram", password="pw-ram-12345")
-
-
-@pytest.fixture
-def logged_in(client, owner):
-    client.force_login(owner)
-    return client
-
-
 def session_post(**overrides) -> dict[str, str]:
     """A complete new-session form: preset pagat with its own values."""
     data = {
