@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from .engine import RoundError
 
@@ -85,6 +85,152 @@ TALLY_WORDS = (
 # Values of the unseen_maal and unseen_tunnel choices (kidnap is translated elsewhere).
 CHOICE_WORDS = (gettext_noop("count"), gettext_noop("void"))
 
+
+# The maal calculator's errors (every MaalError of scoring/engine/maal.py; those that
+# start "<item>: " are matched without it, see `engine_message`). A group named `kind`
+# is a tally word and `breakdown` a maal breakdown, both translated too; `marriages`
+# gives `with_marriages`, the " (2 marriages included)" part.
+_WITH = r"(?: \((?P<marriages>\d+) marriages? included\))?"
+MAAL_MESSAGES: tuple[tuple[str, str], ...] = (
+    (
+        r"(?P<value>.+) is not a card rank \(A, 2 … 10, J, Q, K\)",
+        gettext_noop("%(value)s is not a card rank (A, 2 … 10, J, Q, K)"),
+    ),
+    (
+        r"(?P<value>.+) is not a suit \(S, H, D, C\)",
+        gettext_noop("%(value)s is not a suit (S, H, D, C)"),
+    ),
+    (r"(?P<value>.+) is not a card", gettext_noop("%(value)s is not a card")),
+    (
+        r"(?P<value>.+) is not a card: write rank then suit, such as QH or 10S",
+        gettext_noop("%(value)s is not a card: write rank then suit, such as QH or 10S"),
+    ),
+    (
+        r"printed jokers are not in play in this session",
+        gettext_noop("printed jokers are not in play in this session"),
+    ),
+    (
+        r"the master card is not in play in this session",
+        gettext_noop("the master card is not in play in this session"),
+    ),
+    (
+        r"a tunnel of (?P<card>\S+) is impossible when (?P=card) is the tiplu: "
+        r"the tiplu is drawn from the stock, so no hand holds all three",
+        gettext_noop(
+            "a tunnel of %(card)s is impossible when %(card)s is the tiplu: "
+            "the tiplu is drawn from the stock, so no hand holds all three"
+        ),
+    ),
+    (
+        r"write whole numbers such as 2, 5, 10",
+        gettext_noop("write whole numbers such as 2, 5, 10"),
+    ),
+    (
+        r"must be a list of points such as 2, 5, 10, got (?P<value>.+)",
+        gettext_noop("must be a list of points such as 2, 5, 10, got %(value)s"),
+    ),
+    (
+        r"give at least one number \(0 if it is worth nothing\)",
+        gettext_noop("give at least one number (0 if it is worth nothing)"),
+    ),
+    (
+        r"at most (?P<max>\d+) tiers, got (?P<count>\d+)",
+        gettext_noop("at most %(max)s tiers, got %(count)s"),
+    ),
+    (
+        r"each tier must be a whole number from 0 to (?P<max>\d+), got (?P<value>.+)",
+        gettext_noop("each tier must be a whole number from 0 to %(max)s, got %(value)s"),
+    ),
+    (
+        r"holding more must not score less, got (?P<tiers>.+)",
+        gettext_noop("holding more must not score less, got %(tiers)s"),
+    ),
+    (
+        r"must be an object of tiers per item, got (?P<value>.+)",
+        gettext_noop("must be an object of tiers per item, got %(value)s"),
+    ),
+    (r"unknown item (?P<value>.+)", gettext_noop("unknown item %(value)s")),
+    (r"missing", gettext_noop("missing")),
+    (
+        r"a tally must be an object of counts, got (?P<value>.+)",
+        gettext_noop("a tally must be an object of counts, got %(value)s"),
+    ),
+    (r"unknown maal item (?P<value>.+)", gettext_noop("unknown maal item %(value)s")),
+    (
+        r"must be a whole number ≥ 0, got (?P<value>.+)",
+        gettext_noop("must be a whole number ≥ 0, got %(value)s"),
+    ),
+    (
+        rf"(?P<count>\d+) tiplu{_WITH}: only (?P<max>\d+) are in play "
+        r"\(the third lies under the stock\)",
+        gettext_noop(
+            "%(count)s tiplu%(with_marriages)s: only %(max)s are in play "
+            "(the third lies under the stock)"
+        ),
+    ),
+    (
+        r"(?P<count>\d+) tunnels of (?P<kind>poplu|jhiplu|alter): "
+        r"three decks hold only (?P<max>\d+) (?P=kind)",
+        gettext_noop("%(count)s tunnels of %(kind)s: three decks hold only %(max)s %(kind)s"),
+    ),
+    (
+        rf"(?P<count>\d+) (?P<kind>poplu|jhiplu|alter){_WITH}: three decks hold only (?P<max>\d+)",
+        gettext_noop("%(count)s %(kind)s%(with_marriages)s: three decks hold only %(max)s"),
+    ),
+    (
+        rf"(?P<count>\d+) (?P<kind>poplu|jhiplu|alter){_WITH} and a tunnel of (?P=kind): "
+        r"the tunnel holds all (?P<max>\d+)",
+        gettext_noop(
+            "%(count)s %(kind)s%(with_marriages)s and a tunnel of %(kind)s: "
+            "the tunnel holds all %(max)s"
+        ),
+    ),
+    (
+        r"alter is off in this session: the alter cards are ordinary jokers "
+        r"\(a tunnel of them is a tunnel of ordinary jokers\)",
+        gettext_noop(
+            "alter is off in this session: the alter cards are ordinary jokers "
+            "(a tunnel of them is a tunnel of ordinary jokers)"
+        ),
+    ),
+    (
+        r"(?P<count>\d+) tunnels of ordinary jokers: they come in only (?P<suits>\d+) suits, "
+        r"so at most (?P=suits) tunnels",
+        gettext_noop(
+            "%(count)s tunnels of ordinary jokers: they come in only %(suits)s suits, "
+            "so at most %(suits)s tunnels"
+        ),
+    ),
+    (
+        r"(?P<count>\d+) printed jokers: only (?P<max>\d+) are in play \(two per deck\)",
+        gettext_noop("%(count)s printed jokers: only %(max)s are in play (two per deck)"),
+    ),
+    (
+        r"(?P<count>\d+) master cards: there is only one",
+        gettext_noop("%(count)s master cards: there is only one"),
+    ),
+    (
+        r"(?P<count>\d+) cards of maal and tunnels: a hand holds only (?P<max>\d+)",
+        gettext_noop("%(count)s cards of maal and tunnels: a hand holds only %(max)s"),
+    ),
+    (
+        r"(?P<count>\d+) × (?P<card>\S+): three decks hold only (?P<max>\d+) of each card "
+        r"\(a tunnel is all three\)",
+        gettext_noop(
+            "%(count)s × %(card)s: three decks hold only %(max)s of each card "
+            "(a tunnel is all three)"
+        ),
+    ),
+    (
+        r"the calculator counted maal (?P<maal>-?\d+) and tunnel (?P<tunnel>-?\d+) "
+        r"\((?P<breakdown>.+)\), not (?P<entered_maal>-?\d+) and (?P<entered_tunnel>-?\d+); "
+        r"count again or clear the calculator",
+        gettext_noop(
+            "the calculator counted maal %(maal)s and tunnel %(tunnel)s (%(breakdown)s), "
+            "not %(entered_maal)s and %(entered_tunnel)s; count again or clear the calculator"
+        ),
+    ),
+)
 
 # The engine's messages and notes (scoring/engine/settlement.py, services.py): the
 # English pattern, and the catalogue's text with the same named values.
@@ -176,6 +322,7 @@ MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             gettext_noop("better: game payments × %(times)s"),
         ),
         (r"dublee win: \+(?P<bonus>\d+) to w", gettext_noop("dublee win: +%(bonus)s to w")),
+        *MAAL_MESSAGES,
     )
 )
 
@@ -223,13 +370,60 @@ def _maal_breakdown(text: str) -> str | None:
     return ", ".join(parts)
 
 
+# What a maal message may start with ("tiplu: …", "poplu: must not be negative, got -1"):
+# tally and table words are translated, the session file's option keys kept as typed.
+PREFIXED = re.compile(r"(?P<where>[^:]+): (?P<rest>.+)")
+PREFIX_WORDS = frozenset({*TALLY_WORDS, *ITEM_WORDS})
+PREFIX_KEYS = frozenset(
+    {
+        "marriage",
+        "printed_joker",
+        "master_card",
+        "tunnel",
+        "joker_tunnel",
+        "poplu_tunnel",
+        "alter_tunnel",
+        "marriage_on_top",
+    }
+)
+
+
+def _values(match: re.Match[str]) -> dict[str, str]:
+    values = {k: v for k, v in match.groupdict().items() if v is not None}
+    if "kind" in values:
+        values["kind"] = gettext(values["kind"])
+    if "breakdown" in values:
+        values["breakdown"] = engine_message(values["breakdown"])
+    if "marriages" in match.re.groupindex:
+        count = values.pop("marriages", None)
+        values["with_marriages"] = (
+            " "
+            + ngettext(
+                "(%(count)s marriage included)", "(%(count)s marriages included)", int(count)
+            )
+            % {"count": count}
+            if count
+            else ""
+        )
+    return values
+
+
 def engine_message(message: str) -> str:
     """An engine message, note or maal breakdown in the active language (unchanged
     if unknown)."""
+    # The item first: "tiplu: 'ZZ' is not a card" is not the card "tiplu: 'ZZ'".
+    prefixed = PREFIXED.fullmatch(message)
+    if prefixed and prefixed["where"] in PREFIX_WORDS | PREFIX_KEYS:
+        rest = engine_message(prefixed["rest"])
+        if rest != prefixed["rest"]:
+            where = prefixed["where"]
+            return f"{gettext(where) if where in PREFIX_WORDS else where}: {rest}"
     for pattern, msgid in MESSAGES:
         match = pattern.fullmatch(message)
         if match:
-            return gettext(msgid) % match.groupdict()
+            text = gettext(msgid)
+            # Untranslated (English): the engine's own words, exactly.
+            return message if text == msgid else text % _values(match)
     breakdown = _maal_breakdown(message)
     return message if breakdown is None else breakdown
 

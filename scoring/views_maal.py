@@ -38,6 +38,7 @@ from .engine.maal import (
     score,
 )
 from .engine.rules import OPTION_HELP, OPTION_LABELS, check_option
+from .engine_text import engine_message
 from .models import GameSession, Round
 
 MAX_COUNT = 21  # a hand's size: more of anything is a typo
@@ -165,7 +166,7 @@ def read_calculator(data: Any, rules: Rules) -> Calculator:
     try:
         calc.result = score(calc.tally, rules)
     except MaalError as error:
-        calc.error = str(error)
+        calc.error = engine_message(str(error))
     return calc
 
 
@@ -295,7 +296,7 @@ def _read_table(data: Any, rules: Rules) -> tuple[TableForm, Rules | None]:
         try:
             options[item] = list(check_tiers(values[item], ITEM_LABELS[item]))
         except MaalError as error:
-            form.errors[item] = str(error)
+            form.errors[item] = engine_message(str(error))
     options["marriage_on_top"] = bool(values["marriage_on_top"])
     if form.errors:
         return form, None

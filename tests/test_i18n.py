@@ -253,3 +253,160 @@ def test_maal_breakdown_is_translated():
     with translation.override("ne"):
         assert engine_message(text) == ("2 पोप्लु = 5, 1 म्यारिज = 10, 2 पोप्लु र झिप्लुको टनेल = 30")
         assert engine_message("no maal") == "माल छैन"
+
+
+# --- the maal calculator's errors (MaalError) ------------------------------------------------
+
+
+def maal_error_cases() -> list[tuple[str, object]]:
+    """(what, a call raising one MaalError) for every `raise MaalError` of the engine."""
+    from scoring.engine import maal as m
+    from scoring.engine.rules import Rules
+
+    plain = Rules()  # no alter, printed jokers or master card
+    everything = Rules(alter=True, printed_jokers=True, master_card=True)
+    seven = m.Card("7", "H")
+    table = m.PRESET_TABLES["tiers"].to_options()
+
+    def tally(rules: Rules = everything, **counts: int):
+        return lambda: m.check_tally(m.Tally(**counts), rules)
+
+    return [
+        ("rank", lambda: m.Card("Z", "S")),
+        ("suit", lambda: m.Card("A", "X")),
+        ("not a string", lambda: m.Card.parse(5)),  # type: ignore[arg-type]
+        ("not a card", lambda: m.Card.parse("ZZ")),
+        ("tiplu", lambda: m.parse_tiplu("ZZ")),
+        ("printed joker", lambda: m.card_role(m.PRINTED_JOKER, seven, plain)),
+        ("master card", lambda: m.card_role(m.MASTER_CARD, seven, plain)),
+        ("tunnel of tiplu", lambda: m.tunnel_kind("7H", seven, plain)),
+        ("tiers text", lambda: m.check_tiers("2, x", "Tiplu")),
+        ("tiers type", lambda: m.check_tiers(5, "Tiplu")),
+        ("no tiers", lambda: m.check_tiers([], "Tiplu")),
+        ("many tiers", lambda: m.check_tiers([1] * 9, "Tiplu")),
+        ("big tier", lambda: m.check_tiers([2000], "Poplu, jhiplu (each kind)")),
+        ("falling tiers", lambda: m.check_tiers([5, 2], "Tiplu")),
+        ("table type", lambda: m.point_table_from_options(5)),
+        ("table item", lambda: m.point_table_from_options({"queen": [1]})),
+        ("table missing", lambda: m.point_table_from_options({})),
+        ("on top", lambda: m.point_table_from_options({**table, "marriage_on_top": "yes"})),
+        ("tally type", lambda: m.Tally.from_dict(5)),
+        ("tally item", lambda: m.Tally.from_dict({"queen": 1})),
+        ("tally count", lambda: m.Tally.from_dict({"tiplu": "2"})),
+        ("tally negative", lambda: m.Tally.from_dict({"poplu": -1})),
+        ("checked negative", tally(tiplu=-1)),
+        ("tiplu", tally(tiplu=1, marriages=2)),
+        ("poplu tunnels", tally(poplu_tunnels=2)),
+        ("poplu", tally(jhiplu=3, marriages=1)),
+        ("poplu and tunnel", tally(poplu=1, poplu_tunnels=1)),
+        ("alter off", tally(plain, alter=1)),
+        ("alter tunnels", tally(alter_tunnels=2)),
+        ("alter", tally(alter=4)),
+        ("alter and tunnel", tally(alter=1, alter_tunnels=1)),
+        ("joker tunnels", tally(joker_tunnels=3)),
+        ("printed jokers off", tally(plain, printed_jokers=1)),
+        ("printed jokers", tally(printed_jokers=7)),
+        ("master card off", tally(plain, master_card=1)),
+        ("master cards", tally(master_card=2)),
+        ("hand", tally(tunnels=8)),
+        ("copies", lambda: m.tally_from_cards(["QH"] * 4, seven, plain)),
+        ("no tiplu", lambda: m.check_entry_tally({}, "", plain, 0, 0)),
+        ("typed over", lambda: m.check_entry_tally({"poplu": 2}, "7H", plain, 0, 0)),
+    ]
+
+
+def test_every_maal_error_is_shown_in_nepali():
+    """Each `raise MaalError` of maal.py is reached by a case, and each message is
+    translated whole in Nepali while English stays the engine's words."""
+    import ast
+    import traceback
+
+    from scoring.engine import maal
+    from scoring.engine_text import engine_message
+
+    source = Path(maal.__file__).read_text(encoding="utf-8")
+    raises = {
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Raise)
+        and isinstance(node.exc, ast.Call)
+        and getattr(node.exc.func, "id", "") == "MaalError"
+    }
+    assert len(raises) >= 40
+    reached = set()
+    for what, call in maal_error_cases():
+        with pytest.raises(maal.MaalError) as caught:
+            call()
+        frame = [f for f in traceback.extract_tb(caught.tb) if f.filename == maal.__file__][-1]
+        reached.add(frame.lineno)
+        english = str(caught.value)
+        with translation.override("en"):
+            assert engine_message(english) == english
+        with translation.override("ne"):
+            nepali = engine_message(english)
+        assert re.search("[\u0900-\u097f]", nepali), (what, english)
+        # What is left in Latin letters are the values (card codes, keys), never English.
+        words = set(re.findall(r"[a-z]{3,}", nepali))
+        assert words <= {"object", "queen", "yes", "marriage", "top"}, (what, nepali)
+    assert reached == raises
+
+
+def test_maal_error_messages_in_nepali():
+    from scoring.engine_text import engine_message
+
+    with translation.override("ne"):
+        assert engine_message("3 tiplu (1 marriage included): only 2 are in play (the third") == (
+            "3 tiplu (1 marriage included): only 2 are in play (the third"
+        )  # not an engine message: unchanged
+        assert (
+            engine_message(
+                "3 tiplu (1 marriage included): only 2 are in play (the third lies under the stock)"
+            )
+            == "3 तिप्लु (1 म्यारिज समेत): खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)"
+        )
+        assert engine_message("2 tunnels of jhiplu: three decks hold only 3 jhiplu") == (
+            "झिप्लुको 2 टनेल: तीन गड्डी तासमा 3 वटा झिप्लु मात्र हुन्छन्"
+        )
+        assert engine_message("poplu: must not be negative, got -1") == (
+            "पोप्लु: ऋणात्मक हुनु हुँदैन, -1 आयो"
+        )
+        assert engine_message(
+            "tiplu: 'ZZ' is not a card: write rank then suit, such as QH or 10S"
+        ) == ("तिप्लु: 'ZZ' पत्ता होइन: पहिले अंक अनि सुट लेख्नुहोस्, जस्तै QH वा 10S")
+        assert engine_message(
+            "the calculator counted maal 5 and tunnel 0 (2 poplu = 5), not 0 and 0; "
+            "count again or clear the calculator"
+        ) == (
+            "क्याल्कुलेटरले माल 5 र टनेल 0 गन्यो (2 पोप्लु = 5), 0 र 0 होइन; "
+            "फेरि गन्नुहोस् वा क्याल्कुलेटर खाली गर्नुहोस्"
+        )
+
+
+def test_every_maal_message_is_in_the_catalogue():
+    from scoring.engine_text import MAAL_MESSAGES
+
+    translated = {msgid.replace('\\"', '"'): strs for msgid, strs in po_entries()}
+    for _pattern, msgid in MAAL_MESSAGES:
+        assert all(translated.get(msgid, [""])), msgid
+
+
+def test_impossible_tally_in_the_maal_calculator_is_explained_in_nepali(logged_in, owner):
+    session = make_dashain(owner)
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    url = reverse("maal_calculator", args=[session.pk])
+    html = logged_in.post(
+        url, {"tiplu_rank": "7", "tiplu_suit": "H", "n-tiplu": "3"}, headers={"hx-request": "true"}
+    ).content.decode()
+    assert "3 तिप्लु: खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)" in html
+    assert "only 2 are in play" not in html
+
+
+def test_falling_point_table_is_explained_in_nepali(logged_in, owner):
+    session = make_dashain(owner)
+    session.rounds.all().delete()
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    data = {"tiplu": "5 2", "poplu": "2", "alter": "5", "marriage": "10", "printed_joker": "5"}
+    data |= {"master_card": "5", "tunnel": "5", "joker_tunnel": "5", "poplu_tunnel": "10"}
+    data |= {"alter_tunnel": "35"}
+    html = logged_in.post(reverse("maal_table", args=[session.pk]), data).content.decode()
+    assert "तिप्लु: धेरै हुँदा अंक घट्नु हुँदैन, 5, 2 आयो" in html
