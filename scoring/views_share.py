@@ -16,6 +16,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csp import get_nonce
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -104,13 +106,40 @@ def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -
     return html
 
 
+# The whole public page is cached for visitors without an account, rendered with
+# these stand-ins for the two values that differ per request (the CSRF token of
+# the language switch and the CSP nonce), which each answer then fills in.
+CSRF_STAND_IN = "csrf-stand-in-9c41e7"
+NONCE_STAND_IN = "nonce-stand-in-9c41e7"
+
+
+def _fill_in(html: str, request: HttpRequest) -> HttpResponse:
+    nonce = get_nonce(request)  # lazy, and falsy until used: str() makes it
+    nonce = "" if nonce is None else str(nonce)
+    html = html.replace(CSRF_STAND_IN, get_token(request)).replace(NONCE_STAND_IN, nonce)
+    return _no_store_in_shared_caches(HttpResponse(html))
+
+
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
-    session = _shared_session(token)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
+    # A signed-in reader sees their own top bar, and a pending message is shown
+    # once: those pages are rendered for them alone.
+    shared_page = not request.user.is_authenticated and "messages" not in request.COOKIES
+    etag = _etag(request, token)
+    if etag is None:
+        raise Http404
+    key = f"share-page:{etag}:{latest}"
+    if shared_page and (html := cache.get(key)) is not None:
+        return _fill_in(html, request)
+    session = _shared_session(token)
     # Rendered here by our own template, escaped there: safe to insert as is.
     context = {"session": session, "live_html": mark_safe(_live_html(request, session, latest))}
-    response = render(request, "scoring/share_view.html", context)
-    return _no_store_in_shared_caches(response)
+    if not shared_page:
+        return _no_store_in_shared_caches(render(request, "scoring/share_view.html", context))
+    context |= {"csrf_token": CSRF_STAND_IN, "csp_nonce": NONCE_STAND_IN}
+    html = render_to_string("scoring/share_view.html", context, request)
+    cache.set(key, html, LIVE_CACHE_SECONDS)
+    return _fill_in(html, request)
 
 
 @condition(etag_func=_etag)

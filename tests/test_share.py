@@ -246,3 +246,31 @@ def test_an_unchanged_poll_costs_one_query(logged_in, client, session, django_as
     etag = poll(client, live)["ETag"]
     with django_assert_num_queries(1):
         assert poll(client, live, etag).status_code == 304
+
+
+def test_public_page_is_rendered_once_per_change_for_visitors(session, django_assert_num_queries):
+    from django.test import Client
+
+    from scoring.views_share import CSRF_STAND_IN, NONCE_STAND_IN, set_new_token
+
+    path = reverse("share_view", args=[set_new_token(session)])
+    services.add_round(session, worked_round())
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    assert "+30" in first.get(path).content.decode()
+    with django_assert_num_queries(1):  # the validator; the page itself comes from the cache
+        response = second.get(path)
+    html = response.content.decode()
+    assert "+30" in html and "Didi" in html
+    assert CSRF_STAND_IN not in html and NONCE_STAND_IN not in html
+    # Each visitor gets their own nonce, and the one the policy names.
+    nonce = re.search(r'nonce="([^"]+)"', html).group(1)
+    assert f"'nonce-{nonce}'" in response.headers["Content-Security-Policy"]
+    # ...and a CSRF token that works: the language switch on the page posts.
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    switched = second.post(
+        reverse("set_language"), {"language": "ne", "csrfmiddlewaretoken": token}
+    )
+    assert switched.status_code == 302
+    # A new round is a new page at once.
+    services.add_round(session, worked_round())
+    assert "+60" in second.get(path).content.decode()
