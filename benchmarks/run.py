@@ -237,7 +237,7 @@ def wrk(url: str, seconds: int, headers: dict[str, str] | None = None) -> float:
     return float(match.group(1))
 
 
-def under_gunicorn(env: dict[str, str], session, seconds: int, workers: int):
+def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: int):
     from scoring.views_share import _etag
 
     port = free_port()
@@ -268,10 +268,18 @@ def under_gunicorn(env: dict[str, str], session, seconds: int, workers: int):
             raise SystemExit("the live refresh did not answer 304 when nothing changed")
         except urllib.error.HTTPError as error:
             assert error.code == 304, error.code
+        # The owner's pages need their log-in: a session cookie made here.
+        from django.test import Client
+
+        client = Client()
+        client.force_login(owner)
+        cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+        session_page = f"{base}/sessions/{session.pk}/"
         # The slow page last: its queued requests would still occupy the workers
         # when the next run started.
         return [
             ("trivial view", wrk(f"{base}/bench/trivial/", seconds)),
+            ("ledger (session page)", wrk(session_page, seconds, cookie)),
             (
                 "live refresh, unchanged (304)",
                 wrk(f"{base}/s/{token}/live/", seconds, {"If-None-Match": etag}),
@@ -338,7 +346,7 @@ def main() -> None:
             + ("all" if not over else "not " + ", ".join(over))
         )
 
-        served = under_gunicorn(env, big, args.seconds, args.workers)
+        served = under_gunicorn(env, big, owner, args.seconds, args.workers)
         base_rps = served[0][1]
         print(f"\ngunicorn on 127.0.0.1 ({args.workers} workers), wrk -t2 -c8 -d{args.seconds}s")
         print(f"{'request':32} {'req/s':>10} {'× trivial time':>15}")
