@@ -7,10 +7,9 @@ from django.contrib import admin
 from django.urls import reverse
 
 from scoring import services
-from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession, Player, Round, RoundEntry
 
-from .web_helpers import make_session
+from .web_helpers import make_session, worked_round
 
 pytestmark = pytest.mark.django_db
 
@@ -22,15 +21,7 @@ def admin_session(admin_user):
     session = make_session(admin_user)
     services.add_round(
         session,
-        RoundInput(
-            entries=(
-                Entry("Aama", "seen", 5),
-                Entry("Buwa", "unseen", 2),
-                Entry("Didi", "seen", 7),
-                Entry("Dai", "seen", 0),
-            ),
-            winner="Didi",
-        ),
+        worked_round(),
     )
     return session
 

@@ -13,10 +13,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from scoring import services
-from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession, Player, Round, RoundEntry
 
-from .web_helpers import make_session
+from .web_helpers import make_session, worked_round
 
 pytestmark = pytest.mark.django_db
 
@@ -140,15 +139,7 @@ def test_export_downloads_the_same_json_as_the_command(logged_in, owner):
     session = make_session(owner, name="Tihar night")
     services.add_round(
         session,
-        RoundInput(
-            entries=(
-                Entry("Aama", "seen", 5),
-                Entry("Buwa", "unseen", 2),
-                Entry("Didi", "seen", 7),
-                Entry("Dai", "seen", 0),
-            ),
-            winner="Didi",
-        ),
+        worked_round(),
     )
     response = logged_in.get(reverse("session_export", args=[session.pk]))
     assert response.status_code == 200

@@ -14,25 +14,14 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from scoring import services
-from scoring.engine import Entry, RoundInput
+from scoring.engine import RoundInput
 from scoring.models import GameSession
+
+from .web_helpers import worked_round
 
 pytestmark = pytest.mark.django_db
 
 TOKEN_CHARS = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def worked_round() -> RoundInput:
-    """RULES.md's worked example: Didi wins; nets Aama +3, Buwa −16, Didi +30, Dai −17."""
-    return RoundInput(
-        entries=(
-            Entry("Aama", "seen", 5),
-            Entry("Buwa", "unseen", 2),
-            Entry("Didi", "seen", 7),
-            Entry("Dai", "seen", 0),
-        ),
-        winner="Didi",
-    )
 
 
 def create_link(client, session: GameSession) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from scoring.engine import make_rules
+from scoring.engine import Entry, RoundInput, make_rules
 from scoring.models import GameSession, Player
 
 
@@ -67,3 +67,16 @@ WORKED = {
     "Didi": ("seen", 7),
     "Dai": ("seen", 0),
 }
+
+
+def worked_round() -> RoundInput:
+    """RULES.md's worked example: Didi wins; nets Aama +3, Buwa −16, Didi +30, Dai −17."""
+    return RoundInput(
+        entries=(
+            Entry("Aama", "seen", 5),
+            Entry("Buwa", "unseen", 2),
+            Entry("Didi", "seen", 7),
+            Entry("Dai", "seen", 0),
+        ),
+        winner="Didi",
+    )
