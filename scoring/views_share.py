@@ -10,6 +10,7 @@ session changes, so an idle table costs one tiny query per phone per poll.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import segno
 from django.contrib import messages
@@ -63,9 +64,10 @@ def _etag(request: HttpRequest, token: str) -> str | None:
     changed) bumps it. Plus the reader's language. One indexed row, so an idle
     table's polls cost almost nothing. None for an unknown token: 404."""
     row = GameSession.objects.filter(share_token=token).values_list("pk", "updated_at").first()
-    if row is None:
-        return None
-    pk, updated = row
+    return None if row is None else _validator(*row)
+
+
+def _validator(pk: int, updated: datetime) -> str:
     return f"s{pk}-{updated.timestamp():.6f}-{get_language()}"
 
 
@@ -96,7 +98,7 @@ def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -
     """The live part, rendered once per change of the session and shared by every
     phone watching it: the cache key holds the validator (updated_at and language),
     so a change is a new key and nothing stale is ever served."""
-    etag = _etag(request, session.share_token or "")
+    etag = _validator(session.pk, session.updated_at)
     key = f"share-live:{etag}:{latest}"
     html = cache.get(key)
     if html is None:
