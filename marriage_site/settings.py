@@ -144,16 +144,26 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 
-# Failed log-ins are counted in the cache (scoring/auth.py). The default cache
-# lives in each process; with several gunicorn workers set CACHE_DIR so they
-# share one count.
+# Two caches. "pages" holds rendered pages and fragments (scoring/pagecache.py),
+# keyed on each session's updated_at, so the copy in each process can never be
+# out of date: it lives in the process's memory, the fastest to read. "default"
+# holds what every worker must agree on: failed log-in counts (scoring/auth.py)
+# and, read on every request, the log-in sessions and users. With several
+# gunicorn workers set CACHE_DIR so they share it; only then are sessions and
+# users read from it, and the database is asked only when they change.
+PAGE_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": PAGE_CACHE,
+    "template_fragments": PAGE_CACHE,  # {% cache %}: the same store
+}
 if os.environ.get("CACHE_DIR"):
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": os.environ["CACHE_DIR"],
-        }
+    CACHES["default"] = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ["CACHE_DIR"],
     }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    AUTHENTICATION_BACKENDS = ["scoring.auth.CachedUserBackend"]
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
 

@@ -16,7 +16,12 @@ from .models import GameSession, Player, Round, RoundEntry
 
 @dataclass(frozen=True, slots=True)
 class LedgerRow:
-    round: Round
+    # What a ledger row shows of its round, read as plain values: building a
+    # thousand Round instances cost more than everything else on the page.
+    round_id: int
+    winner: Player | None
+    win_type: str
+    better: bool
     position: int  # 1, 2, 3 … as shown; stays contiguous when a round is deleted
     nets: list[int | None]  # one per ledger player; None when the player sat the round out
     running: list[int]  # each player's total after this round
@@ -88,52 +93,68 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     Totals and standings always cover every round; `latest` only limits which
     rows `shown_rows` gives a page."""
     players = list(Player.objects.filter(session=session).order_by("position", "id"))
-    rounds = list(Round.objects.filter(session=session).select_related("winner").order_by("number"))
-    nets: dict[tuple[int, int], int] = {
-        (round_id, player_id): net
-        for round_id, player_id, net in RoundEntry.objects.filter(
-            round__session=session
-        ).values_list("round_id", "player_id", "net")
-    }
-    running = {p.id: 0 for p in players}
-    played = {p.id: 0 for p in players}
-    wins = {p.id: 0 for p in players}
+    by_id = {p.id: p for p in players}
     column = {p.id: index for index, p in enumerate(players)}
+    # Each round's nets as a row of columns (None: sat out), filled from the triples.
+    blank = [None] * len(players)
+    nets_of: dict[int, list[int | None]] = {}
+    for round_id, player_id, net in RoundEntry.objects.filter(round__session=session).values_list(
+        "round_id", "player_id", "net"
+    ):
+        if player_id in column:
+            if round_id not in nets_of:
+                nets_of[round_id] = blank.copy()
+            nets_of[round_id][column[player_id]] = net
+    running = [0] * len(players)
+    played = [0] * len(players)
+    wins = [0] * len(players)
     rows = []
-    for position, round_ in enumerate(rounds, start=1):
-        row_nets: list[int | None] = []
-        for player in players:
-            net = nets.get((round_.id, player.id))
-            row_nets.append(net)
+    rounds = Round.objects.filter(session=session).order_by("number")
+    fields = ("id", "winner_id", "win_type", "better")
+    for position, (round_id, winner_id, win_type, better) in enumerate(
+        rounds.values_list(*fields), start=1
+    ):
+        row_nets = nets_of.get(round_id) or blank.copy()
+        for index, net in enumerate(row_nets):
             if net is not None:
-                running[player.id] += net
-                played[player.id] += 1
-        if round_.winner_id in wins:
-            wins[round_.winner_id] += 1
-        winner_column = column.get(round_.winner_id) if round_.winner_id else None
+                running[index] += net
+                played[index] += 1
+        winner_column = column.get(winner_id)
+        if winner_column is not None:
+            wins[winner_column] += 1
         rows.append(
-            LedgerRow(round_, position, row_nets, [running[p.id] for p in players], winner_column)
+            LedgerRow(
+                round_id=round_id,
+                winner=by_id.get(winner_id),
+                win_type=win_type,
+                better=better,
+                position=position,
+                nets=row_nets,
+                running=running.copy(),
+                winner_column=winner_column,
+            )
         )
 
     stake = session.stake_per_point
-    ordered = sorted(players, key=lambda p: (-running[p.id], p.position, p.id))
+    total = {p.id: running[column[p.id]] for p in players}
+    ordered = sorted(players, key=lambda p: (-total[p.id], p.position, p.id))
     standings = []
     for player in ordered:
         # Equal points share a rank.
-        ahead = sum(1 for other in players if running[other.id] > running[player.id])
+        ahead = sum(1 for other in players if total[other.id] > total[player.id])
         standings.append(
             Standing(
                 rank=ahead + 1,
                 player=player,
-                points=running[player.id],
-                money=running[player.id] * stake,
-                rounds_played=played[player.id],
-                wins=wins[player.id],
+                points=total[player.id],
+                money=total[player.id] * stake,
+                rounds_played=played[column[player.id]],
+                wins=wins[column[player.id]],
             )
         )
     payments = [
         Payment(t.payer, t.payee, t.points, t.points * stake)
-        for t in settle_up({p.name: running[p.id] for p in players})
+        for t in settle_up({p.name: total[p.id] for p in players})
     ]
     shown_from = max(0, len(rows) - latest) if latest is not None else 0
     return Ledger(session, players, rows, standings, payments, shown_from)

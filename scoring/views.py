@@ -27,6 +27,7 @@ from .engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, closest_pres
 from .engine_text import engine_error
 from .forms import PlayerForm, RoundForm, RulesForm, SessionForm, preset_options
 from .models import GameSession, Player, Round, RoundEntry
+from .pagecache import cached_page, owned_version, page_key
 from .reports import LATEST_ROUNDS, build_ledger
 
 
@@ -125,13 +126,13 @@ def session_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
     show_all = bool(request.GET.get("all"))
-    rules = session.get_rules()
-    return render(
-        request,
-        "scoring/session_detail.html",
-        {
+    key = page_key(request, "session", owned_version(request, session_id), show_all)
+
+    def context() -> dict[str, object]:
+        session = _own_session(request, session_id)
+        rules = session.get_rules()
+        return {
             "session": session,
             # Built only when the template's cached fragment (keyed on the
             # session's updated_at) has to be rendered again.
@@ -143,17 +144,20 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "can_edit": True,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
-        },
-    )
+        }
+
+    return cached_page(request, key, "scoring/session_detail.html", context)
 
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
-    ledger = build_ledger(session)
-    return render(
-        request, "scoring/settle_up.html", {"session": session, "ledger": ledger, "can_edit": True}
-    )
+    key = page_key(request, "settle-up", owned_version(request, session_id))
+
+    def context() -> dict[str, object]:
+        session = _own_session(request, session_id)
+        return {"session": session, "ledger": build_ledger(session), "can_edit": True}
+
+    return cached_page(request, key, "scoring/settle_up.html", context)
 
 
 def _rules_table(rules: Rules) -> list[dict[str, object]]:

@@ -10,15 +10,12 @@ session changes, so an idle table costs one tiny query per phone per poll.
 from __future__ import annotations
 
 import json
-from datetime import datetime
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csp import get_nonce
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -29,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from .models import GameSession, new_share_token
+from .pagecache import cached_page, page_key, shared_version, version_of
 from .reports import LATEST_ROUNDS, build_ledger
 
 POLL_SECONDS = 10
@@ -57,18 +55,12 @@ def _shared_session(token: str) -> GameSession:
     return get_object_or_404(GameSession, share_token=token)
 
 
-def _etag(request: HttpRequest, token: str) -> str | None:
-    """What the live partial shows changes only when the session's updated_at
-    does: every write a reader can see (a round saved, edited, deleted or
-    restored, a player added, renamed or removed, the rules or the session
-    changed) bumps it. Plus the reader's language. One indexed row, so an idle
+def _etag(request: HttpRequest | None, token: str) -> str | None:
+    """What the live partial shows changes only when the session's version
+    (pagecache.py) does, or the reader's language. One indexed row, so an idle
     table's polls cost almost nothing. None for an unknown token: 404."""
-    row = GameSession.objects.filter(share_token=token).values_list("pk", "updated_at").first()
-    return None if row is None else _validator(*row)
-
-
-def _validator(pk: int, updated: datetime) -> str:
-    return f"s{pk}-{updated.timestamp():.6f}-{get_language()}"
+    version = shared_version(token)
+    return None if version is None else f"{version}-{get_language()}"
 
 
 def _live_context(
@@ -96,52 +88,34 @@ def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
 
 def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -> str:
     """The live part, rendered once per change of the session and shared by every
-    phone watching it: the cache key holds the validator (updated_at and language),
+    phone watching it: the cache key holds the validator (version and language),
     so a change is a new key and nothing stale is ever served."""
-    etag = _validator(session.pk, session.updated_at)
-    key = f"share-live:{etag}:{latest}"
-    html = cache.get(key)
+    etag = f"{version_of(session.pk, session.updated_at)}-{get_language()}"
+    # The token too: the partial polls its own link, and a new link leaves the
+    # session's version as it was.
+    key = f"share-live:{etag}:{session.share_token}:{latest}"
+    html = caches["pages"].get(key)
     if html is None:
         context = _live_context(session, etag, latest)
         html = render_to_string("scoring/share_view.html#live", context, request)
-        cache.set(key, html, LIVE_CACHE_SECONDS)
+        caches["pages"].set(key, html, LIVE_CACHE_SECONDS)
     return html
 
 
-# The whole public page is cached for visitors without an account, rendered with
-# these stand-ins for the two values that differ per request (the CSRF token of
-# the language switch and the CSP nonce), which each answer then fills in.
-CSRF_STAND_IN = "csrf-stand-in-9c41e7"
-NONCE_STAND_IN = "nonce-stand-in-9c41e7"
-
-
-def _fill_in(html: str, request: HttpRequest) -> HttpResponse:
-    nonce = get_nonce(request)  # lazy, and falsy until used: str() makes it
-    nonce = "" if nonce is None else str(nonce)
-    html = html.replace(CSRF_STAND_IN, get_token(request)).replace(NONCE_STAND_IN, nonce)
-    return _no_store_in_shared_caches(HttpResponse(html))
-
-
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
-    latest = None if request.GET.get("all") else LATEST_ROUNDS
-    # A signed-in reader sees their own top bar, and a pending message is shown
-    # once: those pages are rendered for them alone.
-    shared_page = not request.user.is_authenticated and "messages" not in request.COOKIES
-    etag = _etag(request, token)
-    if etag is None:
+    version = shared_version(token)
+    if version is None:
         raise Http404
-    key = f"share-page:{etag}:{latest}"
-    if shared_page and (html := cache.get(key)) is not None:
-        return _fill_in(html, request)
-    session = _shared_session(token)
-    # Rendered here by our own template, escaped there: safe to insert as is.
-    context = {"session": session, "live_html": mark_safe(_live_html(request, session, latest))}
-    if not shared_page:
-        return _no_store_in_shared_caches(render(request, "scoring/share_view.html", context))
-    context |= {"csrf_token": CSRF_STAND_IN, "csp_nonce": NONCE_STAND_IN}
-    html = render_to_string("scoring/share_view.html", context, request)
-    cache.set(key, html, LIVE_CACHE_SECONDS)
-    return _fill_in(html, request)
+    latest = None if request.GET.get("all") else LATEST_ROUNDS
+
+    def context() -> dict[str, object]:
+        session = _shared_session(token)
+        # Rendered here by our own template, escaped there: safe to insert as is.
+        return {"session": session, "live_html": mark_safe(_live_html(request, session, latest))}
+
+    key = page_key(request, "share", version, token, latest)
+    response = cached_page(request, key, "scoring/share_view.html", context)
+    return _no_store_in_shared_caches(response)
 
 
 @condition(etag_func=_etag)

@@ -82,6 +82,30 @@ def _shorten(name: str, limit: int) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
+# A line is about 310 units wide: more points than this cannot be told apart, and
+# a 1,000-round night would put 60 kB of them in every page.
+MAX_POINTS = 300
+
+
+def _decimate(values: Sequence[float], limit: int = MAX_POINTS) -> list[tuple[int, float]]:
+    """The (round, value) points of a line to draw: every one up to `limit`;
+    beyond it, the lowest and the highest of each run of rounds (so every peak
+    and trough still shows) and always the last round, the final total."""
+    points = [(i, float(v)) for i, v in enumerate(values, start=1)]
+    if len(points) <= limit:
+        return points
+    size = math.ceil(len(points) / (limit // 2))
+    kept: list[tuple[int, float]] = []
+    for start in range(0, len(points), size):
+        run = points[start : start + size]
+        low = min(run, key=lambda p: p[1])
+        high = max(run, key=lambda p: p[1])
+        kept.extend(sorted({low, high}))
+    if kept[-1] != points[-1]:
+        kept.append(points[-1])
+    return kept
+
+
 def line_chart(
     series: Sequence[tuple[str, Sequence[float]]],
     *,
@@ -146,7 +170,7 @@ def line_chart(
         colour = COLOURS[index % len(COLOURS)]
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        points = [(sx(0), sy(0))] + [(sx(i + 1), sy(float(v))) for i, v in enumerate(values)]
+        points = [(sx(0), sy(0))] + [(sx(i), sy(v)) for i, v in _decimate(values)]
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         parts.append(
             f'<polyline class="series" fill="none" stroke="{colour}" stroke-width="2.5" '

@@ -172,13 +172,12 @@ def ledger_rows(ledger: Ledger) -> list[list[str]]:
         ]
     ]
     for row in ledger.rows:
-        round_ = row.round
         rows.append(
             [
                 str(row.position),
-                _cell(round_.winner.name) if round_.winner_id else "",
-                round_.win_type if round_.winner_id else "",
-                "yes" if round_.better else "no",
+                _cell(row.winner.name) if row.winner else "",
+                row.win_type if row.winner else "",
+                "yes" if row.better else "no",
                 *("" if net is None else str(net) for net in row.nets),
                 *(str(total) for total in row.running),
             ]

@@ -1,7 +1,7 @@
 """Shared by every test."""
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 
 from .web_helpers import make_session
 
@@ -9,10 +9,13 @@ from .web_helpers import make_session
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache: log-in failures counted by one test
-    (scoring/auth.py) must not lock out the next test's log-in."""
-    cache.clear()
+    (scoring/auth.py) must not lock out the next test's log-in, and pages cached
+    by one test must not be served to the next (ids and times repeat)."""
+    for cache in caches.all():
+        cache.clear()
     yield
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from stats.charts import COLOURS, DASHES, bar_chart, line_chart, nice_ticks
+from stats.charts import COLOURS, DASHES, MAX_POINTS, bar_chart, line_chart, nice_ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -131,3 +131,29 @@ def test_bar_chart():
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "+97.5" in texts and "-72.5" in texts  # the sign, for print
     assert "Lifetime" in texts and "NPR" in texts
+
+
+def polyline_points(svg: str) -> list[tuple[float, float]]:
+    points = parse(svg).find(f"{SVG}polyline").get("points").split()  # type: ignore[union-attr]
+    return [tuple(map(float, p.split(","))) for p in points]
+
+
+def test_a_long_line_keeps_every_peak_and_trough_within_the_point_limit():
+    # A zig-zag of 1,000 rounds with one high spike and one deep dip.
+    values = [(-1) ** i * (i % 7) for i in range(1, 1001)]
+    values[420], values[777] = 500, -400
+    points = polyline_points(line_chart([("Didi", values)], title="t", x_label="x", y_label="y"))
+    assert len(points) <= MAX_POINTS + 2  # and round 0, and the last round
+    # The same axis range: the spike, the dip and the final total at the same heights.
+    spike, dip, last = polyline_points(
+        line_chart([("Didi", [500, -400, values[-1]])], title="t", x_label="x", y_label="y")
+    )[1:]
+    ys = [y for _x, y in points]
+    assert min(ys) == spike[1] and max(ys) == dip[1]
+    assert points[-1] == (366.0, last[1])  # the final total, at the right edge
+
+
+def test_a_line_of_up_to_max_points_rounds_keeps_every_round():
+    values = list(range(MAX_POINTS))
+    points = polyline_points(line_chart([("Didi", values)], title="t", x_label="x", y_label="y"))
+    assert len(points) == MAX_POINTS + 1

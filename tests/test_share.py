@@ -16,6 +16,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import RoundInput
 from scoring.models import GameSession
+from scoring.views_share import set_new_token
 
 from .web_helpers import worked_round
 
@@ -240,7 +241,7 @@ def test_an_unchanged_poll_costs_one_query(logged_in, client, session, django_as
 def test_public_page_is_rendered_once_per_change_for_visitors(session, django_assert_num_queries):
     from django.test import Client
 
-    from scoring.views_share import CSRF_STAND_IN, NONCE_STAND_IN, set_new_token
+    from scoring.pagecache import CSRF_STAND_IN, NONCE_STAND_IN
 
     path = reverse("share_view", args=[set_new_token(session)])
     services.add_round(session, worked_round())
@@ -263,3 +264,13 @@ def test_public_page_is_rendered_once_per_change_for_visitors(session, django_as
     # A new round is a new page at once.
     services.add_round(session, worked_round())
     assert "+60" in second.get(path).content.decode()
+
+
+def test_a_new_link_polls_itself_not_the_old_one(logged_in, client, session):
+    services.add_round(session, worked_round())
+    old = set_new_token(session)
+    assert f"/s/{old}/live/" in client.get(reverse("share_view", args=[old])).content.decode()
+    new = set_new_token(session)
+    html = client.get(reverse("share_view", args=[new])).content.decode()
+    assert f"/s/{new}/live/" in html and old not in html
+    assert client.get(reverse("share_view", args=[old])).status_code == 404

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -311,7 +313,16 @@ def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
             assert response.status_code == 200
             counts.append(len(queries))
     assert len(set(counts)) == 1
-    assert counts[0] <= 8  # session, user, auth session, messages, ledger's three
+    # The session row; the log-in's session and user and the page come from the cache.
+    assert counts[0] == 1
+    caches["pages"].clear()  # the first view after a change renders everything
+    with CaptureQueriesContext(connection) as queries:
+        logged_in.get(reverse("session_detail", args=[small.pk]))
+    cold = len(queries)
+    caches["pages"].clear()
+    with CaptureQueriesContext(connection) as queries:
+        logged_in.get(reverse("session_detail", args=[big.pk]))
+    assert len(queries) == cold == 6  # … the whole session row, the round count, the ledger's three
     html = response.content.decode()
     assert html.count("ledger-round") == 1000  # ?all=1 shows every round
     assert "+30000" in html  # Didi after 1,000 rounds
@@ -325,3 +336,53 @@ def test_a_long_ledger_shows_the_latest_rounds_with_a_link_to_all(logged_in, own
     assert "Showing the last 50 rounds of 120." in html
     assert 'href="?all=1#ledger"' in html
     assert "+3600" in html  # standings still count all 120 rounds
+
+
+def test_session_page_is_rendered_once_per_change(logged_in, owner, django_assert_num_queries):
+    from scoring.pagecache import CSRF_STAND_IN, NONCE_STAND_IN
+
+    session = make_session(owner)
+    url = reverse("session_detail", args=[session.pk])
+    saved = logged_in.post(
+        reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"), follow=True
+    )
+    assert "Round 1 saved." in saved.content.decode()
+    first = logged_in.get(url).content.decode()
+    assert "Round 1 saved." not in first  # a message is shown once, never cached
+    with django_assert_num_queries(1):  # the session row; the rest comes from the cache
+        response = logged_in.get(url)
+    html = response.content.decode()
+    assert "+30" in html and "1 round" in html
+    assert CSRF_STAND_IN not in html and NONCE_STAND_IN not in html
+    nonce = re.search(r'nonce="([^"]+)"', html).group(1)
+    assert f"'nonce-{nonce}'" in response.headers["Content-Security-Policy"]
+    # The page's forms carry a token of this request that works.
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    logged_in.handler.enforce_csrf_checks = True
+    new_round = reverse("round_new", args=[session.pk])
+    data = round_data(session, WORKED, "Didi")
+    assert logged_in.post(new_round, data).status_code == 403
+    assert logged_in.post(new_round, data | {"csrfmiddlewaretoken": token}).status_code == 302
+    logged_in.get(url)  # shows the message "Round 2 saved." once
+    assert "+60" in logged_in.get(url).content.decode()  # a change is a new page at once
+
+
+def test_cached_pages_are_the_owners_alone(logged_in, owner, client):
+    from django.contrib.auth import get_user_model
+
+    session = make_session(owner)
+    for name in ("session_detail", "settle_up"):
+        assert logged_in.get(reverse(name, args=[session.pk])).status_code == 200
+    cousin = get_user_model().objects.create_user("cousin", password="pw-cousin-123")
+    client.force_login(cousin)
+    for name in ("session_detail", "settle_up"):
+        assert client.get(reverse(name, args=[session.pk])).status_code == 404
+
+
+def test_settle_up_follows_each_round_at_once(logged_in, owner):
+    session = make_session(owner)
+    url = reverse("settle_up", args=[session.pk])
+    assert "No rounds yet" in logged_in.get(url).content.decode()
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    html = logged_in.get(url).content.decode()
+    assert "Dai" in html and "42.50" in html  # Dai pays Didi 17 points × 2.50
