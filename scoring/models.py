@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .engine import Entry, RoundInput, Rules, rules_from_options
 
@@ -155,11 +156,13 @@ class RoundChange(models.Model):
     round as it was before and after (see services.round_snapshot)."""
 
     ACTIONS = [
-        ("create", "Created"),
-        ("edit", "Edited"),
-        ("delete", "Deleted"),
-        ("undo", "Undone"),
-        ("restore", "Restored"),
+        ("create", _("Created")),
+        ("edit", _("Edited")),
+        ("delete", _("Deleted")),
+        ("undo", _("Undone")),
+        ("restore", _("Restored")),
+        # Every round settled again when the session's rules changed.
+        ("rules", _("Re-settled under new rules")),
     ]
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")

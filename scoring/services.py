@@ -361,17 +361,39 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
 
 
 @transaction.atomic
-def recompute_session(session: GameSession, rules: Rules) -> None:
+def recompute_session(session: GameSession, rules: Rules, *, user=None) -> None:
     """Change a session's rules and settle every saved round again under them.
-    Refused whole (RoundError) if any round is impossible under the new rules."""
+    Refused whole (RoundError) if any round is impossible under the new rules.
+    Each round whose nets change gets a "rules" entry in the audit trail."""
     session = GameSession.objects.select_for_update().get(pk=session.pk)
     rounds = list(rounds_with_entries(session))
     results = [settle_round(r.to_input(), rules) for r in rounds]
     session.rules = rules.to_options()
     session.save(update_fields=["rules", "updated_at"])
     changed = []
+    audit = []
+    who = user if getattr(user, "pk", None) else None
     for round_, result in zip(rounds, results, strict=True):
-        for entry in round_.entries.all():
+        before = round_snapshot(round_)
+        entries = list(round_.entries.all())
+        for entry in entries:
             entry.net = result.of(entry.player.name).net
-            changed.append(entry)
+        moved = [e for e in entries if e.net != _net_in(before, e.player_id)]
+        if moved:
+            changed.extend(moved)
+            audit.append(
+                RoundChange(
+                    session_id=session.pk,
+                    round_pk=round_.pk,
+                    action="rules",
+                    user=who,
+                    before=before,
+                    after=round_snapshot(round_),
+                )
+            )
     RoundEntry.objects.bulk_update(changed, ["net"], batch_size=500)
+    RoundChange.objects.bulk_create(audit, batch_size=500)
+
+
+def _net_in(snapshot: dict[str, Any], player_id: int) -> int | None:
+    return next((e["net"] for e in snapshot["entries"] if e["player_id"] == player_id), None)

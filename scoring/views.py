@@ -202,7 +202,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
         problem = _check_rounds(session, new_rules)
         if problem is None:
             try:
-                services.recompute_session(session, new_rules)
+                services.recompute_session(session, new_rules, user=request.user)
             except RoundError as error:  # a round changed meanwhile
                 problem = engine_error(error)
         if problem is None:

@@ -331,7 +331,7 @@ def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
                 )
             else:
                 try:
-                    services.recompute_session(session, new_rules)
+                    services.recompute_session(session, new_rules, user=request.user)
                 except RoundError as error:
                     problem = _("Not changed: %(problem)s.") % {"problem": error}
                 else:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import Entry, RoundError, RoundInput
 from scoring.models import Round, RoundChange
-from tests.web_helpers import WORKED, make_session, round_data
+from tests.web_helpers import WORKED, make_session, round_data, rules_post
 
 pytestmark = pytest.mark.django_db
 
@@ -260,3 +260,30 @@ def test_session_and_round_pages_link_to_their_history(session, owner, client):
     assert f'href="{reverse("session_changes", args=[session.pk])}"' in page
     page = client.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
     assert f'href="{reverse("round_changes", args=[session.pk, round_.pk])}"' in page
+
+
+def test_a_rules_change_records_every_round_it_re_settles(session, owner, client):
+    services.add_round(session, worked_input(), user=owner)
+    services.add_round(session, second_input(), user=owner)
+    # Murder: unseen maal is void. Only round 1 had an unseen player (Buwa, 2 maal).
+    data = rules_post(session.get_rules(), unseen_maal="void", recompute="on")
+    assert client.post(reverse("session_rules", args=[session.pk]), data).status_code == 302
+    change = RoundChange.objects.get(action="rules")
+    assert change.user == owner
+    assert change.round_pk == Round.objects.get(number=1).pk
+    assert nets(change.before) == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    assert nets(change.after) == {"Aama": 5, "Buwa": -22, "Didi": 32, "Dai": -15}
+    # The round history shows it, and offers no restore (nothing was removed).
+    html = client.get(reverse("round_changes", args=[session.pk, change.round_pk])).content
+    html = html.decode()
+    assert "Re-settled under new rules" in html and "aama" in html
+    assert "Restore this round" not in html
+
+
+def test_rules_change_label_in_nepali(session, owner, client):
+    services.add_round(session, worked_input(), user=owner)
+    data = rules_post(session.get_rules(), unseen_maal="void", recompute="on")
+    client.post(reverse("session_rules", args=[session.pk]), data)
+    client.cookies["django_language"] = "ne"
+    html = client.get(reverse("session_changes", args=[session.pk])).content.decode()
+    assert "नयाँ नियमअनुसार फेरि हिसाब गरियो" in html and "बनाइयो" in html

@@ -14,7 +14,7 @@ from django.urls import reverse
 from scoring.engine import PRESETS, make_rules
 from scoring.models import GameSession, Player, Round, RoundEntry
 
-from .web_helpers import WORKED, make_session, round_data
+from .web_helpers import WORKED, make_session, round_data, rule_fields, rules_post
 
 pytestmark = pytest.mark.django_db
 
@@ -32,17 +32,6 @@ def session_post(**overrides) -> dict[str, str]:
     }
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
-
-
-def rule_fields(rules) -> dict[str, str]:
-    """The rules as the form posts them: ticked boxes as "on", unticked left out.
-    The maal point table has its own page, not a field here."""
-    data = {}
-    for name, value in rules.to_options().items():
-        if name == "maal_points" or value is False:
-            continue
-        data[name] = "on" if value is True else str(value)
-    return data
 
 
 # --- accounts and the home page --------------------------------------------------------------
@@ -184,12 +173,6 @@ def test_add_player_errors(logged_in, owner):
     html = logged_in.post(url, {"name": "x" * 41}).content.decode()
     assert "Name: Ensure this value has at most 40 characters (it has 41)." in html
     assert session.players.count() == 4
-
-
-def rules_post(rules, **overrides) -> dict[str, str]:
-    data = {"preset": "pagat", **rule_fields(rules)}
-    data.update(overrides)
-    return {k: v for k, v in data.items() if v is not None}
 
 
 def test_rules_change_freely_before_the_first_round(logged_in, owner):

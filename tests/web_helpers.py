@@ -80,3 +80,22 @@ def worked_round() -> RoundInput:
         ),
         winner="Didi",
     )
+
+
+def rule_fields(rules) -> dict[str, str]:
+    """The rules as the form posts them: ticked boxes as "on", unticked left out.
+    The maal point table has its own page, not a field here."""
+    data = {}
+    for name, value in rules.to_options().items():
+        if name == "maal_points" or value is False:
+            continue
+        data[name] = "on" if value is True else str(value)
+    return data
+
+
+def rules_post(rules, **overrides) -> dict[str, str]:
+    """The rules form's POST: these rules (preset pagat as the base), with overrides;
+    an override of None leaves that field out."""
+    data = {"preset": "pagat", **rule_fields(rules)}
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
