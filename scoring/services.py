@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from .engine import Entry, RoundError, RoundInput, Rules, settle_round
 from .engine.maal import MaalError, check_entry_tally, parse_tiplu
-from .engine.sessionfile import SessionDoc, export_document
+from .engine.sessionfile import RoundMaal, SessionDoc, export_document
 from .models import GameSession, Player, Round, RoundChange, RoundEntry
 
 CONFLICT_MESSAGE = (
@@ -95,13 +95,23 @@ def rounds_with_entries(session: GameSession) -> QuerySet[Round]:
 
 def session_doc(session: GameSession) -> SessionDoc:
     players = tuple(p.name for p in session.players.all())
+    rounds = list(rounds_with_entries(session))
+    maal = tuple(
+        RoundMaal(
+            tiplu=r.tiplu,
+            tallies={e.player.name: e.maal_tally for e in r.entries.all() if e.maal_tally},
+        )
+        for r in rounds
+    )
     return SessionDoc(
         name=session.name,
         currency=session.currency,
         stake_per_point=session.stake_per_point,
         rules=session.get_rules(),
         players=players,
-        rounds=tuple(r.to_input() for r in rounds_with_entries(session)),
+        rounds=tuple(r.to_input() for r in rounds),
+        played_on=session.played_on,
+        maal=maal if any(m != RoundMaal() for m in maal) else (),
     )
 
 
@@ -170,26 +180,30 @@ def _players_by_name(session: GameSession) -> dict[str, Player]:
 @transaction.atomic
 def save_document(doc: SessionDoc, owner=None) -> GameSession:
     """A parsed session file saved whole, or (on any error) not at all."""
+    dated = {"played_on": doc.played_on} if doc.played_on else {}  # else today
     session = GameSession.objects.create(
         owner=owner,
         name=doc.name,
         currency=doc.currency,
         stake_per_point=doc.stake_per_point,
         rules=doc.rules.to_options(),
+        **dated,
     )
     Player.objects.bulk_create(
         Player(session=session, name=name, position=index) for index, name in enumerate(doc.players)
     )
     players = _players_by_name(session)
     for number, round_input in enumerate(doc.rounds, start=1):
+        maal = doc.maal_of(number - 1)
         round_ = Round.objects.create(
             session=session,
             number=number,
             winner=players[round_input.winner] if round_input.winner else None,
             win_type=round_input.win_type,
             better=round_input.better,
+            tiplu=maal.tiplu,
         )
-        _write_entries(round_, round_input, doc.rules, players)
+        _write_entries(round_, round_input, doc.rules, players, dict(maal.tallies))
     return session
 
 

@@ -4,6 +4,7 @@ files into an empty database reproduces every total, payment and round."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from io import StringIO
 
 import pytest
@@ -49,6 +50,19 @@ def _sessions():
     )
     services.replace_round(saved[1], edited)
     services.delete_round(saved[0])
+    # The last round counted with the maal calculator; the night was last Tihar.
+    counted = RoundInput(
+        entries=(
+            Entry(player="Aama", status="seen", maal=12, tunnel=15),
+            Entry(player="Buwa", status="seen", maal=3),
+            Entry(player="Dai", status="unseen"),
+        ),
+        winner="Aama",
+    )
+    tally = {"tiplu": 1, "poplu": 2, "jhiplu": 1, "joker_tunnels": 2}
+    services.add_round(night, counted, tiplu="7H", tallies={"Aama": tally})
+    night.played_on = date(2025, 10, 23)
+    night.save()
     empty = make_session(owner, players=("Ram", "Shyam"), name="Not started")
     return [demo, night, empty]
 
@@ -79,7 +93,22 @@ def test_export_all_then_import_into_an_empty_database_reproduces_everything(tmp
     assert restored == before
     night = restored["Tihar, Bhai Tika"]
     assert sum(night["totals"].values()) == 0
-    assert len(night["rounds"]) == 2
+    assert len(night["rounds"]) == 3
+    # The date, the tiplu and the calculator's tally come back too.
+    assert night["played_on"] == "2025-10-23"
+    assert night["rounds"][2]["tiplu"] == "7H"
+    assert night["rounds"][2]["entries"][0]["maal_tally"] == {
+        "poplu": 1,
+        "marriages": 1,
+        "joker_tunnels": 2,
+    }
+    counted = Round.objects.get(session__name="Tihar, Bhai Tika", number=3)
+    assert counted.tiplu == "7H"
+    assert counted.entries.get(player__name="Aama").maal_tally == {
+        "poplu": 1,
+        "marriages": 1,
+        "joker_tunnels": 2,
+    }
     assert night["rules"]["unseen_maal"] == "kidnap"
     assert restored["Not started"]["rounds"] == []
     demo = restored["Dashain 2026 (demo)"]
@@ -112,7 +141,7 @@ def test_export_all_overwrites_an_older_backup(tmp_path):
     services.delete_round(night.rounds.first())
     call_command("export_session", all=str(tmp_path), stdout=StringIO())
     saved = json.loads((tmp_path / f"session-{night.pk}.json").read_text())
-    assert len(saved["rounds"]) == 1
+    assert len(saved["rounds"]) == 2  # of 3
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 

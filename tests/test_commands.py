@@ -31,6 +31,7 @@ def night() -> dict:
     return {
         "format": "marriage-session/1",
         "name": "Dashain 2026",
+        "played_on": "2026-10-02",
         "currency": "NPR",
         "stake_per_point": "2.50",
         "rules": {"preset": "pagat"},
@@ -174,6 +175,17 @@ def test_settle_prints_the_export_and_saves_nothing(tmp_path):
     assert settled == run("settle", "-", stdin=json.dumps(night()))
     # The same text as importing, then exporting.
     assert run("export_session", run("import_session", path).split()[-1]) == settled
+
+
+@pytest.mark.django_db
+def test_a_file_without_a_date_is_imported_as_played_today(tmp_path):
+    from django.utils import timezone
+
+    undated = {k: v for k, v in night().items() if k != "played_on"}
+    session_id = run("import_session", write(tmp_path, undated)).split()[-1]
+    exported = json.loads(run("export_session", session_id))
+    assert exported["played_on"] == timezone.localdate().isoformat()
+    assert "played_on" not in json.loads(run("settle", write(tmp_path, undated, "u.json")))
 
 
 @pytest.mark.django_db

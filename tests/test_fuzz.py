@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import replace
 from io import StringIO
 from pathlib import Path
 
@@ -36,12 +37,18 @@ FUZZ = settings(
 def db_state() -> tuple:
     """Everything a refused input could have touched."""
     return (
-        list(GameSession.objects.order_by("pk").values_list("pk", "name", "updated_at")),
+        list(
+            GameSession.objects.order_by("pk").values_list("pk", "name", "played_on", "updated_at")
+        ),
         list(Player.objects.order_by("pk").values_list("pk", "name")),
-        list(Round.objects.order_by("pk").values_list("pk", "number", "version", "winner_id")),
+        list(
+            Round.objects.order_by("pk").values_list(
+                "pk", "number", "version", "winner_id", "tiplu"
+            )
+        ),
         list(
             RoundEntry.objects.order_by("pk").values_list(
-                "pk", "player_id", "status", "maal", "tunnel", "dhoos", "net"
+                "pk", "player_id", "status", "maal", "tunnel", "dhoos", "net", "maal_tally"
             )
         ),
         RoundChange.objects.count(),
@@ -92,6 +99,16 @@ def session_files(draw):
             "tunnel": maybe(st.integers(min_value=0, max_value=3)),
             "dhoos": maybe(st.booleans()),
             "net": small,
+            "maal_tally": maybe(
+                st.one_of(
+                    st.dictionaries(
+                        st.sampled_from(["tiplu", "poplu", "jhiplu", "marriages", "alter", "x"]),
+                        st.integers(min_value=-1, max_value=3),
+                        max_size=3,
+                    ),
+                    junk,
+                )
+            ),
         },
     )
     round_ = st.fixed_dictionaries(
@@ -100,7 +117,7 @@ def session_files(draw):
             "winner": maybe(st.one_of(st.none(), st.sampled_from([*names, "Stranger"]))),
             "win_type": maybe(st.sampled_from(["normal", "dublee", "tunnel"])),
             "better": maybe(st.booleans()),
-            "tiplu": junk,
+            "tiplu": st.one_of(st.sampled_from(["7H", "qs", "10S", "ZZ", ""]), junk),
         },
     )
     document = draw(
@@ -115,6 +132,7 @@ def session_files(draw):
                 "currency": maybe(st.sampled_from(["NPR", "INR", "", "TOOLONGCODE"])),
                 "stake_per_point": maybe(st.sampled_from(["2.50", "1", "-1", "abc", "1e400"])),
                 "rules": st.just(rules),
+                "played_on": maybe(st.sampled_from(["2026-10-02", "2026-13-01", "Tihar"])),
                 "extra": junk,
             },
         )
@@ -197,7 +215,9 @@ def test_import_saves_whole_or_refuses_with_a_message(folder, text):
     assert created.count() == 1
     session = created.get()
     assert out.getvalue().strip().splitlines()[-1] == str(session.pk)
-    expected = export_document(loads(text))
+    doc = loads(text)
+    # A file without a date is saved as played today.
+    expected = export_document(replace(doc, played_on=doc.played_on or session.played_on))
     assert json.loads(json.dumps(services.export_session(session))) == json.loads(
         json.dumps(expected)
     )

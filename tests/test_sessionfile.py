@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -11,6 +12,7 @@ from scoring.engine import PRESETS, Entry, RoundInput, make_rules
 from scoring.engine.maal import PRESET_TABLES
 from scoring.engine.sessionfile import (
     FORMAT,
+    RoundMaal,
     SessionDoc,
     SessionFileError,
     dumps,
@@ -312,6 +314,41 @@ def test_json_that_python_cannot_read_is_one_line():
             lambda d: d["rounds"][0].update(winner=""),
             "round 1, winner: a player name must be non-empty text, got ''",
         ),
+        (
+            lambda d: d.update(played_on="2026-13-01"),
+            "played_on: must be a date such as \"2026-10-02\", got '2026-13-01'",
+        ),
+        (
+            lambda d: d.update(played_on=20261002),
+            'played_on: must be a date such as "2026-10-02", got 20261002',
+        ),
+        (
+            lambda d: d["rounds"][0].update(tiplu="ZZ"),
+            "round 1, tiplu: 'ZZ' is not a card: write rank then suit, such as QH or 10S",
+        ),
+        (
+            lambda d: d["rounds"][0].update(tiplu=7),
+            'round 1, tiplu: must be a card such as "QH", got 7',
+        ),
+        (
+            lambda d: d["rounds"][0]["entries"][2].update(maal_tally={"tiplu": 2}),
+            "round 1, player C, maal_tally: pick the tiplu card to use the maal calculator",
+        ),
+        (
+            lambda d: (
+                d["rounds"][0].update(tiplu="7H"),
+                d["rounds"][0]["entries"][2].update(maal_tally={"tiplu": 1}),
+            ),
+            "round 1, player C, maal_tally: the calculator counted maal 3 and tunnel 0 "
+            "(1 tiplu = 3), not 7 and 0; count again or clear the calculator",
+        ),
+        (
+            lambda d: (
+                d["rounds"][0].update(tiplu="7H"),
+                d["rounds"][0]["entries"][2].update(maal_tally={"tiplu": -2}),
+            ),
+            "round 1, player C, maal_tally: tiplu: must not be negative, got -2",
+        ),
     ],
 )
 def test_bad_files_name_what_is_wrong(change, message):
@@ -370,3 +407,23 @@ def test_a_huge_bad_value_is_cut_short_in_the_message():
     assert message.startswith("round 1, player B, maal: must be a whole number, got [0, 1, 2, ")
     assert len(message) == 300
     assert message.endswith("…")
+
+
+def test_the_date_tiplu_and_maal_tallies_survive_the_file():
+    data = worked_example_file(played_on="2026-10-02")
+    data["rounds"][0]["tiplu"] = "7h"
+    data["rounds"][0]["entries"][2]["maal_tally"] = {"poplu": 2, "jhiplu": 1}
+    doc = parse_document(data)
+    assert doc.played_on == date(2026, 10, 2)
+    assert doc.maal == (RoundMaal(tiplu="7H", tallies={"C": {"poplu": 2, "jhiplu": 1}}),)
+    exported = export_document(doc)
+    assert exported["played_on"] == "2026-10-02"
+    assert exported["rounds"][0]["tiplu"] == "7H"
+    assert exported["rounds"][0]["entries"][2]["maal_tally"] == {"poplu": 2, "jhiplu": 1}
+    assert "maal_tally" not in exported["rounds"][0]["entries"][0]
+    assert parse_document(exported) == doc
+
+
+def test_a_file_without_date_or_calculator_exports_neither():
+    exported = export_document(parse_document(worked_example_file()))
+    assert "played_on" not in exported and "tiplu" not in exported["rounds"][0]

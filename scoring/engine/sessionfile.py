@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .ledger import money, settle_up, totals
+from .maal import MaalError, check_entry_tally, parse_tiplu
 from .rules import RuleError, Rules, rules_from_options
 from .settlement import (
     Entry,
@@ -57,6 +59,15 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> _JsonObject:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundMaal:
+    """What the maal calculator kept of a round: the tiplu card's code ("QH") and
+    each counted player's tally (Tally.to_dict()). Empty when it was not used."""
+
+    tiplu: str = ""
+    tallies: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class SessionDoc:
     name: str
     currency: str
@@ -64,6 +75,12 @@ class SessionDoc:
     rules: Rules
     players: tuple[str, ...]
     rounds: tuple[RoundInput, ...] = field(default=())
+    played_on: date | None = None
+    # One per round when any round used the calculator, else empty.
+    maal: tuple[RoundMaal, ...] = field(default=())
+
+    def maal_of(self, index: int) -> RoundMaal:
+        return self.maal[index] if index < len(self.maal) else RoundMaal()
 
 
 def parse_stake(value: object) -> Decimal:
@@ -125,11 +142,12 @@ def _no_duplicates(obj: Mapping[str, Any], where: str) -> None:
         raise SessionFileError(f"{where}, {duplicates[0]}: given twice")
 
 
-ROUND_KEYS = {"winner", "win_type", "better", "entries", "net"}
-ENTRY_KEYS = {"player", "status", "maal", "tunnel", "dhoos"}
+ROUND_KEYS = {"winner", "win_type", "better", "entries", "net", "tiplu"}
+ENTRY_KEYS = {"player", "status", "maal", "tunnel", "dhoos", "maal_tally"}
 TOP_KEYS = {
     "format",
     "name",
+    "played_on",
     "currency",
     "stake_per_point",
     "rules",
@@ -195,6 +213,49 @@ def parse_round(
     return round_
 
 
+def parse_round_maal(
+    raw: Mapping[str, Any], number: int, round_: RoundInput, rules: Rules
+) -> RoundMaal:
+    """A round's optional `tiplu` and its entries' optional `maal_tally`, each tally
+    checked against its entry's maal and tunnel points (parse_round checked the rest)."""
+    where = f"round {number}"
+    tiplu = raw.get("tiplu", "")
+    if not isinstance(tiplu, str):
+        raise SessionFileError(f'{where}, tiplu: must be a card such as "QH", got {tiplu!r}')
+    code = ""
+    if tiplu:
+        try:
+            code = parse_tiplu(tiplu).code
+        except MaalError as error:
+            raise SessionFileError(f"{where}, {error}") from None
+    tallies: dict[str, dict[str, int]] = {}
+    for item in raw["entries"]:
+        if item.get("maal_tally") is None:
+            continue
+        entry = round_.entry(clean_player_name(item["player"], where))
+        at = f"{where}, player {entry.player}, maal_tally"
+        if not code:
+            raise SessionFileError(f"{at}: pick the tiplu card to use the maal calculator")
+        try:
+            result = check_entry_tally(item["maal_tally"], code, rules, entry.maal, entry.tunnel)[1]
+        except MaalError as error:
+            raise SessionFileError(f"{at}: {error}") from None
+        tallies[entry.player] = result.tally.to_dict()
+    return RoundMaal(tiplu=code, tallies=tallies)
+
+
+def parse_played_on(value: object) -> date | None:
+    """The evening's date, "2026-10-02"; None when the file has none."""
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str) and len(value) == 10:
+            return date.fromisoformat(value)
+    except ValueError:
+        pass
+    raise SessionFileError(f'played_on: must be a date such as "2026-10-02", got {value!r}')
+
+
 def parse_document(data: object) -> SessionDoc:
     """A session document (already decoded from JSON) as values; raises SessionFileError."""
     document: dict[str, Any] = _expect(data, dict, "session file")
@@ -228,9 +289,11 @@ def parse_document(data: object) -> SessionDoc:
         raise SessionFileError(f"players: a session needs at least 2 players, got {len(players)}")
     rounds_raw = _expect(document.get("rounds", []), list, "rounds")
     rounds: list[RoundInput] = []
+    maal: list[RoundMaal] = []
     for number, raw in enumerate(rounds_raw, start=1):
         previous = rounds[-1] if rounds else None
         rounds.append(parse_round(raw, number, players, rules, previous))
+        maal.append(parse_round_maal(raw, number, rounds[-1], rules))
     return SessionDoc(
         name=name,
         currency=currency.strip().upper(),
@@ -238,6 +301,8 @@ def parse_document(data: object) -> SessionDoc:
         rules=rules,
         players=tuple(players),
         rounds=tuple(rounds),
+        played_on=parse_played_on(document.get("played_on")),
+        maal=tuple(maal) if any(m != RoundMaal() for m in maal) else (),
     )
 
 
@@ -254,22 +319,32 @@ def loads(text: str) -> SessionDoc:
     return parse_document(data)
 
 
-def round_document(round_: RoundInput, result: RoundResult | None = None) -> dict[str, Any]:
+def round_document(
+    round_: RoundInput, result: RoundResult | None = None, maal: RoundMaal | None = None
+) -> dict[str, Any]:
+    """A round as the file has it; `tiplu` and `maal_tally` only where the maal
+    calculator was used."""
+    maal = maal or RoundMaal()
     doc: dict[str, Any] = {
         "winner": round_.winner,
         "win_type": round_.win_type,
         "better": round_.better,
-        "entries": [
-            {
-                "player": e.player,
-                "status": e.status,
-                "maal": e.maal,
-                "tunnel": e.tunnel,
-                "dhoos": e.dhoos,
-            }
-            for e in round_.entries
-        ],
     }
+    if maal.tiplu:
+        doc["tiplu"] = maal.tiplu
+    entries = []
+    for e in round_.entries:
+        entry: dict[str, Any] = {
+            "player": e.player,
+            "status": e.status,
+            "maal": e.maal,
+            "tunnel": e.tunnel,
+            "dhoos": e.dhoos,
+        }
+        if e.player in maal.tallies:
+            entry["maal_tally"] = dict(maal.tallies[e.player])
+        entries.append(entry)
+    doc["entries"] = entries
     if result is not None:
         doc["net"] = result.nets
     return doc
@@ -287,14 +362,19 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
     results = [settle_round(round_, doc.rules) for round_ in rounds]
     points = totals((r.nets for r in results), doc.players)
     amounts = money(points, doc.stake_per_point)
+    dated = {"played_on": doc.played_on.isoformat()} if doc.played_on else {}
     return {
         "format": FORMAT,
         "name": doc.name,
+        **dated,
         "currency": doc.currency,
         "stake_per_point": str(doc.stake_per_point),
         "rules": doc.rules.to_options(),
         "players": list(doc.players),
-        "rounds": [round_document(r, res) for r, res in zip(rounds, results, strict=True)],
+        "rounds": [
+            round_document(r, res, doc.maal_of(index))
+            for index, (r, res) in enumerate(zip(rounds, results, strict=True))
+        ],
         "totals": points,
         "money": {player: str(amount) for player, amount in amounts.items()},
         "transfers": [
