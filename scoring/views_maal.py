@@ -38,7 +38,7 @@ from .engine.maal import (
     score,
 )
 from .engine.rules import OPTION_HELP, OPTION_LABELS, check_option
-from .engine_text import engine_message
+from .engine_text import engine_error, engine_message
 from .models import GameSession, Round
 
 MAX_COUNT = 21  # a hand's size: more of anything is a typo
@@ -333,7 +333,7 @@ def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
                 try:
                     services.recompute_session(session, new_rules, user=request.user)
                 except RoundError as error:
-                    problem = _("Not changed: %(problem)s.") % {"problem": error}
+                    problem = _("Not changed: %(problem)s.") % {"problem": engine_error(error)}
                 else:
                     messages.success(request, _("Maal point table saved."))
                     return redirect("maal_table", session_id=session.pk)
