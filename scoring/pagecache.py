@@ -15,6 +15,7 @@ its request alone: the message is shown once.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -69,10 +70,27 @@ def shared_version(token: str) -> str | None:
     return _version("share_token = %s", [token]) if token else None
 
 
+def owner_version(request: HttpRequest) -> str:
+    """The state of all the reader's sessions, for pages drawn from every one of
+    them (history, player pages, leaderboard): how many there are and the latest
+    change. Any write bumps the latest change, and a deletion the count."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT COUNT(*), MAX(updated_at) FROM {GameSession._meta.db_table} "
+            "WHERE owner_id = %s",
+            [request.user.pk],
+        )
+        count, latest = cursor.fetchone()
+    # The raw value is enough for a key: the same database gives the same text.
+    return f"u{request.user.pk}-{count}-{latest}"
+
+
 def page_key(request: HttpRequest, name: str, version: str, *parts: object) -> str:
     """The cache key of page `name` of a session at `version`, for this reader."""
     reader = request.user.pk if request.user.is_authenticated else "-"
-    return ":".join(map(str, ("page", name, version, reader, get_language(), *parts)))
+    key = ":".join(map(str, (name, version, reader, get_language(), *parts)))
+    # Parts may be a whole path and query: hashed, the key is short and plain.
+    return "page:" + hashlib.sha256(key.encode()).hexdigest()
 
 
 def fill_in(html: str, request: HttpRequest) -> str:

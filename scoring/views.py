@@ -27,7 +27,7 @@ from .engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, closest_pres
 from .engine_text import engine_error
 from .forms import PlayerForm, RoundForm, RulesForm, SessionForm, preset_options
 from .models import GameSession, Player, Round, RoundEntry
-from .pagecache import cached_page, owned_version, page_key
+from .pagecache import cached_page, owned_version, owner_version, page_key
 from .reports import LATEST_ROUNDS, build_ledger
 
 
@@ -65,13 +65,18 @@ def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
-    sessions = list(
-        GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
-    )
-    leaders = _leaders(sessions)
-    for session in sessions:
-        session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
-    return render(request, "home.html", {"sessions": sessions})
+
+    def context() -> dict[str, object]:
+        sessions = list(
+            GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
+        )
+        leaders = _leaders(sessions)
+        for session in sessions:
+            session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
+        return {"sessions": sessions}
+
+    key = page_key(request, "home", owner_version(request))
+    return cached_page(request, key, "home.html", context)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -284,31 +289,41 @@ def _previous_round(session: GameSession) -> RoundInput | None:
 
 @login_required
 def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
+    if request.method != "POST":
+        return _empty_round_page(request, session_id)
     session = _own_session(request, session_id)
-    players = list(session.players.all())
-    rules = session.get_rules()
-    if request.method == "POST":
-        form = RoundForm(players, rules, data=request.POST)
-        if form.is_valid() and form.round_input is not None:
-            try:
-                round_ = services.add_round(
-                    session,
-                    form.round_input,
-                    tiplu=form.tiplu,
-                    tallies=form.tallies,
-                    user=request.user,
-                )
-            except RoundError as error:  # the rules changed under our feet
-                form._place(error)
-            else:
-                messages.success(
-                    request, _("Round %(position)d saved.") % {"position": _position(round_)}
-                )
-                return redirect("session_detail", session_id=session.pk)
-        return _round_page(request, session, form)
-    better = better_by_default(_previous_round(session), rules)
-    form = RoundForm(players, rules, better_default=better)
+    form = RoundForm(list(session.players.all()), session.get_rules(), data=request.POST)
+    if form.is_valid() and form.round_input is not None:
+        try:
+            round_ = services.add_round(
+                session,
+                form.round_input,
+                tiplu=form.tiplu,
+                tallies=form.tallies,
+                user=request.user,
+            )
+        except RoundError as error:  # the rules changed under our feet
+            form._place(error)
+        else:
+            messages.success(
+                request, _("Round %(position)d saved.") % {"position": _position(round_)}
+            )
+            return redirect("session_detail", session_id=session.pk)
     return _round_page(request, session, form)
+
+
+def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The new-round form depends only on the session: rendered once per version."""
+
+    def context() -> dict[str, object]:
+        session = _own_session(request, session_id)
+        rules = session.get_rules()
+        better = better_by_default(_previous_round(session), rules)
+        form = RoundForm(list(session.players.all()), rules, better_default=better)
+        return {"session": session, "form": form, "round": None, "position": None}
+
+    key = page_key(request, "round-new", owned_version(request, session_id))
+    return cached_page(request, key, "scoring/round_form.html", context)
 
 
 @login_required
@@ -325,27 +340,27 @@ def round_preview(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
-    round_ = _own_round(session, round_id)
-    result, problem = None, None
-    try:
-        result = settle_round(round_.to_input(), session.get_rules())
-    except RoundError as error:
-        problem = engine_error(error)
-    played = {e.player_id for e in round_.entries.all()}
-    sat_out = [p for p in session.players.all() if p.pk not in played]
-    return render(
-        request,
-        "scoring/round_detail.html",
-        {
+    # An unknown round is a 404 raised while rendering: nothing is cached.
+    def context() -> dict[str, object]:
+        session = _own_session(request, session_id)
+        round_ = _own_round(session, round_id)
+        result, problem = None, None
+        try:
+            result = settle_round(round_.to_input(), session.get_rules())
+        except RoundError as error:
+            problem = engine_error(error)
+        played = {e.player_id for e in round_.entries.all()}
+        return {
             "session": session,
             "round": round_,
             "position": _position(round_),
             "result": result,
             "problem": problem,
-            "sat_out": sat_out,
-        },
-    )
+            "sat_out": [p for p in session.players.all() if p.pk not in played],
+        }
+
+    key = page_key(request, "round", owned_version(request, session_id), round_id)
+    return cached_page(request, key, "scoring/round_detail.html", context)
 
 
 def _opened_version(request: HttpRequest) -> int | None:

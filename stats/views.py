@@ -14,6 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from scoring.models import GameSession
+from scoring.pagecache import cached_page, owner_version, page_key
 from scoring.reports import Ledger, build_ledger
 
 from . import charts
@@ -65,54 +66,68 @@ def fmt_signed(value: float) -> str:
     return ("+" if value > 0 else "") + fmt_number(value)
 
 
+def _cached(request: HttpRequest, name: str, template: str, context) -> HttpResponse:
+    """Pages drawn from all the reader's sessions, rendered once per change of any
+    of them (pagecache.owner_version) and per address, query string included."""
+    key = page_key(
+        request, name, owner_version(request), request.get_full_path(), bool(request.htmx)
+    )
+    return cached_page(request, key, template, context)
+
+
 @login_required
 def round_history(request: HttpRequest) -> HttpResponse:
-    rounds = load_rounds(request.user)
-    names = display_names(rounds)
-    form = HistoryForm(request.GET or None, players=names)
-    focus = ""
-    if form.is_bound:
-        found = []
-        if form.is_valid():
-            history_filter = form.to_filter()
-            found = filter_rounds(rounds, history_filter)
-            focus = history_filter.player
-    else:
-        found = list(reversed(rounds))
-    page = Paginator(found, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
-    context = {
-        "form": form,
-        "page": page,
-        "total": len(found),
-        "query": query.urlencode(),
-        "has_rounds": bool(rounds),
-        "focus": focus,  # the player searched for: their net stands out
-    }
+    def context() -> dict[str, object]:
+        rounds = load_rounds(request.user)
+        names = display_names(rounds)
+        form = HistoryForm(request.GET or None, players=names)
+        focus = ""
+        if form.is_bound:
+            found = []
+            if form.is_valid():
+                history_filter = form.to_filter()
+                found = filter_rounds(rounds, history_filter)
+                focus = history_filter.player
+        else:
+            found = list(reversed(rounds))
+        page = Paginator(found, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+        query = request.GET.copy()
+        query.pop("page", None)
+        return {
+            "form": form,
+            "page": page,
+            "total": len(found),
+            "query": query.urlencode(),
+            "has_rounds": bool(rounds),
+            "focus": focus,  # the player searched for: their net stands out
+        }
+
     template = "stats/history.html#results" if request.htmx else "stats/history.html"
-    return render(request, template, context)
+    return _cached(request, "history", template, context)
 
 
 @login_required
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
-    rounds = load_rounds(request.user)
-    stats = player_stats(rounds, name_key(name))
-    if stats is None:
-        raise Http404("No such player in your sessions.")
-    chart = ""
-    if stats.sessions:
-        chart = charts.bar_chart(
-            [
-                # The date is short and tells apart every year's "Dashain".
-                (f"{p.session.played_on:%Y-%m-%d}", p.points)
-                for p in reversed(stats.sessions[:12])
-            ],
-            title=_("%(name)s: points per session") % {"name": stats.name},
-            value_label=_("Points"),
-            fmt=fmt_number,
-        )
-    return render(request, "stats/player.html", {"stats": stats, "chart": chart})
+    # An unknown name is a 404 raised while rendering: nothing is cached.
+    def context() -> dict[str, object]:
+        stats = player_stats(load_rounds(request.user), name_key(name))
+        if stats is None:
+            raise Http404("No such player in your sessions.")
+        chart = ""
+        if stats.sessions:
+            chart = charts.bar_chart(
+                [
+                    # The date is short and tells apart every year's "Dashain".
+                    (f"{p.session.played_on:%Y-%m-%d}", p.points)
+                    for p in reversed(stats.sessions[:12])
+                ],
+                title=_("%(name)s: points per session") % {"name": stats.name},
+                value_label=_("Points"),
+                fmt=fmt_number,
+            )
+        return {"stats": stats, "chart": chart}
+
+    return _cached(request, "player", "stats/player.html", context)
 
 
 def standings_chart(board: Board) -> str:
@@ -137,9 +152,11 @@ def standings_chart(board: Board) -> str:
 
 @login_required
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
-    boards = leaderboard(load_rounds(request.user))
-    charted = [(board, standings_chart(board)) for board in boards]
-    return render(request, "stats/leaderboard.html", {"boards": charted})
+    def context() -> dict[str, object]:
+        boards = leaderboard(load_rounds(request.user))
+        return {"boards": [(board, standings_chart(board)) for board in boards]}
+
+    return _cached(request, "leaderboard", "stats/leaderboard.html", context)
 
 
 def _own_session(request: HttpRequest, session_id: int) -> GameSession:

@@ -348,3 +348,25 @@ def test_leaderboard_chart_shows_points_when_played_for_points_only(logged_in, o
     html = logged_in.get(reverse("leaderboard")).content.decode()
     assert "Lifetime standings in points" in html
     assert ">+3</text>" in html and ">-3</text>" in html
+
+
+def test_record_pages_are_rendered_once_per_change(logged_in, sessions, django_assert_num_queries):
+    tihar = sessions[1]
+    for name in ("round_history", "leaderboard"):
+        logged_in.get(reverse(name))
+        with django_assert_num_queries(1):  # the state of the reader's sessions
+            assert logged_in.get(reverse(name)).status_code == 200
+    # A round in either session shows at once: Kaka wins again in Tihar.
+    play(tihar, "Kaka", {"AAMA": ("seen", 0), "Didi": ("seen", 0), "Kaka": ("seen", 0)})
+    assert "5 rounds found" in logged_in.get(reverse("round_history")).content.decode()
+    # So does a deleted session: only Dashain's NPR board is left.
+    logged_in.post(reverse("session_delete", args=[tihar.pk]), {"confirm": "on"})
+    html = logged_in.get(reverse("leaderboard")).content.decode()
+    assert "In NPR" in html and "In USD" not in html
+    assert logged_in.get(reverse("player_detail", args=["Kaka"])).status_code == 404
+
+
+def test_each_filter_is_its_own_page(logged_in, sessions):
+    everyone = logged_in.get(reverse("round_history")).content.decode()
+    victims = logged_in.get(reverse("round_history"), {"victims": "on"}).content.decode()
+    assert "4 rounds found" in everyone and "1 round found" in victims

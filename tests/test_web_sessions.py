@@ -369,3 +369,17 @@ def test_settle_up_follows_each_round_at_once(logged_in, owner):
     logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
     html = logged_in.get(url).content.decode()
     assert "Dai" in html and "42.50" in html  # Dai pays Didi 17 points × 2.50
+
+
+def test_the_sessions_list_follows_every_change_at_once(logged_in, owner):
+    first = make_session(owner, name="Dashain")
+    assert "Dashain" in logged_in.get(reverse("home")).content.decode()
+    make_session(owner, name="Tihar")
+    html = logged_in.get(reverse("home")).content.decode()
+    assert "Tihar" in html and "Dashain" in html
+    logged_in.post(reverse("round_new", args=[first.pk]), round_data(first, WORKED, "Didi"))
+    logged_in.get(reverse("session_detail", args=[first.pk]))  # "Round 1 saved." shown there
+    assert "1 round" in logged_in.get(reverse("home")).content.decode()
+    deleted = logged_in.post(reverse("session_delete", args=[first.pk]), follow=True)
+    assert "Session “Dashain” deleted." in deleted.content.decode()
+    assert "Dashain" not in logged_in.get(reverse("home")).content.decode()
