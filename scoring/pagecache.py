@@ -1,6 +1,7 @@
-"""Whole pages rendered once per change of a session and then served from the
-cache, so a table of phones reading an unchanged session costs one tiny query
-and a cache read each, not a template rendering.
+"""Whole pages rendered once per change of a session (or, for pages drawn from
+all of a reader's sessions, of any of them) and then served from the cache, so
+a table of phones reading an unchanged session costs one tiny query and a cache
+read each, not a template rendering.
 
 A session's *version* names the state a reader can see: its `updated_at`, which
 every write a reader can see bumps (a round saved, edited, deleted or restored,
