@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from scoring import services
@@ -192,8 +192,16 @@ def folder():
         yield Path(name)
 
 
+# Found by this test on PostgreSQL, which refuses a NUL in text outright.
+NUL_NAME = (
+    '{"format": "marriage-session/1", "name": "\\u0000", "currency": "NPR", '
+    '"stake_per_point": "2.50", "rules": {"preset": "pagat"}, "players": ["Aama", "Buwa"]}'
+)
+
+
 @FUZZ
 @given(text=texts)
+@example(text=NUL_NAME)
 def test_import_saves_whole_or_refuses_with_a_message(folder, text):
     path = folder / "session.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")

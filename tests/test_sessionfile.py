@@ -315,6 +315,18 @@ def test_json_that_python_cannot_read_is_one_line():
             "round 1, winner: a player name must be non-empty text, got ''",
         ),
         (
+            lambda d: d.update(name="Tihar\x00"),
+            "name: must not contain control characters, got 'Tihar\\x00'",
+        ),
+        (
+            lambda d: d.update(players=["A", "B\x07"]),
+            "players, entry 2: must not contain control characters, got 'B\\x07'",
+        ),
+        (
+            lambda d: d.update(currency="NP\x00"),
+            "currency: must not contain control characters, got 'NP\\x00'",
+        ),
+        (
             lambda d: d.update(played_on="2026-13-01"),
             "played_on: must be a date such as \"2026-10-02\", got '2026-13-01'",
         ),

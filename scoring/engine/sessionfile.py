@@ -7,6 +7,7 @@ player and field, so a one-line message tells the user what to fix.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -110,10 +111,19 @@ def parse_stake(value: object) -> Decimal:
     return stake.quantize(Decimal(1).scaleb(-STAKE_DECIMAL_PLACES))
 
 
+def _printable(text: str, where: str) -> str:
+    """Text as it can be shown and stored: no control characters (PostgreSQL
+    refuses a NUL in text outright, and none belongs in a name)."""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise SessionFileError(f"{where}: must not contain control characters, got {text!r}")
+    return text
+
+
 def clean_player_name(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise SessionFileError(f"{where}: a player name must be non-empty text, got {value!r}")
-    name = " ".join(value.split())
+    name = _printable(" ".join(value.split()), where)
     if len(name) > MAX_PLAYER_NAME_LENGTH:
         raise SessionFileError(
             f"{where}: player name {name[:20]!r}… is longer than "
@@ -265,12 +275,13 @@ def parse_document(data: object) -> SessionDoc:
     name = document.get("name")
     if not isinstance(name, str) or not name.strip():
         raise SessionFileError(f"name: must be non-empty text, got {name!r}")
-    name = " ".join(name.split())
+    name = _printable(" ".join(name.split()), "name")
     if len(name) > MAX_NAME_LENGTH:
         raise SessionFileError(f"name: longer than {MAX_NAME_LENGTH} characters")
     currency = document.get("currency", "NPR")
     if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= 8):
         raise SessionFileError(f"currency: must be a short code such as NPR, got {currency!r}")
+    _printable(currency, "currency")
     stake = parse_stake(document.get("stake_per_point", "1"))
     rules_raw = _expect(document.get("rules", {}), dict, "rules")
     _no_duplicates(rules_raw, "rules")
