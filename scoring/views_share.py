@@ -60,7 +60,12 @@ def _etag(request: HttpRequest | None, token: str) -> str | None:
     (pagecache.py) does, or the reader's language. One indexed row, so an idle
     table's polls cost almost nothing. None for an unknown token: 404."""
     version = shared_version(token)
-    return None if version is None else f"{version}-{get_language()}"
+    return None if version is None else _validator(version)
+
+
+def _validator(version: str) -> str:
+    # The page embeds it and each poll sends it back: built in this one place.
+    return f"{version}-{get_language()}"
 
 
 def _live_context(
@@ -90,7 +95,7 @@ def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -
     """The live part, rendered once per change of the session and shared by every
     phone watching it: the cache key holds the validator (version and language),
     so a change is a new key and nothing stale is ever served."""
-    etag = f"{version_of(session.pk, session.updated_at)}-{get_language()}"
+    etag = _validator(version_of(session.pk, session.updated_at))
     # The token too: the partial polls its own link, and a new link leaves the
     # session's version as it was.
     key = f"share-live:{etag}:{session.share_token}:{latest}"
