@@ -389,10 +389,12 @@ def recompute_session(session: GameSession, rules: Rules, *, user=None) -> None:
     who = user if getattr(user, "pk", None) else None
     for round_, result in zip(rounds, results, strict=True):
         before = round_snapshot(round_)
-        entries = list(round_.entries.all())
-        for entry in entries:
-            entry.net = result.of(entry.player.name).net
-        moved = [e for e in entries if e.net != _net_in(before, e.player_id)]
+        moved = []
+        for entry in round_.entries.all():
+            net = result.of(entry.player.name).net
+            if net != entry.net:
+                entry.net = net
+                moved.append(entry)
         if moved:
             changed.extend(moved)
             audit.append(
@@ -407,7 +409,3 @@ def recompute_session(session: GameSession, rules: Rules, *, user=None) -> None:
             )
     RoundEntry.objects.bulk_update(changed, ["net"], batch_size=500)
     RoundChange.objects.bulk_create(audit, batch_size=500)
-
-
-def _net_in(snapshot: dict[str, Any], player_id: int) -> int | None:
-    return next((e["net"] for e in snapshot["entries"] if e["player_id"] == player_id), None)
