@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from .engine import Entry, RoundError, RoundInput, Rules, settle_round
 from .engine.maal import MaalError, check_entry_tally, parse_tiplu
-from .engine.sessionfile import RoundMaal, SessionDoc, export_document
+from .engine.sessionfile import RoundMaal, SessionDoc, export_document, maal_per_round
 from .models import GameSession, Player, Round, RoundChange, RoundEntry
 
 CONFLICT_MESSAGE = (
@@ -96,13 +96,13 @@ def rounds_with_entries(session: GameSession) -> QuerySet[Round]:
 def session_doc(session: GameSession) -> SessionDoc:
     players = tuple(p.name for p in session.players.all())
     rounds = list(rounds_with_entries(session))
-    maal = tuple(
+    maal = [
         RoundMaal(
             tiplu=r.tiplu,
             tallies={e.player.name: e.maal_tally for e in r.entries.all() if e.maal_tally},
         )
         for r in rounds
-    )
+    ]
     return SessionDoc(
         name=session.name,
         currency=session.currency,
@@ -111,7 +111,7 @@ def session_doc(session: GameSession) -> SessionDoc:
         players=players,
         rounds=tuple(r.to_input() for r in rounds),
         played_on=session.played_on,
-        maal=maal if any(m != RoundMaal() for m in maal) else (),
+        maal=maal_per_round(maal),
     )
 
 

@@ -84,6 +84,12 @@ class SessionDoc:
         return self.maal[index] if index < len(self.maal) else RoundMaal()
 
 
+def maal_per_round(maal: Sequence[RoundMaal]) -> tuple[RoundMaal, ...]:
+    """SessionDoc.maal: one per round, or () when no round used the calculator,
+    so a document read from a file equals one built without the field."""
+    return tuple(maal) if any(m != RoundMaal() for m in maal) else ()
+
+
 def parse_stake(value: object) -> Decimal:
     """A stake per point: a decimal string such as "2.50" (or a whole number), ≥ 0."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -313,7 +319,7 @@ def parse_document(data: object) -> SessionDoc:
         players=tuple(players),
         rounds=tuple(rounds),
         played_on=parse_played_on(document.get("played_on")),
-        maal=tuple(maal) if any(m != RoundMaal() for m in maal) else (),
+        maal=maal_per_round(maal),
     )
 
 
