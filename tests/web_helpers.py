@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from scoring.engine import Entry, RoundInput, make_rules
 from scoring.models import GameSession, Player
+from scoring.pagecache import CSRF_STAND_IN, NONCE_STAND_IN
 
 
 def make_session(
@@ -99,3 +101,13 @@ def rules_post(rules, **overrides) -> dict[str, str]:
     data = {"preset": "pagat", **rule_fields(rules)}
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
+
+
+def filled_in_token(response) -> str:
+    """A page served from the page cache has this request's values in it: no
+    stand-in left, the nonce the CSP header names. Returns its CSRF token."""
+    html = response.content.decode()
+    assert CSRF_STAND_IN not in html and NONCE_STAND_IN not in html
+    nonce = re.search(r'nonce="([^"]+)"', html).group(1)
+    assert f"'nonce-{nonce}'" in response.headers["Content-Security-Policy"]
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
