@@ -1,0 +1,348 @@
+// One round's settlement in the browser, for the offline preview: RULES.md
+// sections 2 and 3, exactly as scoring/engine/settlement.py computes them.
+// tests/test_settlement_parity.py runs both on thousands of generated rounds
+// and requires the same figures and the same refusals, so there is one truth.
+//
+// Plain ES module, no build step. Input and output use the engine's names:
+//   round = {entries: [{player, status, maal, tunnel, dhoos, dublees}],
+//            winner (name or null), win_type, better}
+//   rules = the session's resolved options (Rules.to_options()); options this
+//           module knows but the rules omit take RULES.md's defaults.
+
+export const MIN_PLAYERS = 2;
+export const MAX_POINTS = 10000; // more maal or tunnel points than this in one hand is a typo
+export const STATUSES = ["seen", "unseen"];
+export const WIN_TYPES = ["normal", "dublee"];
+
+// RULES.md section 5: every option a preset does not name takes these.
+export const DEFAULTS = Object.freeze({
+  seen_payment: 3,
+  unseen_payment: 10,
+  dublee_bonus: 5,
+  unseen_maal: "count",
+  unseen_tunnel: "void",
+  better_multiplier: 2,
+  dublee_triggers_better: false,
+  dhoos_penalty: 15,
+  max_players: 5,
+  dhoos_amount: "fixed",
+  dhoos_payee: "all",
+  dhoos_voids_maal: false,
+  dublee_players_pay_seen: true,
+  dublee_min_players: 2,
+  better_after_rotation: false,
+  master_card_value: 5,
+});
+
+export function resolveRules(options) {
+  return Object.freeze({ ...DEFAULTS, ...(options || {}) });
+}
+
+// A refused round: `id` is the engine's English message with %(name)s
+// placeholders (the same catalogue key the server translates), `params` fill it.
+export class RoundError extends Error {
+  constructor(id, params = {}, { field = "", player = null } = {}) {
+    super(fill(id, params));
+    this.id = id;
+    this.params = params;
+    this.field = field;
+    this.player = player;
+  }
+}
+
+// "%(name)s" placeholders, as Python's % fills them; `translate` maps an id
+// to the reader's language when the page gives a catalogue.
+export function fill(id, params, translate) {
+  const text = translate ? translate(id) : id;
+  return text.replace(/%\((\w+)\)[sd]/g, (_, name) => String(params[name]));
+}
+
+// Python's repr() of what a form or file could put in a field, for messages.
+function repr(value) {
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") return "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+  return String(value);
+}
+
+function isWhole(value) {
+  return typeof value === "number" && Number.isInteger(value);
+}
+
+function checkPoints(value, field, player) {
+  if (!isWhole(value)) {
+    throw new RoundError("must be a whole number, got %(value)s", { value: repr(value) }, { field, player });
+  }
+  if (value < 0) {
+    throw new RoundError("must not be negative, got %(value)s", { value }, { field, player });
+  }
+  if (value > MAX_POINTS) {
+    throw new RoundError(
+      "%(value)s is more than %(max)s points; check the number",
+      { value, max: "10,000" },
+      { field, player },
+    );
+  }
+  return value;
+}
+
+function entryOf(round, player) {
+  return round.entries.find((entry) => entry.player === player);
+}
+
+// Raise RoundError for anything a table could not have played, checking in
+// the engine's order so the same field is named first.
+export function validateRound(round, rules) {
+  const names = new Set();
+  for (const entry of round.entries) {
+    if (!entry.player) throw new RoundError("every entry needs a player", {}, { field: "player" });
+    if (names.has(entry.player)) {
+      throw new RoundError("appears twice in the round", {}, { field: "player", player: entry.player });
+    }
+    names.add(entry.player);
+    if (!STATUSES.includes(entry.status)) {
+      throw new RoundError(
+        "must be seen or unseen, got %(value)s",
+        { value: repr(entry.status) },
+        { field: "status", player: entry.player },
+      );
+    }
+    checkPoints(entry.maal, "maal", entry.player);
+    checkPoints(entry.tunnel, "tunnel", entry.player);
+    if (typeof entry.dhoos !== "boolean") {
+      throw new RoundError(
+        "must be true or false, got %(value)s",
+        { value: repr(entry.dhoos) },
+        { field: "dhoos", player: entry.player },
+      );
+    }
+    if (entry.dublees !== undefined && entry.dublees !== false) {
+      if (entry.dublees !== true) {
+        throw new RoundError(
+          "must be true or false, got %(value)s",
+          { value: repr(entry.dublees) },
+          { field: "dublees", player: entry.player },
+        );
+      }
+      if (entry.status !== "seen") {
+        throw new RoundError(
+          "only a seen player can have seen by dublees",
+          {},
+          { field: "dublees", player: entry.player },
+        );
+      }
+    }
+  }
+  const count = round.entries.length;
+  if (count < MIN_PLAYERS) {
+    throw new RoundError(
+      "a round needs at least %(min)s players, got %(count)s",
+      { min: MIN_PLAYERS, count },
+      { field: "players" },
+    );
+  }
+  if (count > rules.max_players) {
+    throw new RoundError(
+      "at most %(max)s players can play a round under these rules, got %(count)s",
+      { max: rules.max_players, count },
+      { field: "players" },
+    );
+  }
+  if (!WIN_TYPES.includes(round.win_type)) {
+    throw new RoundError("must be normal or dublee, got %(value)s", { value: repr(round.win_type) }, { field: "win_type" });
+  }
+  if (typeof round.better !== "boolean") {
+    throw new RoundError("must be true or false, got %(value)s", { value: repr(round.better) }, { field: "better" });
+  }
+  if (round.winner === null || round.winner === undefined) {
+    if (round.win_type === "dublee") throw new RoundError("a dublee win needs a winner", {}, { field: "win_type" });
+    return;
+  }
+  if (!names.has(round.winner)) {
+    throw new RoundError(
+      "%(name)s has no entry in this round",
+      { name: repr(round.winner) },
+      { field: "winner", player: round.winner },
+    );
+  }
+  if (entryOf(round, round.winner).status !== "seen") {
+    const id =
+      round.win_type === "dublee"
+        ? "a dublee winner must be seen (seven dublees show the tiplu)"
+        : "the winner must be seen: ending the round means having shown the pure sets";
+    throw new RoundError(id, {}, { field: "status", player: round.winner });
+  }
+  if (round.win_type === "dublee" && count < rules.dublee_min_players) {
+    throw new RoundError(
+      "a dublee win needs at least %(min)s players under these rules, got %(count)s",
+      { min: rules.dublee_min_players, count },
+      { field: "win_type" },
+    );
+  }
+}
+
+// Each player's {tunnel, points, notes} after section 3's rules, in the
+// engine's order: dhoos_voids_maal, then unseen_tunnel, then unseen_maal.
+export function countedPoints(round, rules) {
+  const counted = new Map();
+  let kidnapped = 0;
+  const winner = round.winner ?? null;
+  for (const entry of round.entries) {
+    const notes = [];
+    const unseen = entry.status === "unseen";
+    let tunnel = entry.tunnel;
+    let points;
+    if (rules.dhoos_voids_maal && entry.dhoos) {
+      if (entry.maal + entry.tunnel) {
+        notes.push({ id: "maal %(points)s void: dhoos", params: { points: entry.maal + entry.tunnel } });
+      }
+      counted.set(entry.player, { tunnel: 0, points: 0, notes });
+      continue;
+    }
+    if (unseen && rules.unseen_tunnel === "void" && tunnel) {
+      notes.push({ id: "tunnel %(points)s void: unseen (tunnel pachaunu)", params: { points: tunnel } });
+      tunnel = 0;
+    }
+    points = entry.maal + tunnel;
+    if (unseen && points && rules.unseen_maal === "void") {
+      notes.push({ id: "maal %(points)s void: unseen (murder)", params: { points } });
+      points = 0;
+    } else if (unseen && points && rules.unseen_maal === "kidnap" && winner !== null) {
+      notes.push({ id: "maal %(points)s kidnapped by %(winner)s", params: { points, winner } });
+      kidnapped += points;
+      points = 0;
+    }
+    counted.set(entry.player, { tunnel, points, notes });
+  }
+  if (kidnapped && winner !== null) {
+    const own = counted.get(winner);
+    own.notes.push({ id: "kidnapped %(points)s from unseen players", params: { points: kidnapped } });
+    own.points += kidnapped;
+  }
+  return counted;
+}
+
+// The game payment w_i of one loser (section 2, with dublee_players_pay_seen).
+function gamePayment(entry, round, rules) {
+  let w;
+  if (entry.status === "seen") {
+    w = entry.dublees && !rules.dublee_players_pay_seen ? 0 : rules.seen_payment;
+  } else {
+    w = rules.unseen_payment;
+  }
+  if (round.win_type === "dublee") w += rules.dublee_bonus;
+  return w;
+}
+
+// What one dhoos costs in this round (dhoos_amount).
+function dhoosAmount(round, rules, total) {
+  if (rules.dhoos_amount !== "round_total") return rules.dhoos_penalty;
+  if (round.winner !== null && round.winner !== undefined) return total;
+  return round.entries.reduce((sum, entry) => sum + entry.maal + entry.tunnel, 0);
+}
+
+// Every player's net for one round, with the figures behind it. `booked` is
+// the earlier rounds' next-winner dhoos the caller found due in this round
+// ([{player, amount, from}]: player pays amount to this round's winner).
+export function settleRound(round, options, booked = []) {
+  const rules = resolveRules(options);
+  validateRound(round, rules);
+  const counted = countedPoints(round, rules);
+  const n = round.entries.length;
+  const winner = round.winner ?? null;
+  let total = 0;
+  for (const { points } of counted.values()) total += points;
+  const multiplier = round.better ? rules.better_multiplier : 1;
+
+  const pays = new Map(); // player -> {w, n_s, pay}
+  if (winner !== null) {
+    for (const entry of round.entries) {
+      if (entry.player === winner) continue;
+      const w = gamePayment(entry, round, rules);
+      const n_s = n * counted.get(entry.player).points;
+      pays.set(entry.player, { w, n_s, pay: (total + w - n_s) * multiplier });
+    }
+  }
+  let winnerTake = 0;
+  for (const { pay } of pays.values()) winnerTake += pay;
+
+  // Dhoos is never multiplied by better (RULES.md Decision).
+  const amount = dhoosAmount(round, rules, total);
+  const dhoosNet = new Map(round.entries.map((entry) => [entry.player, 0]));
+  const dhoosNotes = new Map(round.entries.map((entry) => [entry.player, []]));
+  const pending = [];
+  for (const entry of round.entries) {
+    if (!entry.dhoos) continue;
+    let payee = rules.dhoos_payee;
+    if (payee === "winner" && (winner === null || winner === entry.player)) payee = "all";
+    if (payee === "next_winner") {
+      pending.push({ player: entry.player, amount });
+      dhoosNotes.get(entry.player).push({ id: "dhoos: owes %(amount)s to the next winner", params: { amount } });
+    } else if (payee === "winner") {
+      dhoosNet.set(entry.player, dhoosNet.get(entry.player) - amount);
+      dhoosNet.set(winner, dhoosNet.get(winner) + amount);
+      dhoosNotes.get(entry.player).push({ id: "dhoos: pays %(amount)s to the winner", params: { amount } });
+    } else {
+      for (const other of round.entries) {
+        if (other.player === entry.player) continue;
+        dhoosNet.set(other.player, dhoosNet.get(other.player) + amount);
+      }
+      dhoosNet.set(entry.player, dhoosNet.get(entry.player) - amount * (n - 1));
+      dhoosNotes.get(entry.player).push({
+        id: "dhoos: pays %(amount)s to each of %(count)s players",
+        params: { amount, count: n - 1 },
+      });
+    }
+  }
+  for (const due of booked) {
+    if (winner === null || due.player === winner || !dhoosNet.has(due.player)) continue;
+    dhoosNet.set(due.player, dhoosNet.get(due.player) - due.amount);
+    dhoosNet.set(winner, dhoosNet.get(winner) + due.amount);
+    dhoosNotes.get(due.player).push({
+      id: "dhoos from round %(round)s: pays %(amount)s to the winner",
+      params: { round: due.from, amount: due.amount },
+    });
+  }
+
+  const players = round.entries.map((entry) => {
+    const { tunnel, points, notes: countedNotes } = counted.get(entry.player);
+    let notes = [...countedNotes, ...dhoosNotes.get(entry.player)];
+    const isWinner = entry.player === winner;
+    const { w, n_s, pay } = pays.get(entry.player) || { w: 0, n_s: n * points, pay: 0 };
+    const gameNet = isWinner ? winnerTake : -pay;
+    if (round.better && winner !== null && multiplier !== 1) {
+      notes.push({ id: "better: game payments × %(multiplier)s", params: { multiplier } });
+    }
+    if (round.win_type === "dublee" && !isWinner && rules.dublee_bonus) {
+      notes.push({ id: "dublee win: +%(bonus)s to w", params: { bonus: rules.dublee_bonus } });
+    }
+    return {
+      player: entry.player,
+      status: entry.status,
+      dublees: Boolean(entry.dublees),
+      maal: entry.maal,
+      tunnel: entry.tunnel,
+      counted_tunnel: tunnel,
+      points,
+      is_winner: isWinner,
+      w,
+      n_s,
+      pay,
+      dhoos: entry.dhoos,
+      dhoos_net: dhoosNet.get(entry.player),
+      net: gameNet + dhoosNet.get(entry.player),
+      notes,
+    };
+  });
+  return {
+    players,
+    n,
+    total,
+    multiplier,
+    winner,
+    win_type: round.win_type,
+    better: round.better,
+    pending_dhoos: pending,
+  };
+}
