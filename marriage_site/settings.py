@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "scoring",
     "stats",
+    "localise",
 ]
 
 MIDDLEWARE = [

@@ -11,7 +11,7 @@ from .records import HistoryFilter
 def variant_choices() -> list[tuple[str, str]]:
     return [
         ("", _("Any rules")),
-        *((name, _("%(preset)s preset") % {"preset": name}) for name in PRESETS),
+        *((name, _("%(preset)s preset") % {"preset": _(name)}) for name in PRESETS),
         ("maal-kidnap", _("Unseen maal kidnapped (किडन्याप)")),
         ("maal-murder", _("Unseen maal murdered (मर्डर)")),
     ]

@@ -52,7 +52,7 @@ def test_player_page_in_nepali_with_game_terms(logged_in, owner):
     make_tihar(owner)
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
     html = logged_in.get(reverse("player_detail", args=["Aama"])).content.decode()
-    for words in ("दुब्ली जित", "अन्त्यमा सिन", "अन्त्यमा अनसिन", "औसत माल", "आमनेसामने", "कुल अंक"):
+    for words in ("डुब्ली जित", "अन्त्यमा सिन", "अन्त्यमा अनसिन", "औसत माल", "आमनेसामने", "कुल अंक"):
         assert words in html, words
     assert "Dublee wins" not in html
     assert "Head to head" not in html
@@ -65,7 +65,7 @@ def test_history_page_in_nepali(logged_in, owner):
     assert "राउन्डको इतिहास" in html
     assert "1 राउन्ड भेटियो" in html
     assert "Aama जित्नुभयो" in html
-    assert ">दुब्ली</span>" in html
+    assert ">डुब्ली</span>" in html
 
 
 def test_summary_and_chart_in_nepali(logged_in, owner):
@@ -230,7 +230,7 @@ def test_engine_messages_and_notes_are_translated():
     with translation.override("ne"):
         assert engine_message(note) == "माल 6 Kaka ले किडन्याप गर्नुभयो"
         assert engine_message("dhoos: pays 15 to each of 3 players") == (
-            "धुस: 3 जना खेलाडी प्रत्येकलाई 15 तिर्ने"
+            "धुस: अरू 3 जना प्रत्येकलाई 15 तिर्ने"
         )
         assert engine_error(error) == "खेलाडीहरू: राउन्डमा कम्तीमा 2 खेलाडी चाहिन्छ, 1 जना मात्र छन्"
 
@@ -241,7 +241,7 @@ def test_round_breakdown_notes_in_nepali(logged_in, owner):
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
     html = logged_in.get(reverse("round_detail", args=[session.pk, round_1.pk])).content.decode()
     assert "माल 6 Kaka ले किडन्याप गर्नुभयो" in html
-    assert "अनसिन खेलाडीबाट 6 किडन्याप" in html
+    assert "अनसिन खेलाडीहरूबाट 6 माल किडन्याप" in html
 
 
 def test_maal_breakdown_is_translated():
@@ -362,17 +362,17 @@ def test_maal_error_messages_in_nepali():
             engine_message(
                 "3 tiplu (1 marriage included): only 2 are in play (the third lies under the stock)"
             )
-            == "3 तिप्लु (1 म्यारिज समेत): खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)"
+            == "3 टिप्लु (1 म्यारिज समेत): खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)"
         )
         assert engine_message("2 tunnels of jhiplu: three decks hold only 3 jhiplu") == (
             "झिप्लुको 2 टनेल: तीन गड्डी तासमा 3 वटा झिप्लु मात्र हुन्छन्"
         )
         assert engine_message("poplu: must not be negative, got -1") == (
-            "पोप्लु: ऋणात्मक हुनु हुँदैन, -1 आयो"
+            "पोप्लु: 0 भन्दा कम हुन हुँदैन; यहाँ -1 छ"
         )
         assert engine_message(
             "tiplu: 'ZZ' is not a card: write rank then suit, such as QH or 10S"
-        ) == ("तिप्लु: 'ZZ' पत्ता होइन: पहिले अंक अनि सुट लेख्नुहोस्, जस्तै QH वा 10S")
+        ) == ("टिप्लु: 'ZZ' पत्ता होइन: पहिले अंक अनि रङ लेख्नुहोस्, जस्तै QH वा 10S")
         assert engine_message(
             "the calculator counted maal 5 and tunnel 0 (2 poplu = 5), not 0 and 0; "
             "count again or clear the calculator"
@@ -397,7 +397,7 @@ def test_impossible_tally_in_the_maal_calculator_is_explained_in_nepali(logged_i
     html = logged_in.post(
         url, {"tiplu_rank": "7", "tiplu_suit": "H", "n-tiplu": "3"}, headers={"hx-request": "true"}
     ).content.decode()
-    assert "3 तिप्लु: खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)" in html
+    assert "3 टिप्लु: खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)" in html
     assert "only 2 are in play" not in html
 
 
@@ -409,4 +409,4 @@ def test_falling_point_table_is_explained_in_nepali(logged_in, owner):
     data |= {"master_card": "5", "tunnel": "5", "joker_tunnel": "5", "poplu_tunnel": "10"}
     data |= {"alter_tunnel": "35"}
     html = logged_in.post(reverse("maal_table", args=[session.pk]), data).content.decode()
-    assert "तिप्लु: धेरै हुँदा अंक घट्नु हुँदैन, 5, 2 आयो" in html
+    assert "टिप्लु: धेरै हुँदा अंक घट्नु हुँदैन; यहाँ 5, 2 छ" in html

@@ -314,7 +314,7 @@ def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
     assert len(queries) == cold == 6  # … the whole session row, the round count, the ledger's three
     html = response.content.decode()
     assert html.count("ledger-round") == 1000  # ?all=1 shows every round
-    assert "+30000" in html  # Didi after 1,000 rounds
+    assert "+30,000" in html  # Didi after 1,000 rounds, grouped
 
 
 def test_a_long_ledger_shows_the_latest_rounds_with_a_link_to_all(logged_in, owner):
@@ -324,7 +324,7 @@ def test_a_long_ledger_shows_the_latest_rounds_with_a_link_to_all(logged_in, own
     assert html.count("ledger-round") == 50
     assert "Showing the last 50 rounds of 120." in html
     assert 'href="?all=1#ledger"' in html
-    assert "+3600" in html  # standings still count all 120 rounds
+    assert "+3,600" in html  # standings still count all 120 rounds
 
 
 def test_session_page_is_rendered_once_per_change(logged_in, owner, django_assert_num_queries):

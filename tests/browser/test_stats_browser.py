@@ -49,7 +49,7 @@ def test_language_switch(logged_in_page, live_server):
     page.goto(f"{live_server.url}/leaderboard/")
     expect(page.locator("h1")).to_have_text("Lifetime leaderboard")
     page.get_by_role("button", name="नेपाली").click()
-    expect(page.locator("h1")).to_have_text("सर्वकालीन अग्रता तालिका")
+    expect(page.locator("h1")).to_have_text("सबै खेलको लिडरबोर्ड")
     expect(page).to_have_url(f"{live_server.url}/leaderboard/")
     page.get_by_role("button", name="English").click()
     expect(page.locator("h1")).to_have_text("Lifetime leaderboard")

@@ -1,0 +1,107 @@
+"""Words the Nepali catalogue (locale/ne) must hold though no template or form of ours
+writes them, marked here so `makemessages` keeps them.
+
+- Rule values and preset names (RULES.md's own words: `count`, `void`, `pagat` …):
+  shown on the rules page, in the history filter and the rule selects, each
+  through `gettext(value)` (localise.templatetags.local_format.rule_value).
+- Django's own strings that its bundled Nepali catalogue leaves in English or
+  misspells (password rules, the log-in error, number limits, month names). Our
+  LOCALE_PATHS come before Django's catalogues, so an entry here wins."""
+
+from django.utils.translation import gettext_noop, ngettext_lazy
+
+RULE_VALUES = (
+    gettext_noop("count"),
+    gettext_noop("void"),
+    gettext_noop("kidnap"),
+    gettext_noop("pagat"),
+    gettext_noop("flat"),
+    gettext_noop("tiers"),
+    gettext_noop("murder"),
+    gettext_noop("wikipedia"),
+)
+
+DJANGO_STRINGS = (
+    # django.contrib.auth: sign-up and log-in
+    gettext_noop("The two password fields didn’t match."),
+    gettext_noop("Your password can’t be too similar to your other personal information."),
+    gettext_noop("Your password can’t be a commonly used password."),
+    gettext_noop("Your password can’t be entirely numeric."),
+    gettext_noop("This password is too common."),
+    gettext_noop("This password is entirely numeric."),
+    gettext_noop("The password is too similar to the %(verbose_name)s."),
+    gettext_noop(
+        "Please enter a correct %(username)s and password. Note that both "
+        "fields may be case-sensitive."
+    ),
+    gettext_noop("Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only."),
+    gettext_noop("A user with that username already exists."),
+    gettext_noop("Enter the same password as before, for verification."),
+    gettext_noop(
+        "Enter a valid username. This value may contain only letters, "
+        "numbers, and @/./+/-/_ characters."
+    ),
+    gettext_noop("Password confirmation"),
+    gettext_noop("username"),
+    # django.forms and django.core.validators
+    gettext_noop("This field is required."),
+    gettext_noop("Enter a whole number."),
+    gettext_noop("Enter a number."),
+    gettext_noop("Enter a valid date."),
+    gettext_noop("Select a valid choice. %(value)s is not one of the available choices."),
+    gettext_noop("Ensure this value is greater than or equal to %(limit_value)s."),
+    gettext_noop("Ensure this value is less than or equal to %(limit_value)s."),
+    # Month names: F and E (full), M (short lower-case keys), N (AP style).
+    gettext_noop("January"),
+    gettext_noop("February"),
+    gettext_noop("March"),
+    gettext_noop("April"),
+    gettext_noop("May"),
+    gettext_noop("June"),
+    gettext_noop("July"),
+    gettext_noop("August"),
+    gettext_noop("September"),
+    gettext_noop("October"),
+    gettext_noop("November"),
+    gettext_noop("December"),
+    gettext_noop("jan"),
+    gettext_noop("feb"),
+    gettext_noop("mar"),
+    gettext_noop("apr"),
+    gettext_noop("may"),
+    gettext_noop("jun"),
+    gettext_noop("jul"),
+    gettext_noop("aug"),
+    gettext_noop("sep"),
+    gettext_noop("oct"),
+    gettext_noop("nov"),
+    gettext_noop("dec"),
+)
+
+DJANGO_PLURALS = (
+    ngettext_lazy(
+        "Your password must contain at least %(min_length)d character.",
+        "Your password must contain at least %(min_length)d characters.",
+        "min_length",
+    ),
+    ngettext_lazy(
+        "This password is too short. It must contain at least %d character.",
+        "This password is too short. It must contain at least %d characters.",
+        "min_length",
+    ),
+    ngettext_lazy(
+        "Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
+        "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d).",
+        "limit_value",
+    ),
+    ngettext_lazy(
+        "Ensure that there are no more than %(max)s digit in total.",
+        "Ensure that there are no more than %(max)s digits in total.",
+        "max",
+    ),
+    ngettext_lazy(
+        "Ensure that there are no more than %(max)s decimal place.",
+        "Ensure that there are no more than %(max)s decimal places.",
+        "max",
+    ),
+)
