@@ -147,12 +147,13 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
     from django.test import Client
     from django.urls import reverse
 
-    from scoring.views_share import _etag, set_new_token
+    from scoring.services import create_share_link
+    from scoring.views.share import _etag
 
     client = Client()
     client.force_login(owner)
     for session in (big, small):
-        set_new_token(session)
+        create_share_link(session=session)
 
     def pages(session):
         def get(url, status=200, **headers):
@@ -245,7 +246,7 @@ def wrk(url: str, seconds: int, headers: dict[str, str] | None = None) -> float:
 
 
 def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: int):
-    from scoring.views_share import _etag
+    from scoring.views.share import _etag
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "accounts",
     "scoring",
     "stats",
     "localise",
@@ -148,7 +149,7 @@ SECURE_CSP = {
 # Two caches. "pages" holds rendered pages and fragments (scoring/pagecache.py),
 # keyed on each session's updated_at, so the copy in each process can never be
 # out of date: it lives in the process's memory, the fastest to read. "default"
-# holds what every worker must agree on: failed log-in counts (scoring/auth.py)
+# holds what every worker must agree on: failed log-in counts (accounts/ratelimit.py)
 # and, read on every request, the log-in sessions and users. With several
 # gunicorn workers set CACHE_DIR so they share it; only then are sessions and
 # users read from it, and the database is asked only when they change.
@@ -164,7 +165,7 @@ if os.environ.get("CACHE_DIR"):
         "LOCATION": os.environ["CACHE_DIR"],
     }
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-    AUTHENTICATION_BACKENDS = ["scoring.auth.CachedUserBackend"]
+    AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
 

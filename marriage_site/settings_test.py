@@ -24,4 +24,4 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # One process: its memory cache is shared by every request, so sessions and
 # users are read from it as in production with CACHE_DIR.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-AUTHENTICATION_BACKENDS = ["scoring.auth.CachedUserBackend"]
+AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]

@@ -232,7 +232,7 @@ MAAL_MESSAGES: tuple[tuple[str, str], ...] = (
     ),
 )
 
-# The engine's messages and notes (scoring/engine/settlement.py, services.py): the
+# The engine's messages and notes (scoring/engine/settlement.py, scoring/services/): the
 # English pattern, and the catalogue's text with the same named values.
 MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), msgid)

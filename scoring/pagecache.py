@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from django.contrib.messages import get_messages
 from django.core.cache import caches
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csp import get_nonce
 from django.middleware.csrf import get_token
 from django.shortcuts import render
@@ -57,12 +57,9 @@ def _version(where: str, params: list[object]) -> str | None:
     return None if row is None else version_of(*row)
 
 
-def owned_version(request: HttpRequest, session_id: int) -> str:
-    """The version of the reader's own session `session_id`; 404 for anyone else's."""
-    version = _version("id = %s AND owner_id = %s", [session_id, request.user.pk])
-    if version is None:
-        raise Http404
-    return version
+def owned_version(session_id: int, owner_id: int | None) -> str | None:
+    """The version of session `session_id` if `owner_id` owns it, else None."""
+    return _version("id = %s AND owner_id = %s", [session_id, owner_id])
 
 
 def shared_version(token: str) -> str | None:

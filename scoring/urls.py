@@ -1,78 +1,41 @@
-from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
-from . import auth, views, views_audit, views_files, views_maal, views_manage, views_share
+from .views import audit, files, maal, players, rounds, rules, sessions, share
+
+# Everything under /sessions/<id>/: each view takes session_id and fetches it
+# through views.access.
+session_urls = [
+    path("", sessions.session_detail, name="session_detail"),
+    path("edit/", sessions.session_edit, name="session_edit"),
+    path("delete/", sessions.session_delete, name="session_delete"),
+    path("settle/", sessions.settle_up, name="settle_up"),
+    path("export.json", files.session_export, name="session_export"),
+    path("rules/", rules.session_rules, name="session_rules"),
+    path("maal/", maal.maal_calculator, name="maal_calculator"),
+    path("maal-table/", maal.maal_table, name="maal_table"),
+    path("players/add/", players.player_add, name="player_add"),
+    path("players/<int:player_id>/edit/", players.player_edit, name="player_edit"),
+    path("players/<int:player_id>/delete/", players.player_delete, name="player_delete"),
+    path("rounds/new/", rounds.round_new, name="round_new"),
+    path("rounds/preview/", rounds.round_preview, name="round_preview"),
+    path("rounds/<int:round_id>/", rounds.round_detail, name="round_detail"),
+    path("rounds/<int:round_id>/edit/", rounds.round_edit, name="round_edit"),
+    path("rounds/<int:round_id>/delete/", rounds.round_delete, name="round_delete"),
+    path("undo/", rounds.round_undo, name="round_undo"),
+    path("changes/", audit.session_changes, name="session_changes"),
+    path("rounds/<int:round_id>/changes/", audit.round_changes, name="round_changes"),
+    path("changes/<int:change_id>/restore/", audit.round_restore, name="round_restore"),
+    path("share/", share.session_share, name="session_share"),
+    path("share/new/", share.share_create, name="share_create"),
+    path("share/revoke/", share.share_revoke, name="share_revoke"),
+]
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth.login, name="login"),  # failed attempts are rate limited
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("sessions/new/", views.session_new, name="session_new"),
-    path("sessions/<int:session_id>/", views.session_detail, name="session_detail"),
-    path("sessions/import/", views_files.session_import, name="session_import"),
-    path(
-        "sessions/<int:session_id>/export.json",
-        views_files.session_export,
-        name="session_export",
-    ),
-    path("sessions/<int:session_id>/share/", views_share.session_share, name="session_share"),
-    path(
-        "sessions/<int:session_id>/share/new/",
-        views_share.share_create,
-        name="share_create",
-    ),
-    path(
-        "sessions/<int:session_id>/share/revoke/",
-        views_share.share_revoke,
-        name="share_revoke",
-    ),
-    path("s/<str:token>/", views_share.share_view, name="share_view"),
-    path("s/<str:token>/live/", views_share.share_live, name="share_live"),
-    path("sessions/<int:session_id>/settle/", views.settle_up, name="settle_up"),
-    path("sessions/<int:session_id>/rules/", views.session_rules, name="session_rules"),
-    path("sessions/<int:session_id>/players/add/", views.player_add, name="player_add"),
-    path("sessions/<int:session_id>/edit/", views_manage.session_edit, name="session_edit"),
-    path("sessions/<int:session_id>/delete/", views_manage.session_delete, name="session_delete"),
-    path(
-        "sessions/<int:session_id>/players/<int:player_id>/edit/",
-        views_manage.player_edit,
-        name="player_edit",
-    ),
-    path(
-        "sessions/<int:session_id>/players/<int:player_id>/delete/",
-        views_manage.player_delete,
-        name="player_delete",
-    ),
-    path("sessions/<int:session_id>/undo/", views.round_undo, name="round_undo"),
-    path("sessions/<int:session_id>/maal/", views_maal.maal_calculator, name="maal_calculator"),
-    path("sessions/<int:session_id>/maal-table/", views_maal.maal_table, name="maal_table"),
-    path("sessions/<int:session_id>/rounds/new/", views.round_new, name="round_new"),
-    path("sessions/<int:session_id>/rounds/preview/", views.round_preview, name="round_preview"),
-    path(
-        "sessions/<int:session_id>/rounds/<int:round_id>/",
-        views.round_detail,
-        name="round_detail",
-    ),
-    path("sessions/<int:session_id>/changes/", views_audit.session_changes, name="session_changes"),
-    path(
-        "sessions/<int:session_id>/rounds/<int:round_id>/changes/",
-        views_audit.round_changes,
-        name="round_changes",
-    ),
-    path(
-        "sessions/<int:session_id>/changes/<int:change_id>/restore/",
-        views_audit.round_restore,
-        name="round_restore",
-    ),
-    path(
-        "sessions/<int:session_id>/rounds/<int:round_id>/edit/",
-        views.round_edit,
-        name="round_edit",
-    ),
-    path(
-        "sessions/<int:session_id>/rounds/<int:round_id>/delete/",
-        views.round_delete,
-        name="round_delete",
-    ),
+    path("", sessions.home, name="home"),
+    path("sessions/new/", sessions.session_new, name="session_new"),
+    path("sessions/import/", files.session_import, name="session_import"),
+    path("sessions/<int:session_id>/", include(session_urls)),
+    # The public page of a share link, and the part of it that phones poll.
+    path("s/<str:token>/", share.share_view, name="share_view"),
+    path("s/<str:token>/live/", share.share_live, name="share_live"),
 ]

@@ -9,15 +9,15 @@ import csv
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.utils.formats import number_format
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from scoring.models import GameSession
+from scoring import charts
 from scoring.pagecache import cached_page, owner_version, page_key
 from scoring.reports import Ledger, build_ledger
+from scoring.session_chart import fmt_money, fmt_number, running_chart
+from scoring.views.access import session_for_user
 
-from . import charts
 from .forms import HistoryForm
 from .records import (
     Board,
@@ -30,40 +30,6 @@ from .records import (
 )
 
 HISTORY_PAGE_SIZE = 50
-
-
-def fmt_number(value: float) -> str:
-    """A chart's number in the page's language (grouping and decimal mark)."""
-    places = 0 if float(value).is_integer() else 2
-    return number_format(value, places, use_l10n=True, force_grouping=True)
-
-
-def fmt_money(value: float) -> str:
-    return number_format(value, 2, use_l10n=True, force_grouping=True)
-
-
-def running_chart(ledger: Ledger) -> str:
-    """The running totals of a session as an SVG line chart ("" before the first round)."""
-    if not ledger.rows:
-        return ""
-    series = [
-        (
-            f"{player.name} ({fmt_signed(ledger.rows[-1].running[i])})",
-            [r.running[i] for r in ledger.rows],
-        )
-        for i, player in enumerate(ledger.players)
-    ]
-    return charts.line_chart(
-        series,
-        title=_("Running totals: %(session)s") % {"session": ledger.session.name},
-        x_label=_("Round"),
-        y_label=_("Points"),
-        fmt=fmt_number,
-    )
-
-
-def fmt_signed(value: float) -> str:
-    return ("+" if value > 0 else "") + fmt_number(value)
 
 
 def _cached(request: HttpRequest, name: str, template: str, context) -> HttpResponse:
@@ -159,14 +125,10 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
     return _cached(request, "leaderboard", "stats/leaderboard.html", context)
 
 
-def _own_session(request: HttpRequest, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
-
-
 @login_required
 def session_chart(request: HttpRequest, session_id: int) -> HttpResponse:
     """Just the chart, for embedding in another page (e.g. by htmx)."""
-    ledger = build_ledger(_own_session(request, session_id))
+    ledger = build_ledger(session_for_user(request, session_id))
     return render(request, "stats/_session_chart.html", {"ledger": ledger})
 
 
@@ -204,7 +166,7 @@ def ledger_rows(ledger: Ledger) -> list[list[str]]:
 
 @login_required
 def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_for_user(request, session_id)
     ledger = build_ledger(session)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"ledger-{session.played_on:%Y-%m-%d}-{session.pk}.csv"
@@ -218,7 +180,7 @@ def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def session_summary(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_for_user(request, session_id)
     ledger = build_ledger(session)
     return render(
         request,

@@ -9,7 +9,7 @@ from .web_helpers import make_session
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache: log-in failures counted by one test
-    (scoring/auth.py) must not lock out the next test's log-in, and pages cached
+    (accounts/ratelimit.py) must not lock out the next test's log-in, and pages cached
     by one test must not be served to the next (ids and times repeat)."""
     for cache in caches.all():
         cache.clear()

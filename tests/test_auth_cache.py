@@ -1,5 +1,5 @@
 """The log-in session and the signed-in user are read from the cache on each
-request (settings: cached_db sessions, scoring.auth.CachedUserBackend), and
+request (settings: cached_db sessions, accounts.backends.CachedUserBackend), and
 every change that must end a log-in still ends it at the very next request."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.auth import CachedUserBackend
+from accounts.backends import CachedUserBackend
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import services
 from scoring.engine import PRESETS
 from scoring.models import GameSession, Player, Round, RoundEntry
+from scoring.services import rounds as rounds_service
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Aama", "Buwa", "Didi", "Dai", "Bhai", "Bahini"]
@@ -212,7 +212,7 @@ def test_list_sessions_one_line_each(tmp_path):
 
 @pytest.mark.django_db
 def test_a_failure_while_saving_leaves_nothing_behind(tmp_path, monkeypatch):
-    real = services._write_entries
+    real = rounds_service.write_entries
     calls = []
 
     def fail_on_the_second_round(*args, **kwargs):
@@ -221,7 +221,7 @@ def test_a_failure_while_saving_leaves_nothing_behind(tmp_path, monkeypatch):
             raise RuntimeError("disk full")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_write_entries", fail_on_the_second_round)
+    monkeypatch.setattr(rounds_service, "write_entries", fail_on_the_second_round)
     with pytest.raises(RuntimeError, match="disk full"):
         run("import_session", write(tmp_path, night()))
     assert database() == [[], [], [], []]

@@ -22,7 +22,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
-from scoring.views_share import set_new_token
+from scoring.services import create_share_link
 from tests.web_helpers import make_session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,7 +133,7 @@ def world(people):
     session.name = HOSTILE_SESSION
     session.save()
     _one_round(session)
-    set_new_token(session)
+    create_share_link(session=session)
     clients = {"anonymous": Client(), "owner": Client(), "other": Client(), "viewer": Client()}
     clients["owner"].force_login(owner)
     clients["other"].force_login(other)
@@ -306,7 +306,7 @@ def test_share_viewer_cannot_write_anything(world):
 def test_share_tokens_are_long_random_and_distinct(people):
     owner, _other = people
     session = make_session(owner)
-    tokens = {set_new_token(session) for _ in range(200)}
+    tokens = {create_share_link(session=session) for _ in range(200)}
     assert len(tokens) == 200
     for token in tokens:
         assert len(token) >= 32  # 24 random bytes, base64: 192 bits
@@ -491,7 +491,7 @@ def test_the_block_ends_after_the_window(login_user, monkeypatch):
         _login(client, "didi", "wrong")
     assert _login(client, "didi", PASSWORD).status_code == 429
     later = time_module.time() + 15 * 60 + 1
-    monkeypatch.setattr("scoring.auth.time.time", lambda: later)
+    monkeypatch.setattr("accounts.ratelimit.time.time", lambda: later)
     response = _login(client, "didi", PASSWORD)
     assert response.status_code == 302
     assert response["Location"] == reverse("home")

@@ -16,7 +16,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import RoundInput
 from scoring.models import GameSession
-from scoring.views_share import set_new_token
+from scoring.services import create_share_link
 
 from .web_helpers import filled_in_token, worked_round
 
@@ -193,7 +193,7 @@ def test_live_partial_changes_on_edit_delete_and_new_player(logged_in, client, s
     elif change == "delete":
         services.delete_round(round_)
     else:
-        services.add_player(session, "Bhai")
+        services.add_player(session=session, name="Bhai")
     assert poll(client, live, etag).status_code == 200
 
 
@@ -241,7 +241,7 @@ def test_an_unchanged_poll_costs_one_query(logged_in, client, session, django_as
 def test_public_page_is_rendered_once_per_change_for_visitors(session, django_assert_num_queries):
     from django.test import Client
 
-    path = reverse("share_view", args=[set_new_token(session)])
+    path = reverse("share_view", args=[create_share_link(session=session)])
     services.add_round(session, worked_round())
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     assert "+30" in first.get(path).content.decode()
@@ -263,9 +263,9 @@ def test_public_page_is_rendered_once_per_change_for_visitors(session, django_as
 
 def test_a_new_link_polls_itself_not_the_old_one(logged_in, client, session):
     services.add_round(session, worked_round())
-    old = set_new_token(session)
+    old = create_share_link(session=session)
     assert f"/s/{old}/live/" in client.get(reverse("share_view", args=[old])).content.decode()
-    new = set_new_token(session)
+    new = create_share_link(session=session)
     html = client.get(reverse("share_view", args=[new])).content.decode()
     assert f"/s/{new}/live/" in html and old not in html
     assert client.get(reverse("share_view", args=[old])).status_code == 404

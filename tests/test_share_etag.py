@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import Entry, RoundInput, make_rules
 from scoring.models import RoundChange
-from scoring.views_share import set_new_token
+from scoring.services import create_share_link
 from tests.web_helpers import make_session
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def hand(maal: int) -> RoundInput:
 def test_every_visible_change_ends_the_304s():
     owner = get_user_model().objects.create_user("aama")
     session = make_session(owner)
-    url = reverse("share_live", args=[set_new_token(session)])
+    url = reverse("share_live", args=[create_share_link(session=session)])
     reader = Client()
     etag = reader.get(url)["ETag"]
 
@@ -52,7 +52,7 @@ def test_every_visible_change_ends_the_304s():
     changed("a round deleted")
     services.restore_round(RoundChange.objects.get(action="delete"))
     changed("a round restored")
-    services.add_player(session, "Bahini")
+    services.add_player(session=session, name="Bahini")
     changed("a player added")
     services.recompute_session(session, make_rules("kidnap"))
     changed("the rules changed")

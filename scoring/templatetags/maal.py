@@ -6,14 +6,45 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext as _
 
-from ..engine.maal import Card, MaalError, Tally, score
+from ..engine.maal import TALLY_LABELS, Card, MaalError, Tally, score
 from ..engine.rules import Rules
 from ..engine_text import engine_message
+from ..forms.maal import Calculator
 from ..models import GameSession, Round
-from ..views_maal import Calculator, round_maal_lines
 
 register = template.Library()
+
+
+def tally_text(tally: Tally) -> str:
+    """ "1 marriage, 2 poplu": the items, for when a stored tally no longer scores
+    to the stored points (the session's point table changed since)."""
+    return ", ".join(f"{n} {_(TALLY_LABELS[name])}" for name, n in tally.to_dict().items())
+
+
+def entry_maal_summary(data: object, rules: Rules, maal: int, tunnel: int) -> str:
+    """How a stored tally was counted: its breakdown under the session's table, or
+    its items when the table has changed since."""
+    try:
+        tally = Tally.from_dict(data)
+        result = score(tally, rules)
+    except MaalError:
+        return ""
+    if (result.maal, result.tunnel) == (maal, tunnel):
+        return result.breakdown
+    return _("%(items)s (counted under an earlier point table)") % {"items": tally_text(tally)}
+
+
+def round_maal_lines(round_: Round, rules: Rules) -> list[tuple[str, str]]:
+    """(player, breakdown) for each entry of a round counted with the calculator."""
+    lines = []
+    entries = sorted(round_.entries.all(), key=lambda e: (e.player.position, e.player_id))
+    for entry in entries:
+        if entry.maal_tally is not None:
+            text = entry_maal_summary(entry.maal_tally, rules, entry.maal, entry.tunnel)
+            lines.append((entry.player.name, text))
+    return lines
 
 
 def _rules(context: template.Context, session: GameSession) -> Rules:

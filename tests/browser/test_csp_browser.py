@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.views_share import set_new_token
+from scoring.services import create_share_link
 
 from ..web_helpers import WORKED, make_session
 
@@ -20,7 +20,7 @@ def test_no_page_breaks_the_policy(logged_in_page, new_page, live_server):
     refused: list[str] = []
     page.on("console", lambda m: refused.append(m.text) if "Security Policy" in m.text else None)
     session = make_session(user)
-    token = set_new_token(session)
+    token = create_share_link(session=session)
     base = f"{live_server.url}/sessions/{session.pk}"
     for path in ("/", "/sessions/new/", "/sessions/import/"):
         page.goto(live_server.url + path)

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
 
+from scoring import services
 from scoring.models import GameSession
-from scoring.views_share import share_path
 
 
 class Command(BaseCommand):
@@ -15,4 +16,6 @@ class Command(BaseCommand):
             session = GameSession.objects.get(pk=options["id"])
         except GameSession.DoesNotExist:
             raise CommandError(f"id: no session {options['id']}", returncode=2) from None
-        self.stdout.write(share_path(session))
+        if not session.share_token:
+            services.create_share_link(session=session)
+        self.stdout.write(reverse("share_view", args=[session.share_token]))

@@ -4,16 +4,15 @@ page that already has its ledger (scoring.reports.build_ledger), at no extra que
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.reports import Ledger
-
-from ..views import running_chart
+from ..reports import Ledger
+from ..session_chart import running_chart
 
 register = template.Library()
 
 
 @register.simple_tag
 def running_totals_chart(ledger: Ledger) -> SafeString:
-    svg = running_chart(ledger)  # every text in it is escaped by stats.charts
+    svg = running_chart(ledger)  # every text in it is escaped by scoring.charts
     if not svg:
         return mark_safe("")
     return mark_safe(

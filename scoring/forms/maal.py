@@ -1,10 +1,5 @@
-"""The maal calculator (RULES.md section 4) and the session's point-table editor.
-
-The calculator is a small form: the tiplu plus a count per item. On the round
-screen it opens from each player's maal field (static/js/maal.js) and posts
-here with htmx; the result partial carries the points for the maal and tunnel
-fields. On its own page it is a plain form that works without JavaScript.
-"""
+"""The maal calculator (RULES.md section 4) and the session's point-table editor,
+as posted: plain Python, each bad value with its message."""
 
 from __future__ import annotations
 
@@ -12,15 +7,10 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from . import services
-from .engine import RoundError, Rules
-from .engine.maal import (
+from ..engine import Rules
+from ..engine.maal import (
     ITEM_LABELS,
     RANKS,
     SUIT_SYMBOLS,
@@ -37,9 +27,8 @@ from .engine.maal import (
     point_table_for,
     score,
 )
-from .engine.rules import OPTION_HELP, OPTION_LABELS, check_option
-from .engine_text import engine_error, engine_message
-from .models import GameSession, Round
+from ..engine.rules import OPTION_HELP, OPTION_LABELS, check_option
+from ..engine_text import engine_message
 
 MAX_COUNT = 21  # a hand's size: more of anything is a typo
 CARD_ITEMS = {
@@ -50,10 +39,6 @@ CARD_ITEMS = {
     "printed_joker": "printed_jokers",
     "master_card": "master_card",
 }
-
-
-def _own_session(request: HttpRequest, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
 
 
 @dataclass
@@ -170,77 +155,7 @@ def read_calculator(data: Any, rules: Rules) -> Calculator:
     return calc
 
 
-@login_required
-def maal_calculator(request: HttpRequest, session_id: int) -> HttpResponse:
-    """GET: the calculator on its own page. POST: its result (htmx: the partial)."""
-    session = _own_session(request, session_id)
-    rules = session.get_rules()
-    data = request.POST if request.method == "POST" else request.GET
-    calc = read_calculator(data, rules)
-    context = {"session": session, "calc": calc, "table": _table_rows(rules)}
-    if request.htmx:
-        return render(request, "scoring/maal_calculator.html#result", context)
-    return render(request, "scoring/maal_calculator.html", context)
-
-
-# --- the stored tally, on the round screen and in the round's breakdown ----------------------
-
-
-def tally_text(tally: Tally) -> str:
-    """ "1 marriage, 2 poplu": the items, for when a stored tally no longer scores
-    to the stored points (the session's point table changed since)."""
-    return ", ".join(f"{n} {_(TALLY_LABELS[name])}" for name, n in tally.to_dict().items())
-
-
-def entry_maal_summary(data: object, rules: Rules, maal: int, tunnel: int) -> str:
-    """How a stored tally was counted: its breakdown under the session's table, or
-    its items when the table has changed since."""
-    try:
-        tally = Tally.from_dict(data)
-        result = score(tally, rules)
-    except MaalError:
-        return ""
-    if (result.maal, result.tunnel) == (maal, tunnel):
-        return result.breakdown
-    return _("%(items)s (counted under an earlier point table)") % {"items": tally_text(tally)}
-
-
-def round_maal_lines(round_: Round, rules: Rules) -> list[tuple[str, str]]:
-    """(player, breakdown) for each entry of a round counted with the calculator."""
-    lines = []
-    entries = sorted(round_.entries.all(), key=lambda e: (e.player.position, e.player_id))
-    for entry in entries:
-        if entry.maal_tally is not None:
-            text = entry_maal_summary(entry.maal_tally, rules, entry.maal, entry.tunnel)
-            lines.append((entry.player.name, text))
-    return lines
-
-
 # --- the point-table editor ----------------------------------------------------------------
-
-
-def _table_rows(rules: Rules) -> list[tuple[str, str]]:
-    """(item, "3, 7") for the table in force, skipping items the session has off."""
-    table = point_table_for(rules)
-    off = set()
-    if not rules.alter:
-        off |= {"alter", "alter_tunnel"}
-    if not rules.printed_jokers:
-        off.add("printed_joker")
-    if not rules.master_card:
-        off.add("master_card")
-    rows = []
-    for item in TIER_ITEMS:
-        if item in off:
-            continue
-        tiers = ", ".join(str(t) for t in getattr(table, item))
-        if item == "marriage" and table.marriage_on_top:
-            tiers = _("%(tiers)s each, on top of its cards") % {"tiers": tiers}
-        elif len(getattr(table, item)) == 1:
-            tiers = _("%(tiers)s each") % {"tiers": tiers}
-        rows.append((_(ITEM_LABELS[item]), tiers))
-    return rows
-
 
 TOGGLES = ("alter", "printed_jokers", "master_card")
 
@@ -285,7 +200,7 @@ class TableForm:
         ]
 
 
-def _read_table(data: Any, rules: Rules) -> tuple[TableForm, Rules | None]:
+def read_table(data: Any, rules: Rules) -> tuple[TableForm, Rules | None]:
     values = {item: str(data.get(item, "")).strip() for item in TIER_ITEMS}
     # The switches are named on-<option>: "alter" is also a row of tiers.
     for name in (*(f"on-{t}" for t in TOGGLES), "marriage_on_top"):
@@ -306,47 +221,3 @@ def _read_table(data: Any, rules: Rules) -> tuple[TableForm, Rules | None]:
         **{name: bool(values[f"on-{name}"]) for name in TOGGLES},
     )
     return form, new_rules
-
-
-@login_required
-def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
-    """The session owner's point table: tiers per item and which cards are maal.
-    Like every rule, it changes freely before the first round, and after it only
-    with every round settled again."""
-    session = _own_session(request, session_id)
-    rules = session.get_rules()
-    has_rounds = session.rounds.exists()
-    form = TableForm.initial(rules)
-    problem = ""
-    if request.method == "POST":
-        if request.POST.get("reset"):
-            form, new_rules = TableForm.initial(rules), replace(rules, maal_points=None)
-        else:
-            form, new_rules = _read_table(request.POST, rules)
-        if new_rules is not None:
-            if has_rounds and not request.POST.get("recompute"):
-                form.recompute_needed = True
-                problem = _(
-                    "Rounds are saved: tick “recompute every round” to change the rules now."
-                )
-            else:
-                try:
-                    services.recompute_session(session, new_rules, user=request.user)
-                except RoundError as error:
-                    problem = _("Not changed: %(problem)s.") % {"problem": engine_error(error)}
-                else:
-                    messages.success(request, _("Maal point table saved."))
-                    return redirect("maal_table", session_id=session.pk)
-    return render(
-        request,
-        "scoring/maal_table.html",
-        {
-            "session": session,
-            "form": form,
-            "has_rounds": has_rounds,
-            "problem": problem,
-            "custom": rules.maal_points is not None,
-            "base_table": rules.maal_table,
-            "table": _table_rows(rules),
-        },
-    )

@@ -2,9 +2,7 @@
 trying many: after LOGIN_FAILURE_LIMIT failures for one username from one
 address (or four times as many from one address for any usernames) within
 LOGIN_FAILURE_WINDOW seconds, further attempts are refused without checking the
-password until the window has passed.
-
-Also the backend that reads the signed-in user from the cache (CachedUserBackend)."""
+password until the window has passed."""
 
 from __future__ import annotations
 
@@ -14,16 +12,11 @@ import time
 
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.utils.translation import ngettext
 
 TOO_MANY = "too_many_attempts"
@@ -114,51 +107,3 @@ class RateLimitedAuthenticationForm(RateLimitMixin, AuthenticationForm):
 
 class RateLimitedAdminAuthenticationForm(RateLimitMixin, AdminAuthenticationForm):
     pass
-
-
-class RateLimitedLoginView(LoginView):
-    form_class = RateLimitedAuthenticationForm
-
-    def form_invalid(self, form) -> HttpResponse:
-        response = super().form_invalid(form)
-        if form.has_error("__all__", TOO_MANY):
-            response.status_code = 429
-        return response
-
-
-login = RateLimitedLoginView.as_view()
-
-
-# --- The signed-in user, from the cache ---------------------------------------------------------
-
-USER_CACHE_SECONDS = 300
-
-
-def _user_key(user_id: object) -> str:
-    return f"auth-user:{user_id}"
-
-
-class CachedUserBackend(ModelBackend):
-    """ModelBackend, except that the user of each request comes from the cache
-    rather than a database query. Every save or delete of a user (a new password,
-    deactivation, the time of the last log-in) drops the cached copy, so a changed
-    password still ends every other log-in at its next request. A write that
-    bypasses save(), such as QuerySet.update(), shows within USER_CACHE_SECONDS."""
-
-    def get_user(self, user_id):
-        key = _user_key(user_id)
-        user = cache.get(key)
-        if user is None:
-            user = super().get_user(user_id)  # None if unknown or inactive: not cached
-            if user is not None:
-                cache.set(key, user, USER_CACHE_SECONDS)
-        return user
-
-
-@receiver([post_save, post_delete], sender=settings.AUTH_USER_MODEL)
-def _forget_cached_user(sender, instance, **kwargs) -> None:
-    key = _user_key(instance.pk)
-    cache.delete(key)
-    # Again once the change is committed: a request reading the user before then
-    # would have cached the old row.
-    transaction.on_commit(lambda: cache.delete(key))

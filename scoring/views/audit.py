@@ -8,19 +8,16 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import services
-from .engine import RoundError
-from .models import GameSession, Round, RoundChange
+from .. import services
+from ..engine import RoundError
+from ..models import Round, RoundChange
+from .access import change_for_user, session_for_user
 
 SHOWN = 200  # a session's page lists this many latest changes
-
-
-def _own_session(request: HttpRequest, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
 
 
 def _entry_text(entry: dict[str, Any] | None) -> str:
@@ -89,7 +86,7 @@ def _page(request, session, changes, round_pk=None) -> HttpResponse:
 
 @login_required
 def session_changes(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_for_user(request, session_id)
     changes = list(RoundChange.objects.filter(session=session).select_related("user")[:SHOWN])
     return _page(request, session, changes)
 
@@ -97,7 +94,7 @@ def session_changes(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 def round_changes(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     """One round's history; still there after the round was deleted."""
-    session = _own_session(request, session_id)
+    session = session_for_user(request, session_id)
     changes = list(
         RoundChange.objects.filter(session=session, round_pk=round_id).select_related("user")
     )
@@ -109,8 +106,8 @@ def round_changes(request: HttpRequest, session_id: int, round_id: int) -> HttpR
 @login_required
 @require_POST
 def round_restore(request: HttpRequest, session_id: int, change_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
-    change = get_object_or_404(RoundChange, pk=change_id, session=session)
+    session = session_for_user(request, session_id)
+    change = change_for_user(request, session, change_id)
     try:
         round_ = services.restore_round(change, user=request.user)
     except RoundError as error:

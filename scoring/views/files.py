@@ -4,54 +4,20 @@ of yours, and download any of your sessions as one (the same JSON as
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from . import services
-from .engine import RoundError
-from .engine.sessionfile import SessionDoc, SessionFileError, dumps, loads
-from .models import GameSession
-
-# A 1,000-round night exports to well under 1 MB; anything much bigger is not a session file.
-MAX_FILE_BYTES = 5 * 1024 * 1024
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Session file"),
-        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
-        help_text=gettext_lazy(
-            "A marriage-session/1 JSON file, e.g. one exported from this app. "
-            "It becomes a new session of yours."
-        ),
-    )
-
-    doc: SessionDoc | None = None
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_FILE_BYTES:
-            raise forms.ValidationError(
-                _("too large (%(size)d bytes; at most %(max)d)")
-                % {"size": upload.size, "max": MAX_FILE_BYTES}
-            )
-        try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("not a text file (it must be UTF-8 JSON)")) from None
-        try:
-            self.doc = loads(text)
-        except SessionFileError as error:
-            # The file's own one-line message names the round, player and field.
-            raise forms.ValidationError(str(error)) from None
-        return upload
+from .. import services
+from ..engine import RoundError
+from ..engine.sessionfile import dumps
+from ..forms.files import ImportForm
+from ..models import GameSession
+from .access import session_for_user
 
 
 @login_required
@@ -84,7 +50,7 @@ def export_filename(session: GameSession) -> str:
 
 @login_required
 def session_export(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = get_object_or_404(GameSession, pk=session_id, owner=request.user)
+    session = session_for_user(request, session_id)
     response = HttpResponse(
         dumps(services.export_session(session)), content_type="application/json; charset=utf-8"
     )

@@ -8,12 +8,10 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
-from django.utils import timezone
 
-from .engine import Entry, RoundError, RoundInput, Rules, settle_round
-from .engine.maal import MaalError, check_entry_tally, parse_tiplu
-from .engine.sessionfile import RoundMaal, SessionDoc, export_document, maal_per_round
-from .models import GameSession, Player, Round, RoundChange, RoundEntry
+from ..engine import Entry, RoundError, RoundInput, Rules, settle_round
+from ..engine.maal import MaalError, check_entry_tally, parse_tiplu
+from ..models import GameSession, Player, Round, RoundChange, RoundEntry
 
 CONFLICT_MESSAGE = (
     "This round was changed by someone else since you opened it; reload to see their version."
@@ -93,32 +91,6 @@ def rounds_with_entries(session: GameSession) -> QuerySet[Round]:
     )
 
 
-def session_doc(session: GameSession) -> SessionDoc:
-    players = tuple(p.name for p in session.players.all())
-    rounds = list(rounds_with_entries(session))
-    maal = [
-        RoundMaal(
-            tiplu=r.tiplu,
-            tallies={e.player.name: e.maal_tally for e in r.entries.all() if e.maal_tally},
-        )
-        for r in rounds
-    ]
-    return SessionDoc(
-        name=session.name,
-        currency=session.currency,
-        stake_per_point=session.stake_per_point,
-        rules=session.get_rules(),
-        players=players,
-        rounds=tuple(r.to_input() for r in rounds),
-        played_on=session.played_on,
-        maal=maal_per_round(maal),
-    )
-
-
-def export_session(session: GameSession) -> dict[str, Any]:
-    return export_document(session_doc(session))
-
-
 Tallies = Mapping[str, Any]  # player name -> Tally.to_dict() from the maal calculator
 
 
@@ -149,7 +121,7 @@ def check_tallies(
     return code, checked
 
 
-def _write_entries(
+def write_entries(
     round_: Round,
     round_input: RoundInput,
     rules: Rules,
@@ -173,46 +145,8 @@ def _write_entries(
     )
 
 
-def _players_by_name(session: GameSession) -> dict[str, Player]:
+def players_by_name(session: GameSession) -> dict[str, Player]:
     return {p.name: p for p in session.players.all()}
-
-
-@transaction.atomic
-def save_document(doc: SessionDoc, owner=None) -> GameSession:
-    """A parsed session file saved whole, or (on any error) not at all."""
-    dated = {"played_on": doc.played_on} if doc.played_on else {}  # else today
-    session = GameSession.objects.create(
-        owner=owner,
-        name=doc.name,
-        currency=doc.currency,
-        stake_per_point=doc.stake_per_point,
-        rules=doc.rules.to_options(),
-        **dated,
-    )
-    Player.objects.bulk_create(
-        Player(session=session, name=name, position=index) for index, name in enumerate(doc.players)
-    )
-    players = _players_by_name(session)
-    for number, round_input in enumerate(doc.rounds, start=1):
-        maal = doc.maal_of(number - 1)
-        round_ = Round.objects.create(
-            session=session,
-            number=number,
-            winner=players[round_input.winner] if round_input.winner else None,
-            win_type=round_input.win_type,
-            better=round_input.better,
-            tiplu=maal.tiplu,
-        )
-        _write_entries(round_, round_input, doc.rules, players, dict(maal.tallies))
-    return session
-
-
-def add_player(session: GameSession, name: str) -> Player:
-    position = (session.players.aggregate(top=Max("position"))["top"] or 0) + 1
-    player = Player.objects.create(session=session, name=name, position=position)
-    # Every change a reader can see bumps the session's updated_at (the share page's ETag).
-    GameSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
-    return player
 
 
 @transaction.atomic
@@ -231,7 +165,7 @@ def add_round(
     rules = locked.get_rules()
     settle_round(round_input, rules)  # refuse before writing anything
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
-    players = _players_by_name(locked)
+    players = players_by_name(locked)
     number = (Round.objects.filter(session=locked).aggregate(top=Max("number"))["top"] or 0) + 1
     round_ = Round.objects.create(
         session=locked,
@@ -241,7 +175,7 @@ def add_round(
         better=round_input.better,
         tiplu=tiplu,
     )
-    _write_entries(round_, round_input, rules, players, checked)
+    write_entries(round_, round_input, rules, players, checked)
     GameSession.objects.filter(pk=locked.pk).update(updated_at=round_.updated_at)
     _record(locked.pk, round_.pk, "create", user, after=_fresh_snapshot(round_.pk))
     return round_
@@ -270,7 +204,7 @@ def replace_round(
     rules = session.get_rules()
     settle_round(round_input, rules)
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
-    players = _players_by_name(session)
+    players = players_by_name(session)
     before = _fresh_snapshot(round_.pk)
     round_.version = current.version + 1
     round_.winner = players[round_input.winner] if round_input.winner else None
@@ -279,7 +213,7 @@ def replace_round(
     round_.tiplu = tiplu
     round_.save()
     RoundEntry.objects.filter(round=round_).delete()
-    _write_entries(round_, round_input, rules, players, checked)
+    write_entries(round_, round_input, rules, players, checked)
     GameSession.objects.filter(pk=session.pk).update(updated_at=round_.updated_at)
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
     # The caller's object may hold prefetched entries from before the edit.
@@ -366,46 +300,9 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
         tiplu=snap.get("tiplu", ""),
     )
     tallies = {p.name: e["maal_tally"] for p, e in entries if e.get("maal_tally")}
-    _write_entries(round_, round_input, rules, {p.name: p for p, _e in entries}, tallies)
+    write_entries(round_, round_input, rules, {p.name: p for p, _e in entries}, tallies)
     change.restored = True
     change.save(update_fields=["restored"])
     session.save(update_fields=["updated_at"])
     _record(session.pk, round_.pk, "restore", user, after=_fresh_snapshot(round_.pk))
     return round_
-
-
-@transaction.atomic
-def recompute_session(session: GameSession, rules: Rules, *, user=None) -> None:
-    """Change a session's rules and settle every saved round again under them.
-    Refused whole (RoundError) if any round is impossible under the new rules.
-    Each round whose nets change gets a "rules" entry in the audit trail."""
-    session = GameSession.objects.select_for_update().get(pk=session.pk)
-    rounds = list(rounds_with_entries(session))
-    results = [settle_round(r.to_input(), rules) for r in rounds]
-    session.rules = rules.to_options()
-    session.save(update_fields=["rules", "updated_at"])
-    changed = []
-    audit = []
-    who = user if getattr(user, "pk", None) else None
-    for round_, result in zip(rounds, results, strict=True):
-        before = round_snapshot(round_)
-        moved = []
-        for entry in round_.entries.all():
-            net = result.of(entry.player.name).net
-            if net != entry.net:
-                entry.net = net
-                moved.append(entry)
-        if moved:
-            changed.extend(moved)
-            audit.append(
-                RoundChange(
-                    session_id=session.pk,
-                    round_pk=round_.pk,
-                    action="rules",
-                    user=who,
-                    before=before,
-                    after=round_snapshot(round_),
-                )
-            )
-    RoundEntry.objects.bulk_update(changed, ["net"], batch_size=500)
-    RoundChange.objects.bulk_create(audit, batch_size=500)

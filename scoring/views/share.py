@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -25,34 +25,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
-from .models import GameSession, new_share_token
-from .pagecache import cached_page, page_key, shared_version, version_of
-from .reports import LATEST_ROUNDS, build_ledger
+from .. import services
+from ..models import GameSession
+from ..pagecache import cached_page, page_key, shared_version, version_of
+from ..reports import LATEST_ROUNDS, build_ledger
+from .access import session_for_user, shared_session
 
 POLL_SECONDS = 10
 LIVE_CACHE_SECONDS = 600
-
-
-def share_path(session: GameSession) -> str:
-    """The public page's path, e.g. "/s/<token>/", creating the token if there is none."""
-    if not session.share_token:
-        set_new_token(session)
-    return reverse("share_view", args=[session.share_token])
-
-
-def set_new_token(session: GameSession) -> str:
-    """Give the session a fresh token; any older link stops working. (192 random
-    bits: a clash with another session's token will not happen.)"""
-    session.share_token = new_share_token()
-    session.save(update_fields=["share_token"])
-    return session.share_token
-
-
-def _shared_session(token: str) -> GameSession:
-    # The token must be non-empty: a revoked session has share_token NULL.
-    if not token:
-        raise Http404
-    return get_object_or_404(GameSession, share_token=token)
 
 
 def _etag(request: HttpRequest | None, token: str) -> str | None:
@@ -114,7 +94,7 @@ def share_view(request: HttpRequest, token: str) -> HttpResponse:
     latest = None if request.GET.get("all") else LATEST_ROUNDS
 
     def context() -> dict[str, object]:
-        session = _shared_session(token)
+        session = shared_session(token)
         # Rendered here by our own template, escaped there: safe to insert as is.
         return {"session": session, "live_html": mark_safe(_live_html(request, session, latest))}
 
@@ -128,7 +108,7 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
     """The polled partial: standings, payments and ledger. `condition` answers 304
     when the If-None-Match validator still matches, 404 when the link is revoked."""
     try:
-        session = _shared_session(token)
+        session = shared_session(token)
     except Http404:
         # Revoked while phones were watching: replace the live part with a notice
         # that does not poll again (the page swaps 404 answers in; see share_view.html).
@@ -139,10 +119,6 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
 
 
 # --- The owner's management page ---------------------------------------------------------------
-
-
-def _own_session(request: HttpRequest, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
 
 
 def qr_svg(url: str) -> SafeString:
@@ -156,7 +132,7 @@ def qr_svg(url: str) -> SafeString:
 
 @login_required
 def session_share(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_for_user(request, session_id)
     context: dict[str, object] = {"session": session, "share_url": None}
     if session.share_token:
         url = request.build_absolute_uri(reverse("share_view", args=[session.share_token]))
@@ -168,9 +144,9 @@ def session_share(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def share_create(request: HttpRequest, session_id: int) -> HttpResponse:
     """Create the link, or (when one exists) replace it with a new one."""
-    session = _own_session(request, session_id)
+    session = session_for_user(request, session_id)
     had_link = bool(session.share_token)
-    set_new_token(session)
+    services.create_share_link(session=session)
     if had_link:
         messages.success(request, _("New link created. The old link no longer works."))
     else:
@@ -181,9 +157,8 @@ def share_create(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def share_revoke(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_for_user(request, session_id)
     if session.share_token:
-        session.share_token = None
-        session.save(update_fields=["share_token"])
+        services.revoke_share_link(session=session)
         messages.success(request, _("Link turned off. Nobody can open it any more."))
     return redirect("session_share", session_id=session.pk)

@@ -1,0 +1,38 @@
+"""Signing up, and logging in with failed attempts rate limited (ratelimit.py)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import LoginView
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from .ratelimit import TOO_MANY, RateLimitedAuthenticationForm
+
+
+class RateLimitedLoginView(LoginView):
+    form_class = RateLimitedAuthenticationForm
+
+    def form_invalid(self, form) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error("__all__", TOO_MANY):
+            response.status_code = 429
+        return response
+
+
+log_in = RateLimitedLoginView.as_view()
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})

@@ -1,0 +1,68 @@
+"""Session files: a parsed `marriage-session/1` document saved as a new session,
+and a saved session as a document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from ..engine.sessionfile import RoundMaal, SessionDoc, export_document, maal_per_round
+from ..models import GameSession, Player, Round
+from . import rounds
+
+
+def session_doc(session: GameSession) -> SessionDoc:
+    players = tuple(p.name for p in session.players.all())
+    saved = list(rounds.rounds_with_entries(session))
+    maal = [
+        RoundMaal(
+            tiplu=r.tiplu,
+            tallies={e.player.name: e.maal_tally for e in r.entries.all() if e.maal_tally},
+        )
+        for r in saved
+    ]
+    return SessionDoc(
+        name=session.name,
+        currency=session.currency,
+        stake_per_point=session.stake_per_point,
+        rules=session.get_rules(),
+        players=players,
+        rounds=tuple(r.to_input() for r in saved),
+        played_on=session.played_on,
+        maal=maal_per_round(maal),
+    )
+
+
+def export_session(session: GameSession) -> dict[str, Any]:
+    return export_document(session_doc(session))
+
+
+@transaction.atomic
+def save_document(doc: SessionDoc, *, owner=None) -> GameSession:
+    """A parsed session file saved whole, or (on any error) not at all."""
+    dated = {"played_on": doc.played_on} if doc.played_on else {}  # else today
+    session = GameSession.objects.create(
+        owner=owner,
+        name=doc.name,
+        currency=doc.currency,
+        stake_per_point=doc.stake_per_point,
+        rules=doc.rules.to_options(),
+        **dated,
+    )
+    Player.objects.bulk_create(
+        Player(session=session, name=name, position=index) for index, name in enumerate(doc.players)
+    )
+    players = rounds.players_by_name(session)
+    for number, round_input in enumerate(doc.rounds, start=1):
+        maal = doc.maal_of(number - 1)
+        round_ = Round.objects.create(
+            session=session,
+            number=number,
+            winner=players[round_input.winner] if round_input.winner else None,
+            win_type=round_input.win_type,
+            better=round_input.better,
+            tiplu=maal.tiplu,
+        )
+        rounds.write_entries(round_, round_input, doc.rules, players, dict(maal.tallies))
+    return session

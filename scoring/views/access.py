@@ -1,0 +1,56 @@
+"""Who may see what: one helper per owned object, used by every view.
+
+Each answers 404 for anything the reader does not own, so another user's
+session, round, player or change looks exactly like one that does not exist.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from ..models import GameSession, Player, Round, RoundChange
+from ..pagecache import owned_version
+from ..services import rounds_with_entries
+
+
+def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
+    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+
+
+def session_version_for_user(request: HttpRequest, session_id: int) -> str:
+    """The version (pagecache.py) of the reader's session, without loading it."""
+    version = owned_version(session_id, request.user.pk)
+    if version is None:
+        raise Http404
+    return version
+
+
+def _check_owner(request: HttpRequest, session: GameSession) -> None:
+    if session.owner_id is None or session.owner_id != request.user.pk:
+        raise Http404
+
+
+def round_for_user(request: HttpRequest, session: GameSession, round_id: int) -> Round:
+    """A round of the reader's `session`, with its entries and players."""
+    _check_owner(request, session)
+    return get_object_or_404(rounds_with_entries(session), pk=round_id)
+
+
+def player_for_user(request: HttpRequest, session: GameSession, player_id: int) -> Player:
+    _check_owner(request, session)
+    return get_object_or_404(Player, pk=player_id, session=session)
+
+
+def change_for_user(request: HttpRequest, session: GameSession, change_id: int) -> RoundChange:
+    """One entry of the audit trail of the reader's `session`."""
+    _check_owner(request, session)
+    return get_object_or_404(RoundChange, pk=change_id, session=session)
+
+
+def shared_session(token: str) -> GameSession:
+    """The session shared under `token`, for anyone holding the link."""
+    # The token must be non-empty: a revoked session has share_token NULL.
+    if not token:
+        raise Http404
+    return get_object_or_404(GameSession, share_token=token)

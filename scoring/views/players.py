@@ -1,0 +1,88 @@
+"""A session's players: adding one, renaming one, removing one.
+
+Every view fetches through `access`, so another user's session or player is a 404.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import services
+from ..forms.players import PlayerForm
+from .access import player_for_user, session_for_user
+
+
+@login_required
+def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    form = PlayerForm(request.POST or None, session=session)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.add_player(session=session, name=form.cleaned_data["name"])
+        except IntegrityError:  # added by another phone a moment ago
+            form.add_error("name", _("%(name)s already plays in this session") % form.cleaned_data)
+        else:
+            messages.success(
+                request,
+                _("%(name)s joins from the next round.") % {"name": player.name},
+            )
+            return redirect("session_detail", session_id=session.pk)
+    return render(
+        request,
+        "scoring/player_form.html",
+        {"session": session, "form": form, "players": list(session.players.all())},
+    )
+
+
+@login_required
+def player_edit(request: HttpRequest, session_id: int, player_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    player = player_for_user(request, session, player_id)
+    form = PlayerForm(
+        request.POST or None, session=session, player=player, initial={"name": player.name}
+    )
+    if request.method == "POST" and form.is_valid():
+        old, new = player.name, form.cleaned_data["name"]
+        if new == old:
+            messages.info(request, _("The name is unchanged."))
+            return redirect("player_add", session_id=session.pk)
+        try:
+            services.rename_player(player=player, name=new)
+        except IntegrityError:  # the same name saved by another phone a moment ago
+            player.name = old
+            form.add_error("name", _("%(name)s already plays in this session") % {"name": new})
+        else:
+            messages.success(
+                request, _("%(old)s is now called %(new)s.") % {"old": old, "new": new}
+            )
+            return redirect("player_add", session_id=session.pk)
+    return render(
+        request,
+        "scoring/player_edit.html",
+        {
+            "session": session,
+            "player": player,
+            "form": form,
+            "problem": services.removal_problem(player),
+        },
+    )
+
+
+@login_required
+@require_POST
+def player_delete(request: HttpRequest, session_id: int, player_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    player = player_for_user(request, session, player_id)
+    try:
+        services.remove_player(player=player)
+    except services.PlayerNotRemoved as problem:
+        messages.error(request, _("Not removed: %(problem)s.") % {"problem": problem})
+        return redirect("player_edit", session_id=session.pk, player_id=player.pk)
+    messages.success(request, _("%(name)s removed from the session.") % {"name": player.name})
+    return redirect("player_add", session_id=session.pk)

@@ -1,0 +1,212 @@
+"""A session's rounds: a new one (with its live preview), one round's page,
+changing, deleting and undoing one.
+
+Every view fetches through `access`, so another user's session or round is a 404.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import services
+from ..engine import RoundError, RoundInput, better_by_default, settle_round
+from ..engine_text import engine_error
+from ..forms.rounds import RoundForm
+from ..models import GameSession, Round
+from ..pagecache import cached_page, page_key
+from .access import round_for_user, session_for_user, session_version_for_user
+
+
+def _position(round_: Round) -> int:
+    """The round's place as the ledger shows it (numbers may have gaps after a delete)."""
+    return Round.objects.filter(session_id=round_.session_id, number__lte=round_.number).count()
+
+
+def _round_page(
+    request: HttpRequest,
+    session: GameSession,
+    form: RoundForm,
+    round_: Round | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    return render(
+        request,
+        "scoring/round_form.html",
+        {
+            "session": session,
+            "form": form,
+            "round": round_,
+            "position": _position(round_) if round_ else None,
+        },
+        status=status,
+    )
+
+
+def _previous_round(session: GameSession) -> RoundInput | None:
+    last = Round.objects.filter(session=session).select_related("winner").order_by("-number")
+    last_round = last.first()
+    if last_round is None:
+        return None
+    winner = last_round.winner.name if last_round.winner else None
+    return RoundInput(entries=(), winner=winner, win_type=last_round.win_type)  # type: ignore[arg-type]
+
+
+@login_required
+def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
+    if request.method != "POST":
+        return _empty_round_page(request, session_id)
+    session = session_for_user(request, session_id)
+    form = RoundForm(list(session.players.all()), session.get_rules(), data=request.POST)
+    if form.is_valid() and form.round_input is not None:
+        try:
+            round_ = services.add_round(
+                session,
+                form.round_input,
+                tiplu=form.tiplu,
+                tallies=form.tallies,
+                user=request.user,
+            )
+        except RoundError as error:  # the rules changed under our feet
+            form._place(error)
+        else:
+            messages.success(
+                request, _("Round %(position)d saved.") % {"position": _position(round_)}
+            )
+            return redirect("session_detail", session_id=session.pk)
+    return _round_page(request, session, form)
+
+
+def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The new-round form depends only on the session: rendered once per version."""
+
+    def context() -> dict[str, object]:
+        session = session_for_user(request, session_id)
+        rules = session.get_rules()
+        better = better_by_default(_previous_round(session), rules)
+        form = RoundForm(list(session.players.all()), rules, better_default=better)
+        return {"session": session, "form": form, "round": None, "position": None}
+
+    key = page_key(request, "round-new", session_version_for_user(request, session_id))
+    return cached_page(request, key, "scoring/round_form.html", context)
+
+
+@login_required
+@require_POST
+def round_preview(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    form = RoundForm(list(session.players.all()), session.get_rules(), data=request.POST)
+    form.is_valid()
+    if request.htmx:
+        # The summary, plus (out of band) the messages beside each field.
+        return render(request, "scoring/round_form.html#preview", {"form": form, "oob": True})
+    return _round_page(request, session, form)
+
+
+@login_required
+def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
+    # An unknown round is a 404 raised while rendering: nothing is cached.
+    def context() -> dict[str, object]:
+        session = session_for_user(request, session_id)
+        round_ = round_for_user(request, session, round_id)
+        result, problem = None, None
+        try:
+            result = settle_round(round_.to_input(), session.get_rules())
+        except RoundError as error:
+            problem = engine_error(error)
+        played = {e.player_id for e in round_.entries.all()}
+        return {
+            "session": session,
+            "round": round_,
+            "position": _position(round_),
+            "result": result,
+            "problem": problem,
+            "sat_out": [p for p in session.players.all() if p.pk not in played],
+        }
+
+    key = page_key(request, "round", session_version_for_user(request, session_id), round_id)
+    return cached_page(request, key, "scoring/round_detail.html", context)
+
+
+def _opened_version(request: HttpRequest) -> int | None:
+    """The round's version when the edit form was opened (its hidden field)."""
+    version = request.POST.get("version", "")
+    return int(version) if version.isdigit() else None
+
+
+@login_required
+def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    round_ = round_for_user(request, session, round_id)
+    players = list(session.players.all())
+    rules = session.get_rules()
+    if request.method == "POST":
+        form = RoundForm(players, rules, data=request.POST)
+        if form.is_valid() and form.round_input is not None:
+            try:
+                services.replace_round(
+                    round_,
+                    form.round_input,
+                    tiplu=form.tiplu,
+                    tallies=form.tallies,
+                    user=request.user,
+                    expected_version=_opened_version(request),
+                )
+            except RoundError as error:
+                form._place(error)
+            else:
+                messages.success(
+                    request, _("Round %(position)d changed.") % {"position": _position(round_)}
+                )
+                return redirect("session_detail", session_id=session.pk)
+        return _round_page(request, session, form, round_)
+    tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
+    form = RoundForm(players, rules, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)
+    return _round_page(request, session, form, round_)
+
+
+def _confirm_delete(
+    request: HttpRequest, session: GameSession, round_: Round, action: str
+) -> HttpResponse:
+    return render(
+        request,
+        "scoring/round_confirm_delete.html",
+        {"session": session, "round": round_, "position": _position(round_), "action": action},
+    )
+
+
+@login_required
+def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    round_ = round_for_user(request, session, round_id)
+    if request.method == "POST":
+        position = _position(round_)
+        services.delete_round(round_, user=request.user)
+        messages.success(request, _("Round %(position)d deleted.") % {"position": position})
+        return redirect("session_detail", session_id=session.pk)
+    return _confirm_delete(request, session, round_, "delete")
+
+
+@login_required
+def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    round_ = services.rounds_with_entries(session).order_by("-number").first()
+    if round_ is None:
+        messages.info(request, _("There is no round to undo."))
+        return redirect("session_detail", session_id=session.pk)
+    if request.method == "POST":
+        # The confirm page names the round it showed; if another phone added a
+        # round since, undoing "the last round" would delete one nobody saw.
+        shown = request.POST.get("round")
+        if shown and shown != str(round_.pk):
+            messages.error(request, _("A round was added meanwhile; nothing was undone."))
+            return redirect("session_detail", session_id=session.pk)
+        position = _position(round_)
+        services.delete_round(round_, user=request.user, action="undo")
+        messages.success(request, _("Round %(position)d undone.") % {"position": position})
+        return redirect("session_detail", session_id=session.pk)
+    return _confirm_delete(request, session, round_, "undo")

@@ -1,0 +1,162 @@
+"""A session: the list of them, a new one, its page, its settle-up, its details
+and deleting it.
+
+Plain function views. Every view taking an id fetches through `access`, so
+another user's session is a 404. Writes go through `services`.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
+
+from .. import services
+from ..engine.rules import closest_preset, preset_of
+from ..forms.rules import preset_options
+from ..forms.sessions import SessionDetailsForm, SessionForm
+from ..models import GameSession, Player, Round, RoundEntry
+from ..pagecache import cached_page, owner_version, page_key
+from ..reports import LATEST_ROUNDS, build_ledger
+from .access import session_for_user, session_version_for_user
+
+
+def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
+    """Each session's leader(s) by total points, in one query."""
+    best: dict[int, tuple[int, list[str]]] = {}
+    totals = (
+        RoundEntry.objects.filter(round__session__in=sessions)
+        .values_list("round__session_id", "player__name")
+        .annotate(total=Sum("net"))
+    )
+    for session_id, name, total in totals:
+        top, names = best.get(session_id, (0, []))
+        if total > top:
+            best[session_id] = (total, [name])
+        elif total == top and total > 0:
+            names.append(name)
+            best[session_id] = (top, names)
+    return {session_id: sorted(names) for session_id, (_top, names) in best.items()}
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "home.html")
+
+    def context() -> dict[str, object]:
+        sessions = list(
+            GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
+        )
+        leaders = _leaders(sessions)
+        for session in sessions:
+            session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
+        return {"sessions": sessions}
+
+    key = page_key(request, "home", owner_version(request))
+    return cached_page(request, key, "home.html", context)
+
+
+@login_required
+def session_new(request: HttpRequest) -> HttpResponse:
+    form = SessionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid() and form.rules is not None:
+        data = form.cleaned_data
+        session = services.create_session(
+            owner=request.user,
+            name=data["name"],
+            played_on=data["played_on"],
+            currency=data["currency"],
+            stake_per_point=data["stake_per_point"],
+            rules=form.rules,
+            players=data["players"],
+        )
+        messages.success(request, _("Session created. Enter the first round when it ends."))
+        return redirect("session_detail", session_id=session.pk)
+    if not form.is_bound:
+        form.initial["played_on"] = timezone.localdate()
+    past_players = list(
+        Player.objects.filter(session__owner=request.user)
+        .values_list("name", flat=True)
+        .distinct()
+        .order_by("name")[:40]
+    )
+    return render(
+        request,
+        "scoring/session_form.html",
+        {"form": form, "past_players": past_players, "presets": preset_options()},
+    )
+
+
+@login_required
+def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
+    show_all = bool(request.GET.get("all"))
+    key = page_key(request, "session", session_version_for_user(request, session_id), show_all)
+
+    def context() -> dict[str, object]:
+        session = session_for_user(request, session_id)
+        rules = session.get_rules()
+        return {
+            "session": session,
+            # Built only when the template's cached fragment (keyed on the
+            # session's updated_at) has to be rendered again.
+            "ledger": SimpleLazyObject(
+                lambda: build_ledger(session, latest=None if show_all else LATEST_ROUNDS)
+            ),
+            "round_count": Round.objects.filter(session=session).count(),
+            "show_all": show_all,
+            "can_edit": True,
+            "preset": preset_of(rules),
+            "closest": closest_preset(rules),
+        }
+
+    return cached_page(request, key, "scoring/session_detail.html", context)
+
+
+@login_required
+def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
+    key = page_key(request, "settle-up", session_version_for_user(request, session_id))
+
+    def context() -> dict[str, object]:
+        session = session_for_user(request, session_id)
+        return {"session": session, "ledger": build_ledger(session), "can_edit": True}
+
+    return cached_page(request, key, "scoring/settle_up.html", context)
+
+
+@login_required
+def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    initial = {name: getattr(session, name) for name in SessionDetailsForm.base_fields}
+    form = SessionDetailsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        if not form.has_changed():
+            messages.info(request, _("Nothing changed."))
+            return redirect("session_detail", session_id=session.pk)
+        services.edit_session(session=session, **form.cleaned_data)
+        messages.success(request, _("Session details saved."))
+        return redirect("session_detail", session_id=session.pk)
+    return render(request, "scoring/session_edit.html", {"session": session, "form": form})
+
+
+@login_required
+def session_delete(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    if request.method == "POST":
+        name = session.name
+        services.delete_session(session=session)
+        messages.success(request, _("Session “%(name)s” deleted.") % {"name": name})
+        return redirect("home")
+    return render(
+        request,
+        "scoring/session_confirm_delete.html",
+        {
+            "session": session,
+            "round_count": session.rounds.count(),
+            "players": list(session.players.all()),
+        },
+    )
