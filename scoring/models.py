@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .engine import Entry, RoundInput, Rules, rules_from_options
+from .engine.names import player_key
 
 
 def new_share_token() -> str:
@@ -59,21 +60,42 @@ class GameSession(models.Model):
         return rules_from_options(self.rules)
 
 
+class PlayerQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        # bulk_create skips save(): each key is set here instead.
+        objs = list(objs)
+        for player in objs:
+            player.name_key = player_key(player.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Player(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=40)
+    # player_key(name): NFC, case folded. Unique per session, so "René", "RENÉ" and
+    # a decomposed "René" can never be three players, on any database.
+    name_key = models.CharField(max_length=160, editable=False)
     position = models.PositiveIntegerField(default=0)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["position", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["session", "name"], name="unique_player_name_in_session"
+                fields=["session", "name_key"], name="unique_player_key_in_session"
             )
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = player_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Round(models.Model):

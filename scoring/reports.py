@@ -12,6 +12,7 @@ from decimal import Decimal
 from .engine import settle_up
 from .engine.ledger import EXACT_SETTLE_LIMIT
 from .models import GameSession, Player, Round, RoundEntry
+from .snapshot import read_snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +88,9 @@ class Ledger:
 LATEST_ROUNDS = 50
 
 
+@read_snapshot()
 def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
-    """Three queries: players, rounds, and (round, player, net) triples.
+    """Three queries, in one snapshot: players, rounds, and (round, player, net) triples.
 
     Totals and standings always cover every round; `latest` only limits which
     rows `shown_rows` gives a page."""

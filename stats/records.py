@@ -3,8 +3,10 @@ the lifetime leaderboard.
 
 Everything is computed in one pass over three `values_list` queries (sessions,
 rounds, entries), so a page costs the same number of queries for 10 rounds or
-10,000. Players are separate rows per session; across sessions they are the
-same person when their names match, ignoring case and extra spaces.
+10,000, all in one snapshot (scoring.snapshot). Players are separate rows per
+session; across sessions they are the same person when their names have the
+same key (scoring.engine.names.player_key: NFC, case folded), the rule that
+keeps names unique within a session.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Round, RoundEntry
+from scoring.snapshot import read_snapshot
 
 
 def name_key(name: str) -> str:
-    """The same person across sessions: case and extra whitespace ignored."""
-    return " ".join(name.split()).casefold()
+    """The same person across sessions: the key that is unique within a session."""
+    return player_key(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,7 @@ def _session_info(row: tuple) -> SessionInfo:
     )
 
 
+@read_snapshot()
 def load_rounds(owner) -> list[RoundRow]:
     """Every round of the owner's sessions with its entries, oldest first; three queries."""
     sessions = {

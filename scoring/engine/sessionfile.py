@@ -15,7 +15,22 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .ledger import money, settle_up, totals
+from .limits import (
+    MAX_FILE_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_NAME_LENGTH,
+    MAX_PLAYER_NAME_LENGTH,
+    MAX_ROUND_ENTRIES,
+    MAX_ROUNDS,
+    MAX_SESSION_PLAYERS,
+    DuplicateKeys,
+    check_depth,
+    first_duplicate,
+    object_pairs,
+)
 from .maal import MaalError, check_entry_tally, parse_tiplu
+from .names import PlayerNameError, player_key
+from .names import clean_player_name as clean_name
 from .rules import RuleError, Rules, rules_from_options
 from .settlement import (
     Entry,
@@ -27,8 +42,7 @@ from .settlement import (
 )
 
 FORMAT = "marriage-session/1"
-MAX_NAME_LENGTH = 100
-MAX_PLAYER_NAME_LENGTH = 40
+__all__ = ["MAX_FILE_BYTES", "MAX_NAME_LENGTH", "MAX_PLAYER_NAME_LENGTH"]  # re-exported
 STAKE_MAX_DIGITS = 12
 STAKE_DECIMAL_PLACES = 2
 MAX_MESSAGE_LENGTH = 300
@@ -44,19 +58,7 @@ class SessionFileError(ValueError):
         super().__init__(message)
 
 
-class _JsonObject(dict[str, Any]):
-    """A JSON object that remembers keys given more than once (json keeps the last),
-    so `"winner": "A", "winner": "B"` is refused rather than silently read as B."""
-
-    duplicate_keys: tuple[str, ...] = ()
-
-
-def _object_pairs(pairs: list[tuple[str, Any]]) -> _JsonObject:
-    obj = _JsonObject(pairs)
-    if len(obj) != len(pairs):
-        keys = [key for key, _ in pairs]
-        obj.duplicate_keys = tuple(dict.fromkeys(k for k in keys if keys.count(k) > 1))
-    return obj
+_JsonObject = DuplicateKeys  # a decoded object remembers keys it was given twice
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,15 +129,21 @@ def _printable(text: str, where: str) -> str:
 
 
 def clean_player_name(value: object, where: str) -> str:
+    """A name as stored (names.clean_player_name: NFC, no invisible characters)."""
     if not isinstance(value, str) or not value.strip():
         raise SessionFileError(f"{where}: a player name must be non-empty text, got {value!r}")
+    if len(value) > 4 * MAX_PLAYER_NAME_LENGTH:  # bound the work before normalising
+        value = value[: 4 * MAX_PLAYER_NAME_LENGTH]
     name = _printable(" ".join(value.split()), where)
     if len(name) > MAX_PLAYER_NAME_LENGTH:
         raise SessionFileError(
             f"{where}: player name {name[:20]!r}… is longer than "
             f"{MAX_PLAYER_NAME_LENGTH} characters"
         )
-    return name
+    try:
+        return clean_name(name)
+    except PlayerNameError as error:
+        raise SessionFileError(f"{where}: {error}") from None
 
 
 def _expect(obj: object, kind: type, where: str) -> Any:
@@ -156,6 +164,14 @@ def _no_duplicates(obj: Mapping[str, Any], where: str) -> None:
     duplicates = getattr(obj, "duplicate_keys", ())
     if duplicates:
         raise SessionFileError(f"{where}, {duplicates[0]}: given twice")
+
+
+def _no_duplicates_within(value: object, where: str) -> None:
+    """No object anywhere inside `value` gives a key twice."""
+    duplicate = first_duplicate(value)
+    if duplicate is not None:
+        path, key = duplicate
+        raise SessionFileError(", ".join([where, *path, f"{key}: given twice"]))
 
 
 ROUND_KEYS = {"winner", "win_type", "better", "entries", "net", "tiplu"}
@@ -187,7 +203,13 @@ def parse_round(
     where = f"round {number}"
     fields: dict[str, Any] = _expect(raw, dict, where)
     _unknown_keys(fields, ROUND_KEYS, where)
+    seated = players if isinstance(players, (set, frozenset, dict)) else set(players)
     entries_raw = _expect(fields.get("entries"), list, f"{where}, entries")
+    if len(entries_raw) > MAX_ROUND_ENTRIES:
+        raise SessionFileError(
+            f"{where}, entries: at most {MAX_ROUND_ENTRIES} players in a round, "
+            f"got {len(entries_raw)}"
+        )
     entries = []
     for index, item in enumerate(entries_raw, start=1):
         entry_where = f"{where}, entry {index}"
@@ -196,7 +218,7 @@ def parse_round(
             raise SessionFileError(f"{entry_where}, player: missing")
         name = clean_player_name(entry_raw["player"], f"{entry_where}, player")
         _unknown_keys(entry_raw, ENTRY_KEYS, f"{where}, player {name}")
-        if name not in players:
+        if name not in seated:
             raise SessionFileError(f"{where}, player {name}: not one of the session's players")
         if "status" not in entry_raw:
             raise SessionFileError(f"{where}, player {name}, status: missing (seen or unseen)")
@@ -252,6 +274,7 @@ def parse_round_maal(
         at = f"{where}, player {entry.player}, maal_tally"
         if not code:
             raise SessionFileError(f"{at}: pick the tiplu card to use the maal calculator")
+        _no_duplicates_within(item["maal_tally"], at)
         try:
             result = check_entry_tally(item["maal_tally"], code, rules, entry.maal, entry.tunnel)[1]
         except MaalError as error:
@@ -296,20 +319,37 @@ def parse_document(data: object) -> SessionDoc:
     except RuleError as error:
         raise SessionFileError(str(error)) from None
     players_raw = _expect(document.get("players"), list, "players")
+    if len(players_raw) > MAX_SESSION_PLAYERS:
+        raise SessionFileError(
+            f"players: at most {MAX_SESSION_PLAYERS} players in a session, got {len(players_raw):,}"
+        )
     players: list[str] = []
+    keys: dict[str, str] = {}  # player_key -> the name that has it
     for index, raw_name in enumerate(players_raw, start=1):
         player = clean_player_name(raw_name, f"players, entry {index}")
-        if player in players:
-            raise SessionFileError(f"players: {player} is listed twice")
+        key = player_key(player)
+        if key in keys:
+            same = "" if keys[key] == player else f" (as {keys[key]})"
+            raise SessionFileError(f"players: {player} is listed twice{same}")
+        keys[key] = player
         players.append(player)
     if len(players) < 2:
         raise SessionFileError(f"players: a session needs at least 2 players, got {len(players)}")
     rounds_raw = _expect(document.get("rounds", []), list, "rounds")
+    if len(rounds_raw) > MAX_ROUNDS:
+        raise SessionFileError(
+            f"rounds: at most {MAX_ROUNDS:,} rounds in a file, got {len(rounds_raw):,}"
+        )
+    # The export's own figures are not read back, but a key given twice in them
+    # is refused like anywhere else, not read as its last value.
+    for key in ("totals", "money", "transfers"):
+        _no_duplicates_within(document.get(key), key)
     rounds: list[RoundInput] = []
     maal: list[RoundMaal] = []
+    seated = frozenset(players)
     for number, raw in enumerate(rounds_raw, start=1):
         previous = rounds[-1] if rounds else None
-        rounds.append(parse_round(raw, number, players, rules, previous))
+        rounds.append(parse_round(raw, number, seated, rules, previous))
         maal.append(parse_round_maal(raw, number, rounds[-1], rules))
     return SessionDoc(
         name=name,
@@ -324,8 +364,11 @@ def parse_document(data: object) -> SessionDoc:
 
 
 def loads(text: str) -> SessionDoc:
+    # A caller that read bytes checked MAX_FILE_BYTES first; text is checked again here.
+    if len(text) > MAX_FILE_BYTES:
+        raise SessionFileError(f"file: larger than the limit of {MAX_FILE_BYTES:,} bytes")
     try:
-        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_object_pairs)
+        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=object_pairs)
     except json.JSONDecodeError as error:
         raise SessionFileError(
             f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
@@ -333,6 +376,8 @@ def loads(text: str) -> SessionDoc:
     except (ValueError, RecursionError) as error:
         # e.g. a number of more than 4,300 digits, or lists nested thousands deep
         raise SessionFileError(f"not JSON: {str(error).splitlines()[0]}") from None
+    if not check_depth(data, MAX_JSON_DEPTH):
+        raise SessionFileError(f"session file: nested more than {MAX_JSON_DEPTH} deep")
     return parse_document(data)
 
 

@@ -1,11 +1,13 @@
 """Shared by the session-file commands: read a file (or stdin) into a SessionDoc,
 and report bad input as one plain line on stderr with exit status 2."""
 
+import os
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.engine.sessionfile import SessionDoc, SessionFileError, loads
 
 
@@ -24,10 +26,37 @@ class SessionFileCommand(BaseCommand):
             sys.exit(error.returncode)
 
 
+def too_large(path: str) -> CommandError:
+    return CommandError(
+        f"{path}: larger than the limit of {MAX_FILE_BYTES:,} bytes for a session file",
+        returncode=2,
+    )
+
+
+def read_limited(path: str) -> bytes:
+    """The file's bytes, its size checked before it is read whole (stdin: never
+    more than one byte past the limit is read)."""
+    if path == "-":
+        buffer = getattr(sys.stdin, "buffer", None)  # None when a test swaps in a StringIO
+        data = (
+            buffer.read(MAX_FILE_BYTES + 1)
+            if buffer is not None
+            else sys.stdin.read(MAX_FILE_BYTES + 1).encode()
+        )
+    else:
+        with Path(path).open("rb") as file:
+            if os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
+                raise too_large(path)
+            data = file.read(MAX_FILE_BYTES + 1)  # it may have grown meanwhile
+    if len(data) > MAX_FILE_BYTES:
+        raise too_large(path)
+    return data
+
+
 def read_session_file(path: str) -> SessionDoc:
     """Parse FILE (`-` for stdin); any problem is exit status 2 with a one-line message."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+        text = read_limited(path).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise CommandError(f"{path}: cannot read: {reason}", returncode=2) from None

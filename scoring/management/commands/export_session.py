@@ -7,6 +7,7 @@ from django.core.management.base import CommandError
 from scoring.engine.sessionfile import dumps
 from scoring.models import GameSession
 from scoring.services import export_session
+from scoring.snapshot import read_snapshot
 
 from ._sessionfiles import SessionFileCommand
 
@@ -45,11 +46,13 @@ class Command(SessionFileCommand):
             raise CommandError(
                 "id: give a session id, or --all DIR for every session", returncode=2
             )
-        try:
-            session = GameSession.objects.get(pk=options["id"])
-        except GameSession.DoesNotExist:
-            raise CommandError(f"id: no session {options['id']}", returncode=2) from None
-        self.stdout.write(dumps(export_session(session)), ending="")
+        with read_snapshot():
+            try:
+                session = GameSession.objects.get(pk=options["id"])
+            except GameSession.DoesNotExist:
+                raise CommandError(f"id: no session {options['id']}", returncode=2) from None
+            text = dumps(export_session(session))
+        self.stdout.write(text, ending="")
 
     def export_all(self, directory: Path) -> None:
         try:
@@ -59,14 +62,31 @@ class Command(SessionFileCommand):
                 f"--all: cannot create {directory}: {error.strerror}", returncode=2
             ) from None
         count = 0
-        for session in GameSession.objects.order_by("pk").iterator(chunk_size=100):
-            path = directory / f"session-{session.pk}.json"
+        failed: list[int] = []
+        # Each session is read in its own snapshot: a round saved or undone while
+        # the backup runs is in a session's file whole or not at all.
+        for session_id in GameSession.objects.order_by("pk").values_list("pk", flat=True):
+            path = directory / f"session-{session_id}.json"
             try:
-                write_atomically(path, dumps(export_session(session)))
+                with read_snapshot():
+                    session = GameSession.objects.filter(pk=session_id).first()
+                    if session is None:
+                        continue  # deleted since the list was read: nothing to back up
+                    text = dumps(export_session(session))
+                write_atomically(path, text)
             except OSError as error:
-                raise CommandError(
-                    f"--all: cannot write {path}: {error.strerror}", returncode=2
-                ) from None
-            count += 1
+                failed.append(session_id)
+                self.stderr.write(f"--all: cannot write {path}: {error.strerror or error}")
+            except Exception as error:  # one bad session must not stop the backup of the rest
+                failed.append(session_id)
+                self.stderr.write(f"--all: session {session_id} not written: {error!r}")
+            else:
+                count += 1
         noun = "session" if count == 1 else "sessions"
         self.stdout.write(f"{count} {noun} written to {directory}")
+        if failed:
+            listed = ", ".join(map(str, failed))
+            raise CommandError(
+                f"--all: {len(failed)} not written (session {listed}); see the lines above",
+                returncode=1,
+            )
