@@ -23,9 +23,14 @@ from scoring.engine.limits import (
 )
 from scoring.engine.sessionfile import SessionFileError, loads
 from scoring.models import GameSession, Player
-from tests.test_commands import night
+from tests.test_commands import night as shared_night
 
 pytestmark = pytest.mark.django_db
+
+
+def night() -> dict:
+    """A fresh copy: the shared one holds the module's list of players."""
+    return copy.deepcopy(shared_night())
 
 
 def giant(players: int = 150_000) -> dict:

@@ -5,6 +5,7 @@ names with the same case-folded NFC form are one player."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -15,11 +16,16 @@ from scoring.engine.names import PlayerNameError, clean_player_name, player_key
 from scoring.engine.sessionfile import SessionFileError, loads
 from scoring.models import GameSession, Player
 from stats.records import load_rounds, player_stats
-from tests.test_commands import night
+from tests.test_commands import night as shared_night
 
 COMPOSED = "Ren\u00e9"
 DECOMPOSED = "Rene\u0301"
 INVISIBLE = "a player name must have a visible letter or digit, not only invisible characters"
+
+
+def night() -> dict:
+    """A fresh copy: the shared one holds the module's list of players."""
+    return copy.deepcopy(shared_night())
 
 
 def invisible_in(name: str, code: str) -> str:
