@@ -82,6 +82,30 @@ def _shorten(name: str, limit: int) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
+# A legend line holds about this many characters at SMALL size beside its swatch.
+LEGEND_CHARS = 34
+
+
+def _wrap(text: str, limit: int = LEGEND_CHARS) -> list[str]:
+    """The text in lines of at most `limit` characters, broken between words (a
+    longer word is broken where it must): a legend shows every name in full."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > limit:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:limit])
+            word = word[limit:]
+        if line and len(line) + 1 + len(word) > limit:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line or not lines else lines
+
+
 # A line is about 310 units wide: more points than this cannot be told apart, and
 # a 1,000-round night would put 60 kB of them in every page.
 MAX_POINTS = 300
@@ -126,10 +150,13 @@ def line_chart(
     left, right, top = 56.0, 14.0, 34.0
     plot_h = 220.0
     bottom_axis = top + plot_h
+    # The legend: one player a line, the whole name (and the total the caller put
+    # in it), wrapped onto a second line when long.
     legend_top = bottom_axis + 60
-    columns = 2
-    legend_rows = math.ceil(len(series) / columns)
-    height = legend_top + legend_rows * 24 + 6
+    legend_lines = [_wrap(name) for name, _values in series]
+    line_h, entry_gap = 19, 7
+    legend_h = sum(len(lines) * line_h + entry_gap for lines in legend_lines)
+    height = legend_top + legend_h
     plot_w = WIDTH - left - right
 
     def sx(i: float) -> float:
@@ -179,14 +206,14 @@ def line_chart(
         )
         end_x, end_y = points[-1]
         parts.append(f'<circle cx="{end_x:.1f}" cy="{end_y:.1f}" r="3.5" fill="{colour}"/>')
-        column, row = index % columns, index // columns
-        lx = left + column * (plot_w / columns)
-        ly = legend_top + row * 24
+        lx = 14.0
+        ly = legend_top + sum(len(lines) * line_h + entry_gap for lines in legend_lines[:index])
         parts.append(
-            f'<line x1="{lx:.1f}" y1="{ly - 4:.1f}" x2="{lx + 30:.1f}" y2="{ly - 4:.1f}" '
+            f'<line x1="{lx:.1f}" y1="{ly - 5:.1f}" x2="{lx + 30:.1f}" y2="{ly - 5:.1f}" '
             f'stroke="{colour}" stroke-width="3"{dash_attr}/>'
         )
-        parts.append(_text(lx + 36, ly, _shorten(name, 16), size=SMALL, class_="legend"))
+        for number, line in enumerate(legend_lines[index]):
+            parts.append(_text(lx + 38, ly + number * line_h, line, size=SMALL, class_="legend"))
     parts.append("</svg>")
     return "".join(parts)
 

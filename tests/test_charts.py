@@ -90,10 +90,35 @@ def test_names_are_escaped():
     parse(svg)
 
 
-def test_long_names_are_shortened_in_the_legend():
-    svg = line_chart([("A" * 40, [1])], title="t", x_label="x", y_label="y")
-    legend = [t.text for t in parse(svg).iter(f"{SVG}text") if t.get("class") == "legend"]
-    assert legend == ["A" * 15 + "…"]
+def legend_lines(svg: str) -> list[tuple[float, str]]:
+    return [
+        (float(t.get("y")), t.text)  # type: ignore[arg-type]
+        for t in parse(svg).iter(f"{SVG}text")
+        if t.get("class") == "legend"
+    ]
+
+
+def test_the_legend_has_one_player_a_line_with_the_whole_name():
+    series = [
+        ("Aama (+39)", [39]),
+        ("Bhanubhakta Acharya Khatiwada Sharma (−29)", [-29]),
+        ("Didi (−10)", [-10]),
+    ]
+    lines = legend_lines(line_chart(series, title="t", x_label="x", y_label="y"))
+    # The long name wraps between words onto a second line; nothing is cut.
+    assert [text for _y, text in lines] == [
+        "Aama (+39)",
+        "Bhanubhakta Acharya Khatiwada",
+        "Sharma (−29)",
+        "Didi (−10)",
+    ]
+    ys = [y for y, _text in lines]
+    assert ys == sorted(ys) and len(set(ys)) == 4  # one under the other
+
+
+def test_a_name_with_no_space_is_broken_where_it_must():
+    lines = legend_lines(line_chart([("A" * 40, [1])], title="t", x_label="x", y_label="y"))
+    assert [text for _y, text in lines] == ["A" * 34, "A" * 6]
 
 
 def test_many_players_cycle_colours_and_dashes_and_grow_the_legend():

@@ -22,6 +22,22 @@
     recount(button.closest(".maal-calc"));
   });
 
+  // "+ a marriage" adds its three cards: a marriage is counted from the cards
+  // (scoring/engine/maal.py), never as a count of its own on top of them.
+  document.querySelectorAll(".maal-calc [data-steps]").forEach(function (button) {
+    button.hidden = false;
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".maal-calc [data-steps]");
+    if (!button) return;
+    var calc = button.closest(".maal-calc");
+    button.dataset.steps.split(" ").forEach(function (item) {
+      var input = calc.querySelector('.counter[data-item="' + item + '"] input');
+      input.value = Math.min(21, (parseInt(input.value, 10) || 0) + 1);
+    });
+    recount(calc);
+  });
+
   // After each count, relabel the cards for the tiplu picked.
   document.addEventListener("htmx:afterSwap", function (event) {
     var calc = event.target.closest(".maal-calc");
@@ -70,8 +86,13 @@
     } catch (e) {
       tally = {};
     }
+    // A stored tally keeps its marriages apart from single cards; the calculator
+    // shows them as the cards they are made of.
+    var marriages = tally.marriages || 0;
     calc.querySelectorAll('input[name^="n-"]').forEach(function (input) {
-      input.value = tally[input.name.slice(2)] || 0;
+      var item = input.name.slice(2);
+      var cards = /^(tiplu|poplu|jhiplu)$/.test(item) ? marriages : 0;
+      input.value = (tally[item] || 0) + cards;
     });
     var tiplu = tipluInput ? tipluInput.value : "";
     setRadio("tiplu_rank", tiplu ? tiplu.slice(0, -1) : "");

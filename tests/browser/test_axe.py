@@ -1,0 +1,114 @@
+"""axe-core over every page, on a 390x844 touch phone, in the light and the dark theme.
+
+axe-core comes from the axe-playwright-python package (it bundles axe.min.js), so
+nothing is fetched from the network. A page passes with zero violations of any
+impact; the failure message lists each rule, its impact and the elements it found.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from scoring import services
+from scoring.engine import Entry, RoundInput
+from scoring.models import new_share_token
+
+from ..web_helpers import make_session
+from .conftest import TOUCH_PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ("Aama", "Buwa", "Didi", "Dai", "Bhanubhakta Acharya")
+
+# Pages that need a signed-in owner: (what, path under the server, with {s} the
+# session's id and {r} a round's id).
+OWNER_PAGES = [
+    ("sessions", "/"),
+    ("new session", "/sessions/new/"),
+    ("import", "/sessions/import/"),
+    ("session", "/sessions/{s}/"),
+    ("session, every round", "/sessions/{s}/?all=1"),
+    ("round form", "/sessions/{s}/rounds/new/"),
+    ("round page", "/sessions/{s}/rounds/{r}/"),
+    ("round edit", "/sessions/{s}/rounds/{r}/edit/"),
+    ("round delete", "/sessions/{s}/rounds/{r}/delete/"),
+    ("undo", "/sessions/{s}/undo/"),
+    ("settle-up", "/sessions/{s}/settle/"),
+    ("rules", "/sessions/{s}/rules/"),
+    ("share settings", "/sessions/{s}/share/"),
+    ("players", "/sessions/{s}/players/add/"),
+    ("edit session", "/sessions/{s}/edit/"),
+    ("delete session", "/sessions/{s}/delete/"),
+    ("maal calculator", "/sessions/{s}/maal/"),
+    ("maal table", "/sessions/{s}/maal-table/"),
+    ("history of changes", "/sessions/{s}/changes/"),
+    ("round history", "/sessions/{s}/rounds/{r}/changes/"),
+    ("print summary", "/sessions/{s}/summary/"),
+    ("history", "/history/"),
+    ("leaderboard", "/leaderboard/"),
+    ("player", "/players/Aama/"),
+]
+PUBLIC_PAGES = [
+    ("home", "/"),
+    ("log in", "/accounts/login/"),
+    ("sign up", "/accounts/signup/"),
+    ("share page", "/s/{t}/"),
+]
+
+
+def a_played_session(user):
+    """Five players, three rounds (one of them deleted, so history has a delete),
+    and a share link."""
+    session = make_session(user, players=NAMES)
+    rounds = []
+    for first in range(4):
+        seated = NAMES[first : first + 4] if first < 2 else NAMES[:4]
+        entries = tuple(
+            Entry(player=n, status="unseen" if i == 3 else "seen", maal=i * 3)
+            for i, n in enumerate(seated)
+        )
+        rounds.append(services.add_round(session, RoundInput(entries=entries, winner=seated[0])))
+    services.delete_round(rounds[-1], user=user)
+    session.share_token = new_share_token()
+    session.save(update_fields=["share_token"])
+    return session, rounds[0]
+
+
+def violations(page, axe: Axe) -> list[str]:
+    results = axe.run(page)
+    return [
+        f"{v['id']} ({v['impact']}): "
+        + "; ".join(" ".join(node["target"]) for node in v["nodes"][:5])
+        for v in results.response["violations"]
+    ]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_page_has_no_axe_violation(theme, logged_in_page, new_page, live_server):
+    owner, user = logged_in_page(**TOUCH_PHONE, color_scheme=theme)
+    guest = new_page(**TOUCH_PHONE, color_scheme=theme)
+    session, round_ = a_played_session(user)
+    axe = Axe()
+    found: dict[str, list[str]] = {}
+
+    def check(page, what: str, path: str) -> None:
+        url = live_server.url + path.format(s=session.pk, r=round_.pk, t=session.share_token)
+        response = page.goto(url)
+        assert response is not None and response.ok, f"{what}: {url} answered {response}"
+        page.wait_for_load_state("load")
+        if problems := violations(page, axe):
+            found[f"{what} ({path})"] = problems
+
+    for what, path in OWNER_PAGES:
+        check(owner, what, path)
+    # The maal calculator dialog of the round form, open.
+    check(owner, "round form, maal dialog", "/sessions/{s}/rounds/new/")
+    owner.locator("[data-maal-open]").first.click()
+    owner.locator("#maal-dialog .maal-outcome").wait_for(state="attached")
+    if problems := violations(owner, axe):
+        found["round form with the maal dialog open"] = problems
+    for what, path in PUBLIC_PAGES:
+        check(guest, what, path)
+    report = "\n".join(f"{page}:\n  " + "\n  ".join(items) for page, items in found.items())
+    assert not found, f"axe-core violations ({theme}):\n{report}"

@@ -1,0 +1,278 @@
+"""The pages on a 390x844 touch phone: a top bar that cuts nothing off in either
+language, 44 px tap targets, the ledger's short heads and tappable rows, the print
+summary within the screen, the dark theme (the phone's setting and the remembered
+switch) and the switch that keeps the screen awake."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from ..web_helpers import make_session
+from .conftest import TOUCH_PHONE
+from .test_axe import a_played_session
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTH = TOUCH_PHONE["viewport"]["width"]
+
+# Boxes of the elements that are not inside the screen's width, or are cut by a
+# parent that hides its overflow.
+OUTSIDE_JS = """(selector) => {
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const box = el.getBoundingClientRect();
+    if (!box.width) { out.push(`${el.textContent.trim()}: not shown`); continue; }
+    if (box.left < 0 || box.right > document.documentElement.clientWidth)
+      out.push(`${el.textContent.trim()}: ${box.left}-${box.right}`);
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      if (style.overflowX !== "visible" && p.scrollWidth > p.clientWidth)
+        out.push(`${el.textContent.trim()}: cut by ${p.tagName}.${p.className}`);
+    }
+  }
+  return out;
+}"""
+
+# Every visible control smaller than 44x44 px. A radio or checkbox is tapped
+# through its label, so the label is measured.
+SMALL_TARGETS_JS = """() => {
+  const out = [];
+  const seen = new Set();
+  for (let el of document.querySelectorAll(
+      "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]")) {
+    if (el.closest("[hidden], dialog:not([open])")) continue;
+    const label = el.closest("label");
+    if ((el.type === "radio" || el.type === "checkbox") && label) el = label;
+    if (seen.has(el)) continue;
+    seen.add(el);
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height) continue;
+    const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+    if (box.width < 44 || box.height < 44)
+      out.push(`${el.tagName} "${el.textContent.trim().slice(0, 30)}" ${size}`);
+  }
+  return out;
+}"""
+
+
+def switch_language(page, code: str) -> None:
+    page.locator(f'.lang-switch button[value="{code}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", code)
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_top_bar_cuts_nothing_off(language, logged_in_page, new_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session, _round = a_played_session(user)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    if language != "en":
+        switch_language(page, language)
+    bar = ".topbar .brand, .topbar-tools > :not([hidden])"
+    assert page.evaluate(OUTSIDE_JS, bar) == []
+    # The links fold under the menu button; open, each is whole and on the screen.
+    links = page.locator("#topnav a, #topnav button")
+    expect(links.first).to_be_hidden()
+    page.locator("[data-menu-button]").click()
+    expect(page.locator("[data-menu-button]")).to_have_attribute("aria-expanded", "true")
+    for link in links.all():
+        expect(link).to_be_visible()
+    assert page.evaluate(OUTSIDE_JS, "#topnav a, #topnav button") == []
+    assert page.evaluate("document.documentElement.scrollWidth") == WIDTH
+    page.keyboard.press("Escape")
+    expect(links.first).to_be_hidden()
+
+    # Signed out: the two links stand in the bar itself.
+    guest = new_page(**TOUCH_PHONE)
+    guest.goto(f"{live_server.url}/accounts/login/")
+    if language != "en":
+        switch_language(guest, language)
+    for link in guest.locator("#topnav a").all():
+        expect(link).to_be_visible()
+    assert guest.evaluate(OUTSIDE_JS, f"{bar}, #topnav a") == []
+
+
+def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session, round_ = a_played_session(user)
+    s = f"/sessions/{session.pk}"
+    paths = [
+        "/",
+        f"{s}/",
+        f"{s}/rounds/{round_.pk}/",
+        f"{s}/settle/",
+        f"{s}/summary/",
+        f"{s}/changes/",
+        f"{s}/maal/",
+        "/history/",
+        "/leaderboard/",
+        "/players/Aama/",
+    ]
+    small = {}
+    for path in paths:
+        page.goto(live_server.url + path)
+        if found := page.evaluate(SMALL_TARGETS_JS):
+            small[path] = found
+    # The menu, open.
+    page.locator("[data-menu-button]").click()
+    if found := page.evaluate(SMALL_TARGETS_JS):
+        small["menu"] = found
+    guest = new_page(**TOUCH_PHONE)
+    guest.goto(f"{live_server.url}/s/{session.share_token}/")
+    if found := guest.evaluate(SMALL_TARGETS_JS):
+        small["share page"] = found
+    assert small == {}
+
+
+def test_the_ledger_on_a_phone(logged_in_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session, round_ = a_played_session(user)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    heads = page.locator("#ledger thead th")
+    # Five players do not fit: the cue says the table scrolls.
+    expect(page.locator("#ledger-cue")).to_be_visible()
+    expect(page.locator("#ledger .table-scroll")).to_have_class(re.compile(r"\bmore-right\b"))
+    # A long name is short in its head; the whole name is its title and shows on a tap.
+    long_head = heads.filter(has=page.locator(".name-tip"))
+    expect(long_head).to_have_attribute("title", "Bhanubhakta Acharya")
+    expect(long_head.locator(".name-tip [aria-hidden]")).to_have_text("Bhanub…")
+    expect(heads.filter(has_text="Aama")).to_have_text("Aama")
+    popover = page.locator(".name-popover")
+    expect(popover).to_be_hidden()
+    long_head.locator(".name-tip").tap()
+    expect(popover).to_be_visible()
+    expect(popover).to_have_text("Bhanubhakta Acharya")
+    page.keyboard.press("Escape")
+    expect(popover).to_be_hidden()
+    # The winner column stays narrow.
+    winner = page.locator("#ledger thead th.col-winner").bounding_box()
+    assert winner is not None and winner["width"] <= 100
+    # A tap anywhere on a round's rows, not only on its number, opens the round.
+    first = page.locator("#ledger tr.ledger-round").first
+    first.locator("td").nth(3).tap()
+    expect(page).to_have_url(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/")
+    page.go_back()
+    page.locator("#ledger tr.running").first.locator("td").nth(2).tap()
+    expect(page).to_have_url(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/")
+
+
+def test_no_scroll_cue_when_the_ledger_fits(logged_in_page, live_server):
+    from scoring import services
+    from scoring.engine import Entry, RoundInput
+
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session = make_session(user, players=("Aama", "Buwa", "Didi"))
+    entries = (Entry("Aama", "seen", 3), Entry("Buwa", "seen", 0), Entry("Didi", "seen", 1))
+    services.add_round(session, RoundInput(entries=entries, winner="Aama"))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    expect(page.locator("#ledger tr.ledger-round")).to_have_count(1)
+    expect(page.locator("#ledger-cue")).to_be_hidden()
+
+
+def test_the_print_summary_fits_the_screen(logged_in_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session, _round = a_played_session(user)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/summary/")
+    expect(page.locator(".summary-standings tbody tr")).to_have_count(5)
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page.evaluate(OUTSIDE_JS, ".summary td, .summary th, .summary li") == []
+
+
+def paper(page) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+LIGHT_PAPER = "rgb(251, 248, 243)"
+DARK_PAPER = "rgb(20, 18, 16)"
+
+
+def test_dark_theme_follows_the_phone(new_page, live_server):
+    page = new_page(**TOUCH_PHONE, color_scheme="dark")
+    page.goto(f"{live_server.url}/accounts/login/")
+    assert paper(page) == DARK_PAPER
+    expect(page.locator("[data-theme-switch]")).to_have_attribute("aria-pressed", "true")
+    page.emulate_media(color_scheme="light")
+    expect(page.locator("[data-theme-switch]")).to_have_attribute("aria-pressed", "false")
+    assert paper(page) == LIGHT_PAPER
+
+
+def test_the_theme_switch_is_remembered_without_a_flash(new_page, live_server):
+    page = new_page(**TOUCH_PHONE, color_scheme="light")
+    page.goto(f"{live_server.url}/accounts/login/")
+    switch = page.locator("[data-theme-switch]")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    assert paper(page) == DARK_PAPER
+    # The choice outlives the page, and is applied by the blocking script in <head>
+    # before the style sheet: with every deferred script refused, the next page is
+    # dark from its first paint.
+    page.route(re.compile(r"/static/js/ui\.js"), lambda route: route.abort())
+    page.goto(f"{live_server.url}/accounts/signup/")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert paper(page) == DARK_PAPER
+    order = page.evaluate(
+        """() => [...document.head.querySelectorAll('script[src], link[rel=stylesheet]')]
+              .map(e => e.tagName + (e.defer || e.async ? ' deferred' : ''))"""
+    )
+    assert order[:2] == ["SCRIPT", "LINK"]
+    page.unroute(re.compile(r"/static/js/ui\.js"))
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.locator("[data-theme-switch]").click()
+    expect(page.locator("[data-theme-switch]")).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    assert paper(page) == LIGHT_PAPER
+
+
+# A stand-in for the Screen Wake Lock API that records what the page asks for in
+# an attribute, which expect() waits on.
+FAKE_WAKE_LOCK = """
+const wakeLog = [];
+const note = (what) => {
+  wakeLog.push(what);
+  document.documentElement.dataset.wakeLog = wakeLog.join(", ");
+};
+Object.defineProperty(navigator, "wakeLock", { value: {
+  request(type) {
+    note("request " + type);
+    const sentinel = new EventTarget();
+    sentinel.release = () => {
+      note("release");
+      sentinel.dispatchEvent(new Event("release"));
+      return Promise.resolve();
+    };
+    return Promise.resolve(sentinel);
+  } } });
+"""
+
+
+def expect_wake_log(page, log: str) -> None:
+    expect(page.locator("html")).to_have_attribute("data-wake-log", log)
+
+
+def test_the_screen_stays_awake_at_the_table(logged_in_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    page.context.add_init_script(FAKE_WAKE_LOCK)
+    session, _round = a_played_session(user)
+    for path in (f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/"):
+        page.goto(live_server.url + path)
+        switch = page.locator("[data-wake-switch]")
+        expect(switch).to_have_attribute("aria-pressed", "true")
+        expect_wake_log(page, "request screen")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    expect_wake_log(page, "request screen, release")
+    # Remembered: the next page asks for nothing until switched on again (the
+    # switch shows its state once the script has run, and it asks at once).
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    expect(page.locator("[data-wake-switch]")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("html")).not_to_have_attribute("data-wake-log", re.compile("."))
+    page.locator("[data-wake-switch]").click()
+    expect_wake_log(page, "request screen")
+    # A page away from the table has no switch and asks for nothing.
+    page.goto(f"{live_server.url}/leaderboard/")
+    expect(page.locator("h1")).to_be_visible()
+    expect(page.locator("[data-wake-switch]")).to_have_count(0)
+    expect(page.locator("html")).not_to_have_attribute("data-wake-log", re.compile("."))
