@@ -14,6 +14,7 @@ import re
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from .engine import RoundError
+from .engine.messages import Message
 
 OPTION_WORDS = (
     gettext_noop("Seen payment"),
@@ -25,6 +26,13 @@ OPTION_WORDS = (
     gettext_noop("Dublee triggers better"),
     gettext_noop("Dhoos penalty"),
     gettext_noop("Max players"),
+    gettext_noop("Dhoos amount"),
+    gettext_noop("Dhoos paid to"),
+    gettext_noop("Dhoos voids maal"),
+    gettext_noop("Dublee players pay seen"),
+    gettext_noop("Dublee win: fewest players"),
+    gettext_noop("Better after a rotation"),
+    gettext_noop("Master card value"),
     gettext_noop("Maal point table"),
     gettext_noop("Alter is maal"),
     gettext_noop("Printed jokers"),
@@ -43,13 +51,29 @@ OPTION_WORDS = (
     ),
     gettext_noop("A better (double) round multiplies every game payment by this."),
     gettext_noop("The round after a dublee win starts marked as better."),
-    gettext_noop("A player given dhoos pays this to every other player of the round."),
+    gettext_noop("What a player given dhoos pays when the dhoos amount is fixed."),
     gettext_noop("Most players who can sit at one round (2 to 8)."),
     gettext_noop("The maal calculator's point table: pagat, flat or tiers."),
     gettext_noop("Alter cards (same rank, other suit of the tiplu's colour) are maal."),
     gettext_noop("Printed jokers (putali, man) are in the decks and are maal."),
     gettext_noop("Points for each printed joker when they are in play (2 to 5)."),
-    gettext_noop("The master card is in play and worth 5 points."),
+    gettext_noop("The master card is in play, worth the master card value."),
+    gettext_noop(
+        "What a player given dhoos pays: the dhoos penalty, or the round's total points (T)."
+    ),
+    gettext_noop(
+        "Who is paid dhoos: every other player of the round, the round's winner, "
+        "or the winner of the next round the player plays."
+    ),
+    gettext_noop(
+        "A player given dhoos counts no maal or tunnel points of their own in that round."
+    ),
+    gettext_noop(
+        "A loser who saw the tiplu by seven dublees pays the seen payment (off: pays none)."
+    ),
+    gettext_noop("Fewest players in a round for a dublee win to count (2 to 8)."),
+    gettext_noop("After each full rotation of the deal, the next round starts marked as better."),
+    gettext_noop("Points for the master card when it is in play."),
     gettext_noop("The session's own maal point table (tiers per item), if it has one."),
 )
 
@@ -220,6 +244,22 @@ MAAL_MESSAGES: tuple[tuple[str, str], ...] = (
             "%(count)s × %(card)s: three decks hold only %(max)s of each card "
             "(a tunnel is all three)"
         ),
+    ),
+    (
+        r"the tiplu must be a card such as QH, got (?P<value>.+)",
+        gettext_noop("the tiplu must be a card such as QH, got %(value)s"),
+    ),
+    (
+        r"(?P<count>\d+) cards \(every card listed, and 3 per tunnel\): "
+        r"a hand holds only (?P<max>\d+)",
+        gettext_noop(
+            "%(count)s cards (every card listed, and 3 per tunnel): a hand holds only %(max)s"
+        ),
+    ),
+    (
+        r"(?P<count>\d+) (?P<kind>tiplu|poplu|jhiplu|alter|printed jokers|master cards) "
+        r"held by (?P<players>.+): only (?P<max>\d+) in play",
+        gettext_noop("%(count)s %(kind)s held by %(players)s: only %(max)s in play"),
     ),
     (
         r"the calculator counted maal (?P<maal>-?\d+) and tunnel (?P<tunnel>-?\d+) "
@@ -408,9 +448,22 @@ def _values(match: re.Match[str]) -> dict[str, str]:
     return values
 
 
-def engine_message(message: str) -> str:
+def _translated(message: Message) -> str:
+    """A Message by its id, its values filled in (a value that is a Message too)."""
+    text = gettext(message.id)
+    if not message.params:
+        return text
+    return text % {
+        name: engine_message(value) if isinstance(value, Message) else value
+        for name, value in message.params.items()
+    }
+
+
+def engine_message(message: str | Message) -> str:
     """An engine message, note or maal breakdown in the active language (unchanged
     if unknown)."""
+    if isinstance(message, Message):
+        return _translated(message)
     # The item first: "tiplu: 'ZZ' is not a card" is not the card "tiplu: 'ZZ'".
     prefixed = PREFIXED.fullmatch(message)
     if prefixed and prefixed["where"] in PREFIX_WORDS | PREFIX_KEYS:

@@ -307,7 +307,7 @@ BAD = [
     ),
     pytest.param(
         _set("rules.preset", "house"),
-        "unknown rules preset 'house' (one of pagat, kidnap, murder, wikipedia)",
+        "unknown rules preset 'house' (one of pagat, kidnap, murder, wikipedia, nepal)",
         id="unknown-preset",
     ),
     pytest.param(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from decimal import Decimal
 
 from hypothesis import given, settings
@@ -19,7 +20,13 @@ from scoring.engine import (
     settle_round,
     settle_up,
 )
-from scoring.engine.rules import UNSEEN_MAAL_CHOICES, UNSEEN_TUNNEL_CHOICES
+from scoring.engine.rules import (
+    DHOOS_AMOUNT_CHOICES,
+    DHOOS_PAYEE_CHOICES,
+    UNSEEN_MAAL_CHOICES,
+    UNSEEN_TUNNEL_CHOICES,
+)
+from scoring.engine.settlement import game_payment
 
 FAST = settings(max_examples=200, deadline=None)
 
@@ -38,6 +45,11 @@ def any_rules(draw: st.DrawFn) -> Rules:
         better_multiplier=draw(st.integers(1, 4)),
         dhoos_penalty=draw(st.integers(0, 50)),
         max_players=draw(st.integers(2, 8)),
+        dhoos_amount=draw(st.sampled_from(DHOOS_AMOUNT_CHOICES)),
+        dhoos_payee=draw(st.sampled_from(DHOOS_PAYEE_CHOICES)),
+        dhoos_voids_maal=draw(st.booleans()),
+        dublee_players_pay_seen=draw(st.booleans()),
+        dublee_min_players=draw(st.integers(2, 5)),
     )
 
 
@@ -52,22 +64,25 @@ def rounds_under(draw: st.DrawFn, rules: Rules) -> RoundInput:
             unique=True,
         )
     )
+    statuses = [draw(st.sampled_from(("seen", "unseen"))) for _ in names]
     entries = tuple(
         Entry(
             name,
-            draw(st.sampled_from(("seen", "unseen"))),
+            status,
             maal=draw(points),
             tunnel=draw(points),
             dhoos=draw(st.integers(0, 4)) == 0,
+            dublees=status == "seen" and draw(st.integers(0, 3)) == 0,
         )
-        for name in names
+        for name, status in zip(names, statuses, strict=True)
     )
     seen = [e.player for e in entries if e.status == "seen"]
     winner = draw(st.one_of(st.none(), st.sampled_from(seen))) if seen else None
+    dublee_win = winner is not None and count >= rules.dublee_min_players
     return RoundInput(
         entries,
         winner=winner,
-        win_type=draw(st.sampled_from(("normal", "dublee"))) if winner else "normal",
+        win_type=draw(st.sampled_from(("normal", "dublee"))) if dublee_win else "normal",
         better=draw(st.booleans()),
     )
 
@@ -112,6 +127,7 @@ def test_the_order_of_players_does_not_matter(case, random):
 @given(cases())
 def test_kidnap_and_void_touch_only_unseen_players_and_the_kidnapper(case):
     rules, round_ = case
+    rules = replace(rules, dhoos_voids_maal=False)  # its own property, below
     result = settle_round(round_, rules)
     plain = settle_round(round_, make_rules(**(rules.to_options() | _NO_VARIANTS)))
     kidnapping = rules.unseen_maal == "kidnap" and round_.winner is not None
@@ -158,20 +174,41 @@ def test_the_breakdown_adds_up(case):
     assert n == len(round_.entries)
     assert total == sum(p.points for p in result.players)
     assert m == (rules.better_multiplier if round_.better else 1)
-    dhoos_count = sum(1 for e in round_.entries if e.dhoos)
+    # Dhoos is never multiplied by better.
+    if rules.dhoos_amount == "fixed":
+        amount = rules.dhoos_penalty
+    elif round_.winner is None:
+        amount = sum(e.maal + e.tunnel for e in round_.entries)
+    else:
+        amount = total
+    expected_dhoos = {e.player: 0 for e in round_.entries}
+    for e in round_.entries:
+        if not e.dhoos or rules.dhoos_payee == "next_winner":
+            continue
+        if rules.dhoos_payee == "winner" and round_.winner not in (None, e.player):
+            expected_dhoos[round_.winner] += amount
+            expected_dhoos[e.player] -= amount
+        else:
+            for other in expected_dhoos:
+                expected_dhoos[other] += amount
+            expected_dhoos[e.player] -= amount * n
+    deferred = [e.player for e in round_.entries if e.dhoos] * (rules.dhoos_payee == "next_winner")
+    assert [d.player for d in result.dhoos_deferred] == deferred
     for p in result.players:
         assert p.n_s == n * p.points
-        others_dhoos = dhoos_count - p.dhoos
-        penalty = rules.dhoos_penalty
-        # Dhoos is never multiplied by better.
-        assert p.dhoos_net == penalty * others_dhoos - (penalty * (n - 1) if p.dhoos else 0)
+        assert p.dhoos_net == expected_dhoos[p.player]
         if round_.winner is None or p.is_winner:
             assert (p.w, p.pay) == (0, 0)
             continue
-        w = rules.seen_payment if p.status == "seen" else rules.unseen_payment
+        if p.status == "unseen":
+            w = rules.unseen_payment
+        elif p.dublees and not rules.dublee_players_pay_seen:
+            w = 0
+        else:
+            w = rules.seen_payment
         if round_.win_type == "dublee":
             w += rules.dublee_bonus
-        assert p.w == w
+        assert p.w == w == game_payment(round_.entry(p.player), round_, rules)
         assert p.pay == (total + p.w - p.n_s) * m
         assert p.net == -p.pay + p.dhoos_net
     if round_.winner is not None:
@@ -179,6 +216,24 @@ def test_the_breakdown_adds_up(case):
         assert winner.net - winner.dhoos_net == sum(p.pay for p in result.players)
     else:
         assert all(p.net == p.dhoos_net for p in result.players)
+
+
+@FAST
+@given(cases())
+def test_dhoos_voids_maal_touches_only_dhoos_players_and_the_kidnapper(case):
+    rules, round_ = case
+    voiding = settle_round(round_, replace(rules, dhoos_voids_maal=True))
+    counting = settle_round(round_, replace(rules, dhoos_voids_maal=False))
+    kidnapper = round_.winner if rules.unseen_maal == "kidnap" else None
+    for entry in round_.entries:
+        mine, before = voiding.of(entry.player), counting.of(entry.player)
+        if entry.dhoos and entry.player != kidnapper:
+            assert (mine.points, mine.counted_tunnel) == (0, 0)
+        elif entry.dhoos:
+            # The kidnapper keeps only what it kidnapped from players without dhoos.
+            assert mine.points <= before.points
+        elif entry.player != kidnapper:
+            assert (mine.points, mine.counted_tunnel) == (before.points, before.counted_tunnel)
 
 
 # --- settle-up -------------------------------------------------------------------------------

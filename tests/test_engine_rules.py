@@ -1,4 +1,4 @@
-"""The `Rules` value: every RULES.md option, the four presets, overrides on top."""
+"""The `Rules` value: every RULES.md option, the five presets, overrides on top."""
 
 from __future__ import annotations
 
@@ -34,11 +34,18 @@ PAGAT = {
     "dublee_triggers_better": False,
     "dhoos_penalty": 15,
     "max_players": 5,
+    "dhoos_amount": "fixed",
+    "dhoos_payee": "all",
+    "dhoos_voids_maal": False,
+    "dublee_players_pay_seen": True,
+    "dublee_min_players": 2,
+    "better_after_rotation": False,
     "maal_table": "pagat",
     "alter": False,
     "printed_jokers": False,
     "printed_joker_value": 5,
     "master_card": False,
+    "master_card_value": 5,
 }
 PRESET_OPTIONS = {
     "pagat": PAGAT,
@@ -46,6 +53,16 @@ PRESET_OPTIONS = {
     "murder": PAGAT
     | {"dublee_bonus": 0, "unseen_maal": "void", "maal_table": "tiers", "alter": True},
     "wikipedia": PAGAT | {"dublee_bonus": 0, "unseen_tunnel": "count", "maal_table": "flat"},
+    # RULES.md section 5: murder's columns but the dublee bonus kept, and three options.
+    "nepal": PAGAT
+    | {
+        "unseen_maal": "void",
+        "maal_table": "tiers",
+        "alter": True,
+        "dublee_players_pay_seen": False,
+        "dhoos_payee": "next_winner",
+        "dhoos_voids_maal": True,
+    },
 }
 
 
@@ -55,8 +72,25 @@ def test_each_preset_has_the_options_of_rules_md(preset):
     assert PRESETS[preset].to_options() == PRESET_OPTIONS[preset]
 
 
-def test_the_presets_are_exactly_the_four_of_rules_md():
-    assert list(PRESETS) == ["pagat", "kidnap", "murder", "wikipedia"]
+def test_the_presets_are_exactly_the_five_of_rules_md():
+    assert list(PRESETS) == ["pagat", "kidnap", "murder", "wikipedia", "nepal"]
+
+
+def test_the_older_presets_keep_every_newer_option_at_its_default():
+    newer = {
+        "dhoos_amount": "fixed",
+        "dhoos_payee": "all",
+        "dhoos_voids_maal": False,
+        "dublee_players_pay_seen": True,
+        "dublee_min_players": 2,
+        "better_after_rotation": False,
+        "master_card_value": 5,
+    }
+    for name in ("pagat", "kidnap", "murder", "wikipedia"):
+        options = PRESETS[name].to_options()
+        assert {key: options[key] for key in newer} == newer
+    # A session saved before the options existed reads back as the same rules.
+    assert rules_from_options({"preset": "murder"}) == PRESETS["murder"]
 
 
 def test_pagat_is_the_default():
@@ -124,6 +158,19 @@ VALID = [
     ("printed_joker_value", 2),
     ("printed_joker_value", 5),
     ("master_card", True),
+    ("dhoos_amount", "fixed"),
+    ("dhoos_amount", "round_total"),
+    ("dhoos_payee", "all"),
+    ("dhoos_payee", "winner"),
+    ("dhoos_payee", "next_winner"),
+    ("dhoos_voids_maal", True),
+    ("dublee_players_pay_seen", False),
+    ("dublee_min_players", 2),
+    ("dublee_min_players", 8),
+    ("better_after_rotation", True),
+    ("master_card_value", 0),
+    ("master_card_value", 10),
+    ("master_card_value", 100),
 ]
 
 
@@ -166,6 +213,27 @@ INVALID = [
     ("printed_joker_value", 1, f"rule printed_joker_value: {WHOLE} 2 to 5, got 1"),
     ("printed_joker_value", 6, f"rule printed_joker_value: {WHOLE} 2 to 5, got 6"),
     ("master_card", 0, "rule master_card: must be true or false, got 0"),
+    (
+        "dhoos_amount",
+        "double",
+        "rule dhoos_amount: must be one of fixed, round_total, got 'double'",
+    ),
+    (
+        "dhoos_payee",
+        "dealer",
+        "rule dhoos_payee: must be one of all, winner, next_winner, got 'dealer'",
+    ),
+    ("dhoos_voids_maal", "true", "rule dhoos_voids_maal: must be true or false, got 'true'"),
+    (
+        "dublee_players_pay_seen",
+        0,
+        "rule dublee_players_pay_seen: must be true or false, got 0",
+    ),
+    ("dublee_min_players", 1, f"rule dublee_min_players: {WHOLE} 2 to 8, got 1"),
+    ("dublee_min_players", 9, f"rule dublee_min_players: {WHOLE} 2 to 8, got 9"),
+    ("better_after_rotation", None, "rule better_after_rotation: must be true or false, got None"),
+    ("master_card_value", -1, f"rule master_card_value: {WHOLE} 0 to 100, got -1"),
+    ("master_card_value", 101, f"rule master_card_value: {WHOLE} 0 to 100, got 101"),
     ("tiplu_value", 3, "unknown rule option 'tiplu_value'"),
     (
         "maal_points",
@@ -191,7 +259,7 @@ def test_all_of_the_options_are_tested_here():
 
 
 def test_unknown_preset():
-    message = "unknown rules preset 'house' (one of pagat, kidnap, murder, wikipedia)"
+    message = "unknown rules preset 'house' (one of pagat, kidnap, murder, wikipedia, nepal)"
     with pytest.raises(RuleError, match=r"^unknown rules preset 'house' \(one of") as error:
         make_rules("house")
     assert str(error.value) == message

@@ -186,7 +186,7 @@ def test_rules_change_freely_before_the_first_round(logged_in, owner):
     url = reverse("session_rules", args=[session.pk])
     html = logged_in.get(url).content.decode()
     assert "the pagat preset" in html
-    assert "A player given dhoos pays this to every other player of the round." in html
+    assert "What a player given dhoos pays when the dhoos amount is fixed." in html
     response = logged_in.post(url, rules_post(session.get_rules(), dhoos_penalty="25"))
     assert response.status_code == 302
     session.refresh_from_db()

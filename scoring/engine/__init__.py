@@ -3,18 +3,27 @@
 from .ledger import Transfer, money, running_totals, settle_up, totals
 from .rules import PRESETS, RuleError, Rules, make_rules, rules_from_options
 from .settlement import (
+    BetterDefault,
+    BookedDhoos,
+    Dhoos,
     Entry,
     PlayerResult,
     RoundError,
     RoundInput,
     RoundResult,
+    SessionResult,
     better_by_default,
+    better_defaults,
     settle_long_way,
     settle_round,
+    settle_session,
 )
 
 __all__ = [
     "PRESETS",
+    "BetterDefault",
+    "BookedDhoos",
+    "Dhoos",
     "Entry",
     "PlayerResult",
     "RoundError",
@@ -22,14 +31,17 @@ __all__ = [
     "RoundResult",
     "RuleError",
     "Rules",
+    "SessionResult",
     "Transfer",
     "better_by_default",
+    "better_defaults",
     "make_rules",
     "money",
     "rules_from_options",
     "running_totals",
     "settle_long_way",
     "settle_round",
+    "settle_session",
     "settle_up",
     "totals",
 ]

@@ -12,17 +12,23 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .maal import MaalError, PointTable, point_table_from_options
+from .messages import gettext_noop
 
 UnseenMaal = Literal["count", "void", "kidnap"]
 UnseenTunnel = Literal["count", "void"]
 MaalTable = Literal["pagat", "flat", "tiers"]
+DhoosAmount = Literal["fixed", "round_total"]
+DhoosPayee = Literal["all", "winner", "next_winner"]
 
 UNSEEN_MAAL_CHOICES: tuple[str, ...] = ("count", "void", "kidnap")
 UNSEEN_TUNNEL_CHOICES: tuple[str, ...] = ("count", "void")
 MAAL_TABLE_CHOICES: tuple[str, ...] = ("pagat", "flat", "tiers")
+DHOOS_AMOUNT_CHOICES: tuple[str, ...] = ("fixed", "round_total")
+DHOOS_PAYEE_CHOICES: tuple[str, ...] = ("all", "winner", "next_winner")
 MIN_PLAYERS = 2
 MAX_PLAYERS_LIMIT = 8
 MAX_OPTION_POINTS = 10_000
+MAX_MASTER_CARD_VALUE = 100
 
 
 class RuleError(ValueError):
@@ -40,12 +46,21 @@ class Rules:
     dublee_triggers_better: bool = False
     dhoos_penalty: int = 15
     max_players: int = 5
+    # RULES.md v2: every default below is the rule as it was before the option
+    # existed, so a session saved earlier settles exactly as it did.
+    dhoos_amount: DhoosAmount = "fixed"
+    dhoos_payee: DhoosPayee = "all"
+    dhoos_voids_maal: bool = False
+    dublee_players_pay_seen: bool = True
+    dublee_min_players: int = 2
+    better_after_rotation: bool = False
     # The maal calculator's point table (RULES.md section 4).
     maal_table: MaalTable = "pagat"
     alter: bool = False
     printed_jokers: bool = False
     printed_joker_value: int = 5
     master_card: bool = False
+    master_card_value: int = 5
     # A house's own point table, edited by the session owner; None: `maal_table`'s.
     maal_points: PointTable | None = None
 
@@ -73,6 +88,16 @@ PRESETS: dict[str, Rules] = {
     "kidnap": Rules(unseen_maal="kidnap", maal_table="tiers", alter=True),
     "murder": Rules(dublee_bonus=0, unseen_maal="void", maal_table="tiers", alter=True),
     "wikipedia": Rules(dublee_bonus=0, unseen_tunnel="count", maal_table="flat"),
+    # What the Nepali-made scorekeepers default to: murder, players who saw by
+    # dublees pay no seen payment, dhoos 15 to the next round's winner.
+    "nepal": Rules(
+        unseen_maal="void",
+        maal_table="tiers",
+        alter=True,
+        dublee_players_pay_seen=False,
+        dhoos_payee="next_winner",
+        dhoos_voids_maal=True,
+    ),
 }
 DEFAULT_PRESET = "pagat"
 
@@ -90,13 +115,33 @@ OPTION_HELP: dict[str, str] = {
     ),
     "better_multiplier": "A better (double) round multiplies every game payment by this.",
     "dublee_triggers_better": "The round after a dublee win starts marked as better.",
-    "dhoos_penalty": "A player given dhoos pays this to every other player of the round.",
+    "dhoos_penalty": "What a player given dhoos pays when the dhoos amount is fixed.",
     "max_players": "Most players who can sit at one round (2 to 8).",
+    "dhoos_amount": gettext_noop(
+        "What a player given dhoos pays: the dhoos penalty, or the round's total points (T)."
+    ),
+    "dhoos_payee": gettext_noop(
+        "Who is paid dhoos: every other player of the round, the round's winner, "
+        "or the winner of the next round the player plays."
+    ),
+    "dhoos_voids_maal": gettext_noop(
+        "A player given dhoos counts no maal or tunnel points of their own in that round."
+    ),
+    "dublee_players_pay_seen": gettext_noop(
+        "A loser who saw the tiplu by seven dublees pays the seen payment (off: pays none)."
+    ),
+    "dublee_min_players": gettext_noop(
+        "Fewest players in a round for a dublee win to count (2 to 8)."
+    ),
+    "better_after_rotation": gettext_noop(
+        "After each full rotation of the deal, the next round starts marked as better."
+    ),
     "maal_table": "The maal calculator's point table: pagat, flat or tiers.",
     "alter": "Alter cards (same rank, other suit of the tiplu's colour) are maal.",
     "printed_jokers": "Printed jokers (putali, man) are in the decks and are maal.",
     "printed_joker_value": "Points for each printed joker when they are in play (2 to 5).",
-    "master_card": "The master card is in play and worth 5 points.",
+    "master_card": "The master card is in play, worth the master card value.",
+    "master_card_value": gettext_noop("Points for the master card when it is in play."),
     "maal_points": "The session's own maal point table (tiers per item), if it has one.",
 }
 
@@ -110,11 +155,18 @@ OPTION_LABELS: dict[str, str] = {
     "dublee_triggers_better": "Dublee triggers better",
     "dhoos_penalty": "Dhoos penalty",
     "max_players": "Max players",
+    "dhoos_amount": gettext_noop("Dhoos amount"),
+    "dhoos_payee": gettext_noop("Dhoos paid to"),
+    "dhoos_voids_maal": gettext_noop("Dhoos voids maal"),
+    "dublee_players_pay_seen": gettext_noop("Dublee players pay seen"),
+    "dublee_min_players": gettext_noop("Dublee win: fewest players"),
+    "better_after_rotation": gettext_noop("Better after a rotation"),
     "maal_table": "Maal point table",
     "alter": "Alter is maal",
     "printed_jokers": "Printed jokers",
     "printed_joker_value": "Printed joker value",
     "master_card": "Master card",
+    "master_card_value": gettext_noop("Master card value"),
     "maal_points": "Own maal point table",
 }
 
@@ -122,6 +174,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "unseen_maal": UNSEEN_MAAL_CHOICES,
     "unseen_tunnel": UNSEEN_TUNNEL_CHOICES,
     "maal_table": MAAL_TABLE_CHOICES,
+    "dhoos_amount": DHOOS_AMOUNT_CHOICES,
+    "dhoos_payee": DHOOS_PAYEE_CHOICES,
 }
 _INT_RANGES: dict[str, tuple[int, int]] = {
     "seen_payment": (0, MAX_OPTION_POINTS),
@@ -131,9 +185,19 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "dhoos_penalty": (0, MAX_OPTION_POINTS),
     "max_players": (MIN_PLAYERS, MAX_PLAYERS_LIMIT),
     "printed_joker_value": (2, 5),
+    "dublee_min_players": (MIN_PLAYERS, MAX_PLAYERS_LIMIT),
+    "master_card_value": (0, MAX_MASTER_CARD_VALUE),
 }
 _BOOLS: frozenset[str] = frozenset(
-    {"dublee_triggers_better", "alter", "printed_jokers", "master_card"}
+    {
+        "dublee_triggers_better",
+        "alter",
+        "printed_jokers",
+        "master_card",
+        "dhoos_voids_maal",
+        "dublee_players_pay_seen",
+        "better_after_rotation",
+    }
 )
 # The custom point table is a structured value with its own editor, so it is not
 # among the scalar options that forms iterate over.

@@ -1,15 +1,21 @@
-"""Settling one round: pagat's streamlined method, `pay_i = (T + w_i − n·S_i) × m`.
+"""Settling rounds: pagat's streamlined method, `pay_i = (T + w_i − n·S_i) × m`.
 
 RULES.md section 2 (the formula) and section 3 (which points count). The result
 carries every figure behind each payment, so the table can check it.
+
+Two rules look beyond one round: dhoos paid to the next winner is pending until
+a later round books it, and the rotation of the deal decides which rounds are
+better by default. So a session settles as a sequence (`settle_session`); one
+round settles on its own given what is pending before it (`settle_round`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from .messages import Message, gettext_noop, message
 from .rules import MIN_PLAYERS, Rules
 
 Status = Literal["seen", "unseen"]
@@ -20,13 +26,17 @@ MAX_POINTS = 10_000  # more maal or tunnel points than this in one hand is a typ
 
 
 class RoundError(ValueError):
-    """A round that cannot be settled. `field` and `player` say where the problem is."""
+    """A round that cannot be settled. `field` and `player` say where the problem is;
+    `settle_session` adds `number`, the round's number in the session."""
 
-    def __init__(self, message: str, *, field: str = "", player: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | Message, *, field: str = "", player: str | None = None
+    ) -> None:
+        super().__init__(str(message))
         self.message = message
         self.field = field
         self.player = player
+        self.number: int | None = None
 
     def __str__(self) -> str:
         where = []
@@ -46,6 +56,7 @@ class Entry:
     maal: int = 0
     tunnel: int = 0
     dhoos: bool = False
+    dublees: bool = False  # saw the tiplu by seven dublees rather than three pure sets
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +64,8 @@ class RoundInput:
     entries: tuple[Entry, ...]
     winner: str | None = None
     win_type: WinType = "normal"
-    better: bool = False
+    # None: the default (`better_defaults`), which only `settle_session` can know.
+    better: bool | None = False
 
     def entry(self, player: str) -> Entry:
         for entry in self.entries:
@@ -75,9 +87,42 @@ class PlayerResult:
     n_s: int  # n·S_i
     pay: int  # what this loser pays the winner, better included (negative: winner pays)
     dhoos: bool
-    dhoos_net: int  # what dhoos payments add to or take from this player
+    dhoos_net: int  # what dhoos payments (booked earlier dhoos included) add or take
     net: int  # the player's result for the round
-    notes: tuple[str, ...]  # which variant rules changed this player's figures
+    notes: tuple[str | Message, ...]  # which variant rules changed this player's figures
+    dublees: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Dhoos:
+    """A dhoos owed to the next winner (`dhoos_payee = next_winner`): pending, in
+    nobody's totals, until a later round books it."""
+
+    player: str  # who was given it
+    amount: int
+    round: int  # the number of the round it was given in
+
+
+@dataclass(frozen=True, slots=True)
+class BookedDhoos:
+    """A pending dhoos booked in a later round: `player` pays `amount` to `payee`."""
+
+    player: str
+    amount: int
+    round: int  # the round it was given in
+    payee: str  # the winner of the round that books it
+
+
+@dataclass(frozen=True, slots=True)
+class BetterDefault:
+    """Whether a round starts marked better, and why (RULES.md section 3)."""
+
+    better: bool
+    rotation: bool  # due after a full rotation of the deal (better_after_rotation)
+    dublee: bool  # the round before was won by eight dublees (dublee_triggers_better)
+    rounds: int  # rounds dealt since the last due round (or the start)
+    players: int  # players of the round before: the rounds a rotation takes
+    since: int | None  # the number of the last due round, None: the start
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +134,13 @@ class RoundResult:
     winner: str | None
     win_type: WinType
     better: bool
+    number: int = 1  # the round's number in its session
+    dhoos_amount: int = 0  # what each dhoos given in this round costs
+    dhoos_deferred: tuple[Dhoos, ...] = ()  # given here, owed to the next winner
+    dhoos_booked: tuple[BookedDhoos, ...] = ()  # given earlier, paid here
+    dhoos_lapsed: tuple[Dhoos, ...] = ()  # given earlier; the player won this round
+    dhoos_pending: tuple[Dhoos, ...] = ()  # owed to a next winner after this round
+    better_default: BetterDefault | None = None  # set by settle_session
 
     @property
     def nets(self) -> dict[str, int]:
@@ -134,6 +186,18 @@ def validate_round(round_: RoundInput, rules: Rules) -> None:
             raise RoundError(
                 f"must be true or false, got {entry.dhoos!r}", field="dhoos", player=entry.player
             )
+        if not isinstance(entry.dublees, bool):
+            raise RoundError(
+                f"must be true or false, got {entry.dublees!r}",
+                field="dublees",
+                player=entry.player,
+            )
+        if entry.dublees and entry.status != "seen":
+            raise RoundError(
+                message(gettext_noop("saw by dublees, so must be seen (dublees show the tiplu)")),
+                field="dublees",
+                player=entry.player,
+            )
     count = len(round_.entries)
     if count < MIN_PLAYERS:
         raise RoundError(
@@ -158,24 +222,45 @@ def validate_round(round_: RoundInput, rules: Rules) -> None:
         )
     if round_.entry(round_.winner).status != "seen":
         if round_.win_type == "dublee":
-            message = "a dublee winner must be seen (seven dublees show the tiplu)"
+            text = "a dublee winner must be seen (seven dublees show the tiplu)"
         else:
-            message = "the winner must be seen: ending the round means having shown the pure sets"
-        raise RoundError(message, field="status", player=round_.winner)
+            text = "the winner must be seen: ending the round means having shown the pure sets"
+        raise RoundError(text, field="status", player=round_.winner)
+    if round_.win_type == "dublee" and count < rules.dublee_min_players:
+        raise RoundError(
+            message(
+                gettext_noop(
+                    "a dublee win needs at least %(min)s players under these rules, got %(count)s"
+                ),
+                min=rules.dublee_min_players,
+                count=count,
+            ),
+            field="win_type",
+        )
 
 
-def counted_points(round_: RoundInput, rules: Rules) -> dict[str, tuple[int, int, list[str]]]:
-    """Each player's (counted tunnel, S_i, notes) after the variant rules of section 3."""
-    counted: dict[str, tuple[int, int, list[str]]] = {}
+def counted_points(
+    round_: RoundInput, rules: Rules
+) -> dict[str, tuple[int, int, list[str | Message]]]:
+    """Each player's (counted tunnel, S_i, notes) after the variant rules of section 3:
+    unseen_tunnel, then dhoos_voids_maal, then unseen_maal on what is left."""
+    counted: dict[str, tuple[int, int, list[str | Message]]] = {}
     kidnapped = 0
     for entry in round_.entries:
-        notes: list[str] = []
+        notes: list[str | Message] = []
         tunnel = entry.tunnel
         unseen = entry.status == "unseen"
         if unseen and rules.unseen_tunnel == "void" and tunnel:
             notes.append(f"tunnel {tunnel} void: unseen (tunnel pachaunu)")
             tunnel = 0
         points = entry.maal + tunnel
+        if entry.dhoos and rules.dhoos_voids_maal:
+            # Before kidnap: nothing of a dhoos player's moves to the winner.
+            if points:
+                notes.append(
+                    message(gettext_noop("maal and tunnel %(points)s void: dhoos"), points=points)
+                )
+            tunnel = points = 0
         if unseen and points and rules.unseen_maal == "void":
             notes.append(f"maal {points} void: unseen (murder)")
             points = 0
@@ -191,45 +276,163 @@ def counted_points(round_: RoundInput, rules: Rules) -> dict[str, tuple[int, int
     return counted
 
 
-def settle_round(round_: RoundInput, rules: Rules) -> RoundResult:
-    """Every player's net for one round, with the figures behind it."""
+def game_payment(entry: Entry, round_: RoundInput, rules: Rules) -> int:
+    """w_i: what a loser owes the winner for the game, before better."""
+    if entry.status == "unseen":
+        w = rules.unseen_payment
+    elif entry.dublees and not rules.dublee_players_pay_seen:
+        w = 0
+    else:
+        w = rules.seen_payment
+    if round_.win_type == "dublee":
+        w += rules.dublee_bonus
+    return w
+
+
+def dhoos_amount(round_: RoundInput, rules: Rules, total: int) -> int:
+    """What one dhoos given in this round costs (dhoos_amount); `total` is its T."""
+    if rules.dhoos_amount == "fixed":
+        return rules.dhoos_penalty
+    if round_.winner is None:
+        # No winner, so no T: the points as the table entered them.
+        return sum(e.maal + e.tunnel for e in round_.entries)
+    return total
+
+
+def _dhoos_goes_to_all(entry: Entry, round_: RoundInput, rules: Rules) -> bool:
+    """Whether this player's dhoos is paid to every other player of the round."""
+    if rules.dhoos_payee == "all":
+        return True
+    if rules.dhoos_payee == "winner":
+        return round_.winner is None or round_.winner == entry.player
+    return False
+
+
+def _book_pending(
+    round_: RoundInput, pending: Sequence[Dhoos]
+) -> tuple[list[BookedDhoos], list[Dhoos], list[Dhoos]]:
+    """Split the dhoos pending before this round into booked here, lapsed here
+    (the player won this round) and still pending."""
+    booked: list[BookedDhoos] = []
+    lapsed: list[Dhoos] = []
+    still: list[Dhoos] = []
+    players = {e.player for e in round_.entries}
+    for owed in pending:
+        if round_.winner is None or owed.player not in players:
+            still.append(owed)
+        elif owed.player == round_.winner:
+            lapsed.append(owed)
+        else:
+            booked.append(BookedDhoos(owed.player, owed.amount, owed.round, round_.winner))
+    return booked, lapsed, still
+
+
+def settle_round(
+    round_: RoundInput,
+    rules: Rules,
+    *,
+    number: int = 1,
+    pending: Sequence[Dhoos] = (),
+    better_default: BetterDefault | None = None,
+) -> RoundResult:
+    """Every player's net for one round, with the figures behind it. `pending` is
+    the next-winner dhoos owed before this round (`settle_session` keeps it);
+    `number` is the round's number in its session, for the dhoos it defers."""
     validate_round(round_, rules)
     counted = counted_points(round_, rules)
     n = len(round_.entries)
     total = sum(points for _, points, _ in counted.values())
     multiplier = rules.better_multiplier if round_.better else 1
-    dhoos_players = [e.player for e in round_.entries if e.dhoos]
+    amount = dhoos_amount(round_, rules, total)
 
     pays: dict[str, tuple[int, int, int]] = {}  # player -> (w, n·S, pay)
     if round_.winner is not None:
         for entry in round_.entries:
             if entry.player == round_.winner:
                 continue
-            w = rules.seen_payment if entry.status == "seen" else rules.unseen_payment
-            if round_.win_type == "dublee":
-                w += rules.dublee_bonus
+            w = game_payment(entry, round_, rules)
             n_s = n * counted[entry.player][1]
             pays[entry.player] = (w, n_s, (total + w - n_s) * multiplier)
     winner_take = sum(pay for _, _, pay in pays.values())
 
+    # Dhoos is not multiplied by better (RULES.md Decision).
+    dhoos_net = {entry.player: 0 for entry in round_.entries}
+    dhoos_notes: dict[str, list[str | Message]] = {entry.player: [] for entry in round_.entries}
+    deferred: list[Dhoos] = []
+    for entry in round_.entries:
+        if not entry.dhoos:
+            continue
+        notes = dhoos_notes[entry.player]
+        if _dhoos_goes_to_all(entry, round_, rules):
+            for other in round_.entries:
+                if other.player != entry.player:
+                    dhoos_net[other.player] += amount
+            dhoos_net[entry.player] -= amount * (n - 1)
+            notes.append(f"dhoos: pays {amount} to each of {n - 1} players")
+        elif rules.dhoos_payee == "winner" and round_.winner is not None:
+            dhoos_net[round_.winner] += amount
+            dhoos_net[entry.player] -= amount
+            notes.append(
+                message(
+                    gettext_noop("dhoos: pays %(amount)s to %(name)s, the winner"),
+                    amount=amount,
+                    name=round_.winner,
+                )
+            )
+        else:
+            deferred.append(Dhoos(entry.player, amount, number))
+            notes.append(
+                message(gettext_noop("dhoos: owes %(amount)s to the next winner"), amount=amount)
+            )
+    booked, lapsed, still = _book_pending(round_, pending)
+    for owed in booked:
+        dhoos_net[owed.player] -= owed.amount
+        dhoos_net[owed.payee] += owed.amount
+        dhoos_notes[owed.player].append(
+            message(
+                gettext_noop("dhoos from round %(round)s: pays %(amount)s to %(name)s"),
+                round=owed.round,
+                amount=owed.amount,
+                name=owed.payee,
+            )
+        )
+        dhoos_notes[owed.payee].append(
+            message(
+                gettext_noop("dhoos from round %(round)s: %(amount)s from %(name)s"),
+                round=owed.round,
+                amount=owed.amount,
+                name=owed.player,
+            )
+        )
+    for owed in lapsed:
+        dhoos_notes[owed.player].append(
+            message(
+                gettext_noop("dhoos of %(amount)s from round %(round)s lapses: won this round"),
+                round=owed.round,
+                amount=owed.amount,
+            )
+        )
+
     results = []
     for entry in round_.entries:
         tunnel, points, notes = counted[entry.player]
-        # Dhoos is not multiplied by better (RULES.md Decision).
-        # Each dhoos player pays the penalty to every other player of the round.
-        others_dhoos = len(dhoos_players) - (1 if entry.dhoos else 0)
-        dhoos_net = rules.dhoos_penalty * others_dhoos
-        if entry.dhoos:
-            dhoos_net -= rules.dhoos_penalty * (n - 1)
-            notes = [*notes, f"dhoos: pays {rules.dhoos_penalty} to each of {n - 1} players"]
+        notes = [*notes, *dhoos_notes[entry.player]]
         is_winner = entry.player == round_.winner
         w, n_s, pay = pays.get(entry.player, (0, n * points, 0))
         game_net = winner_take if is_winner else -pay
         if round_.better and round_.winner is not None and multiplier != 1:
-            notes = [*notes, f"better: game payments × {multiplier}"]
+            notes.append(f"better: game payments × {multiplier}")
         # validate_round ensures a dublee round has a winner
         if round_.win_type == "dublee" and not is_winner and rules.dublee_bonus:
-            notes = [*notes, f"dublee win: +{rules.dublee_bonus} to w"]
+            notes.append(f"dublee win: +{rules.dublee_bonus} to w")
+        if (
+            entry.dublees
+            and not is_winner
+            and round_.winner is not None
+            and entry.status == "seen"
+            and not rules.dublee_players_pay_seen
+        ):
+            notes.append(message(gettext_noop("saw by dublees: no seen payment")))
         results.append(
             PlayerResult(
                 player=entry.player,
@@ -243,9 +446,10 @@ def settle_round(round_: RoundInput, rules: Rules) -> RoundResult:
                 n_s=n_s,
                 pay=pay,
                 dhoos=entry.dhoos,
-                dhoos_net=dhoos_net,
-                net=game_net + dhoos_net,
+                dhoos_net=dhoos_net[entry.player],
+                net=game_net + dhoos_net[entry.player],
                 notes=tuple(notes),
+                dublees=entry.dublees,
             )
         )
     return RoundResult(
@@ -255,11 +459,20 @@ def settle_round(round_: RoundInput, rules: Rules) -> RoundResult:
         multiplier=multiplier,
         winner=round_.winner,
         win_type=round_.win_type,
-        better=round_.better,
+        better=bool(round_.better),
+        number=number,
+        dhoos_amount=amount,
+        dhoos_deferred=tuple(deferred),
+        dhoos_booked=tuple(booked),
+        dhoos_lapsed=tuple(lapsed),
+        dhoos_pending=(*still, *deferred),
+        better_default=better_default,
     )
 
 
-def settle_long_way(round_: RoundInput, rules: Rules) -> dict[str, int]:
+def settle_long_way(
+    round_: RoundInput, rules: Rules, pending: Sequence[Dhoos] = ()
+) -> dict[str, int]:
     """The same nets the long way round: every pair settles the difference of their
     counted points, each loser pays the winner w_i, then dhoos. Used to check
     `settle_round`, and as the explanation pagat gives for the streamlined formula."""
@@ -276,28 +489,118 @@ def settle_long_way(round_: RoundInput, rules: Rules) -> dict[str, int]:
                     nets[a] += (counted[a][1] - counted[b][1]) * multiplier
         for entry in round_.entries:
             if entry.player != round_.winner:
-                w = rules.seen_payment if entry.status == "seen" else rules.unseen_payment
-                if round_.win_type == "dublee":
-                    w += rules.dublee_bonus
+                w = game_payment(entry, round_, rules)
                 nets[entry.player] -= w * multiplier
                 nets[round_.winner] += w * multiplier
+    amount = dhoos_amount(round_, rules, sum(points for _, points, _ in counted.values()))
     for entry in round_.entries:
-        if entry.dhoos:
-            for other in players:
-                if other != entry.player:
-                    nets[entry.player] -= rules.dhoos_penalty
-                    nets[other] += rules.dhoos_penalty
+        if not entry.dhoos:
+            continue
+        if rules.dhoos_payee == "next_winner":
+            continue  # owed to a later round's winner
+        if rules.dhoos_payee == "winner" and round_.winner not in (None, entry.player):
+            receivers = [round_.winner]
+        else:
+            receivers = [other for other in players if other != entry.player]
+        for other in receivers:
+            nets[entry.player] -= amount
+            nets[other] += amount
+    if round_.winner is not None:
+        for owed in pending:
+            if owed.player in nets and owed.player != round_.winner:
+                nets[owed.player] -= owed.amount
+                nets[round_.winner] += owed.amount
     return nets
 
 
 def better_by_default(previous: RoundInput | None, rules: Rules) -> bool:
-    """Whether a new round starts marked better (dublee_triggers_better)."""
+    """Whether a new round starts marked better after `previous` by
+    dublee_triggers_better alone (`better_defaults` also knows the rotation)."""
     return bool(
         rules.dublee_triggers_better
         and previous is not None
         and previous.winner is not None
         and previous.win_type == "dublee"
     )
+
+
+def better_defaults(
+    rounds: Sequence[RoundInput], rules: Rules, numbers: Sequence[int] | None = None
+) -> list[BetterDefault]:
+    """Whether each round, and the round after the last, is better by default.
+
+    RULES.md Decision: walk the rounds with a counter c = 0; a round is due when
+    c ≥ the number of players of the round before it. A due round resets c to 0,
+    any other round adds 1; the first round is never due. Rounds without a winner
+    count, and what the user marks or unmarks does not move the counter. So with
+    four players every round, rounds 5, 10, 15 … are due."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(rounds) + 1))
+    defaults: list[BetterDefault] = []
+    counter = 0
+    since: int | None = None
+    previous: RoundInput | None = None
+    for index in range(len(rounds) + 1):
+        players = len(previous.entries) if previous is not None else 0
+        due = previous is not None and counter >= players
+        rotation = due and rules.better_after_rotation
+        dublee = better_by_default(previous, rules)
+        defaults.append(
+            BetterDefault(rotation or dublee, rotation, dublee, counter, players, since)
+        )
+        if index == len(rounds):
+            break
+        if due:
+            counter = 0
+            since = numbers[index]
+        else:
+            counter += 1
+        previous = rounds[index]
+    return defaults
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    """A session settled round by round, in order."""
+
+    rounds: tuple[RoundResult, ...]
+    pending: tuple[Dhoos, ...]  # next-winner dhoos not yet booked: in nobody's totals
+    next_better: BetterDefault  # the default for the round after the last
+
+    @property
+    def nets(self) -> list[dict[str, int]]:
+        return [result.nets for result in self.rounds]
+
+
+def settle_session(
+    rounds: Sequence[RoundInput], rules: Rules, numbers: Sequence[int] | None = None
+) -> SessionResult:
+    """Every round of a session settled in order: a round whose `better` is None
+    takes its default, and next-winner dhoos is booked where it falls due.
+    `numbers` are the rounds' numbers as the table knows them (1, 2, 3 … if not
+    given); a RoundError carries the failing round's number in `number`."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(rounds) + 1))
+    if len(numbers) != len(rounds):
+        raise ValueError("one number per round")
+    defaults = better_defaults(rounds, rules, numbers)
+    pending: tuple[Dhoos, ...] = ()
+    results: list[RoundResult] = []
+    for index, round_ in enumerate(rounds):
+        if round_.better is None:
+            round_ = replace(round_, better=defaults[index].better)
+        try:
+            result = settle_round(
+                round_,
+                rules,
+                number=numbers[index],
+                pending=pending,
+                better_default=defaults[index],
+            )
+        except RoundError as error:
+            error.number = numbers[index]
+            raise
+        pending = result.dhoos_pending
+        results.append(result)
+    return SessionResult(tuple(results), pending, defaults[-1])
 
 
 def players_of(rounds: Sequence[RoundInput]) -> list[str]:

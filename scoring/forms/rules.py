@@ -26,6 +26,7 @@ PRESET_CHOICES = [
     ("kidnap", _("kidnap")),
     ("murder", _("murder")),
     ("wikipedia", _("wikipedia")),
+    ("nepal", _("nepal (Nepali apps)")),
 ]
 assert [name for name, _label in PRESET_CHOICES] == list(PRESETS)
 
