@@ -312,6 +312,12 @@ def maal_error_cases() -> list[tuple[str, object]]:
         ("copies", lambda: m.tally_from_cards(["QH"] * 4, seven, plain)),
         ("no tiplu", lambda: m.check_entry_tally({}, "", plain, 0, 0)),
         ("typed over", lambda: m.check_entry_tally({"poplu": 2}, "7H", plain, 0, 0)),
+        ("tiplu as text", lambda: m.card_role("QH", "7H", plain)),  # type: ignore[arg-type]
+        ("hand of cards", lambda: m.tally_from_cards(["2S"] * 22, seven, plain)),
+        (
+            "copies in the round",
+            lambda: m.check_round_tallies({"A": m.Tally(tiplu=2), "B": m.Tally(marriages=1)}),
+        ),
     ]
 
 

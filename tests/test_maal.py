@@ -169,6 +169,11 @@ def test_tier_points_extend_linearly_past_the_last_tier():
     assert tier_points((), 3) == 0
 
 
+def _split(result):
+    """(total, maal, tunnel) of a score."""
+    return result.total, result.maal, result.tunnel
+
+
 def test_pagat_table():
     table = point_table_for(PAGAT)
     for item in ("tiplu", "poplu", "marriage", "tunnel", "joker_tunnel", "poplu_tunnel"):
@@ -179,7 +184,9 @@ def test_pagat_table():
     assert [score(Tally(marriages=n), PAGAT).maal for n in (1, 2)] == [10, 30]
     assert score(Tally(tunnels=3), PAGAT).tunnel == 15
     assert score(Tally(joker_tunnels=2), PAGAT).tunnel == 20
-    assert score(Tally(poplu_tunnels=1, jhiplu_tunnels=1), PAGAT).tunnel == 40
+    # A maal tunnel's cards count as maal (3 poplu = 10 each), the rest as tunnel.
+    two = score(Tally(poplu_tunnels=1, jhiplu_tunnels=1), PAGAT)
+    assert (two.total, two.maal, two.tunnel) == (40, 20, 20)
     assert score(Tally(master_card=1), make_rules(master_card=True)).maal == 5
 
 
@@ -199,8 +206,9 @@ def test_flat_table():
     assert score(Tally(printed_jokers=3), rules).maal == 12
     assert score(Tally(tunnels=2), rules).tunnel == 10
     assert score(Tally(joker_tunnels=1), rules).tunnel == 5
-    assert score(Tally(poplu_tunnels=1), rules).tunnel == 15
-    assert score(Tally(alter_tunnels=1), rules).tunnel == 30
+    # 15 = three poplu as maal (2 each) + 9 tunnel; 30 = three alter (5 each) + 15.
+    assert _split(score(Tally(poplu_tunnels=1), rules)) == (15, 6, 9)
+    assert _split(score(Tally(alter_tunnels=1), rules)) == (30, 15, 15)
     # A marriage adds 10 on top of its three cards: 3 + 2 + 2 + 10.
     one = score(Tally(marriages=1), rules)
     assert one.maal == 17
@@ -226,11 +234,12 @@ def test_tiers_table():
     ]
     assert [score(Tally(tunnels=n), rules).tunnel for n in range(1, 6)] == [5, 15, 30, 45, 60]
     assert [score(Tally(joker_tunnels=n), rules).tunnel for n in (1, 2)] == [5, 15]
+    # A maal tunnel's three cards count as maal (3 poplu = 10, 3 alter = 30).
     assert [
-        score(Tally(poplu_tunnels=1), rules).tunnel,
-        score(Tally(poplu_tunnels=1, jhiplu_tunnels=1), rules).tunnel,
-    ] == [10, 30]
-    assert score(Tally(alter_tunnels=1), rules).tunnel == 35
+        _split(score(Tally(poplu_tunnels=1), rules)),
+        _split(score(Tally(poplu_tunnels=1, jhiplu_tunnels=1), rules)),
+    ] == [(10, 10, 0), (30, 20, 10)]
+    assert _split(score(Tally(alter_tunnels=1), rules)) == (35, 30, 5)
     # The printed-joker value option is the flat/pagat value; tiers keep their own.
     assert point_table_for(make_rules("kidnap", printed_joker_value=2)).printed_joker == (5, 15, 30)
 
@@ -299,7 +308,7 @@ def test_cards_with_tunnels_scored():
 
 def test_tunnels_of_poplu_and_jhiplu_are_one_item():
     result = score_cards([], c("5S"), TIERS, tunnels=["6S", "4S"])
-    assert result.tunnel == 30
+    assert _split(result) == (30, 20, 10)
     assert result.breakdown == "2 tunnels of poplu and jhiplu = 30"
 
 
@@ -564,3 +573,105 @@ def test_every_real_hand_is_accepted(tiplu, data):
     result = score_cards([shoe[i] for i in hand], c(tiplu), rules)
     assert result.maal == sum(line.points for line in result.lines)
     assert result.tunnel == 0
+
+
+# --- RULES.md v2, section 4 Decisions ---------------------------------------------------------
+
+
+def test_master_card_value_is_the_master_cards_maal():
+    for preset in ("pagat", "kidnap", "wikipedia", "nepal"):
+        assert score(Tally(master_card=1), make_rules(preset, master_card=True)).maal == 5
+        ten = make_rules(preset, master_card=True, master_card_value=10)
+        assert score(Tally(master_card=1), ten).maal == 10
+        assert score_cards([MASTER_CARD], c("7H"), ten).breakdown == "1 master card = 10"
+    # A house's own point table keeps its own value.
+    own = make_rules(master_card=True, master_card_value=10, maal_points=PRESET_TABLES["tiers"])
+    assert score(Tally(master_card=1), own).maal == 5
+
+
+def test_a_maal_tunnels_cards_count_as_maal_and_only_the_rest_as_tunnel():
+    # pagat: a poplu tunnel is 20 = maal 10 (three poplu) + tunnel 10.
+    result = score_cards([], c("5S"), PAGAT, tunnels=["6S"])
+    assert (result.maal, result.tunnel, result.breakdown) == (10, 10, "1 tunnel of poplu = 20")
+    # Ordinary tunnels and tunnels of ordinary jokers are all tunnel points.
+    assert _split(score_cards([], c("5S"), PAGAT, tunnels=["9C", "5H"])) == (15, 0, 15)
+    # The maal part is never more than the row's value (a house table of 4 for the tunnel).
+    table = PRESET_TABLES["tiers"].to_options() | {"poplu_tunnel": [4]}
+    assert _split(score(Tally(poplu_tunnels=1), make_rules(maal_points=table))) == (4, 4, 0)
+
+
+def test_exposing_a_maal_tunnel_never_costs_an_unseen_player_anything():
+    """Under unseen_tunnel = void an unseen player's tunnel points are void; the
+    tunnel's three cards still count as the maal they are."""
+    from scoring.engine import Entry, RoundInput, settle_round
+
+    held = score(Tally(poplu=3), PAGAT)
+    exposed = score(Tally(poplu_tunnels=1), PAGAT)
+
+    def counted(result) -> int:
+        entries = (
+            Entry("A", maal=0),
+            Entry("B", "unseen", maal=result.maal, tunnel=result.tunnel),
+        )
+        return settle_round(RoundInput(entries, winner="A"), PAGAT).of("B").points
+
+    assert counted(held) == counted(exposed) == 10
+
+
+def test_a_hand_is_21_cards_every_card_listed_and_3_per_tunnel():
+    ten = ["2S", "3S", "4S", "5S", "6S", "8S", "9S", "JS", "QS", "KS"]
+    assert tally_from_cards(ten, c("7H"), PAGAT, tunnels=["2C", "3C", "4C"]).tunnels == 3
+    with pytest.raises(MaalError) as error:
+        tally_from_cards([*ten, "AS"], c("7H"), PAGAT, tunnels=["2C", "3C", "4C", "5C"])
+    assert str(error.value) == (
+        "23 cards (every card listed, and 3 per tunnel): a hand holds only 21"
+    )
+
+
+def test_a_tiplu_given_as_text_raises_the_engines_error():
+    calls = [
+        lambda: card_role("QH", "QH", PAGAT),
+        lambda: tunnel_kind("QH", "7H", PAGAT),
+        lambda: maal_cards("7H", PAGAT),
+        lambda: poplu_of("7H"),
+        lambda: jhiplu_of("7H"),
+        lambda: alter_of("7H"),
+        lambda: tally_from_cards(["QH"], "7H", PAGAT),
+        lambda: score_cards(["QH"], "7H", PAGAT),
+    ]
+    for call in calls:
+        with pytest.raises(MaalError) as error:
+            call()  # type: ignore[arg-type]
+        assert str(error.value).startswith("the tiplu must be a card such as QH, got '")
+
+
+def test_copies_in_play_across_a_rounds_players():
+    from scoring.engine.maal import check_round_tallies
+
+    check_round_tallies({"Dai": Tally(tiplu=1), "Aama": Tally(marriages=1)})
+    cases = [
+        (
+            {"Dai": Tally(tiplu=1), "Aama": Tally(marriages=1), "Didi": Tally(tiplu=1)},
+            "3 tiplu held by Dai 1, Aama 1, Didi 1: only 2 in play",
+        ),
+        (
+            {"Dai": Tally(jhiplu_tunnels=1), "Aama": Tally(marriages=1)},
+            "4 jhiplu held by Dai 3, Aama 1: only 3 in play",
+        ),
+        (
+            {"Dai": Tally(alter=2), "Aama": Tally(alter=2)},
+            "4 alter held by Dai 2, Aama 2: only 3 in play",
+        ),
+        (
+            {"Dai": Tally(printed_jokers=4), "Aama": Tally(printed_jokers=3)},
+            "7 printed jokers held by Dai 4, Aama 3: only 6 in play",
+        ),
+        (
+            {"Dai": Tally(master_card=1), "Aama": Tally(master_card=1)},
+            "2 master cards held by Dai 1, Aama 1: only 1 in play",
+        ),
+    ]
+    for tallies, text in cases:
+        with pytest.raises(MaalError) as error:
+            check_round_tallies(tallies)
+        assert str(error.value) == text

@@ -13,9 +13,16 @@ Decisions (RULES.md is silent; each is marked **Decision** where it applies):
   tunnels) takes the flat table's value when the session turns it on.
 - Printed jokers: two per deck, so at most 6 in play; `printed_joker_value` is
   their value under the pagat and flat tables (the tiers table has its own tiers).
-- The master card: one in play, 5 points under every preset table.
-- A hand holds 21 cards at the end of a round, so maal cards plus 3 cards per
-  tunnel are at most 21.
+- The master card: one in play, worth `master_card_value` (default 5) under
+  every preset table.
+- A hand holds 21 cards at the end of a round: every card listed, maal or not,
+  plus 3 per tunnel, is at most 21.
+- A tunnel of maal cards (poplu, jhiplu, alter) is worth its table value, of
+  which what its three cards are worth as maal on their own counts as maal and
+  only the rest as tunnel (RULES.md section 4), so exposing one never costs a
+  player anything under `unseen_tunnel = void`.
+- In one round the players together hold no more of a maal card than exist
+  (`check_round_tallies`).
 - When two groupings score the same, the one with more marriages is shown.
 """
 
@@ -26,6 +33,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
+
+from .messages import gettext_noop, message
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -138,16 +147,29 @@ def all_cards() -> tuple[Card, ...]:
     return tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 
 
+def _tiplu(tiplu: object) -> Card:
+    """The tiplu as the card functions take it: a Card (`parse_tiplu` reads a code)."""
+    if not isinstance(tiplu, Card):
+        raise MaalError(
+            message(
+                gettext_noop("the tiplu must be a card such as QH, got %(value)s"),
+                value=repr(tiplu),
+            )
+        )
+    return tiplu
+
+
 def poplu_of(tiplu: Card) -> Card:
-    return tiplu.shifted(1)
+    return _tiplu(tiplu).shifted(1)
 
 
 def jhiplu_of(tiplu: Card) -> Card:
-    return tiplu.shifted(-1)
+    return _tiplu(tiplu).shifted(-1)
 
 
 def alter_of(tiplu: Card) -> Card:
     """Same rank, the other suit of the same colour."""
+    tiplu = _tiplu(tiplu)
     other = {"H": "D", "D": "H", "S": "C", "C": "S"}[tiplu.suit]
     return Card(tiplu.rank, other)
 
@@ -155,6 +177,7 @@ def alter_of(tiplu: Card) -> Card:
 def card_role(card: Card | str, tiplu: Card, rules: Rules) -> Role:
     """What a card is worth as, once the tiplu is known. `card` may be a Card, a
     code, or PRINTED_JOKER / MASTER_CARD."""
+    tiplu = _tiplu(tiplu)
     if card == PRINTED_JOKER:
         if not rules.printed_jokers:
             raise MaalError("printed jokers are not in play in this session")
@@ -180,6 +203,7 @@ def card_role(card: Card | str, tiplu: Card, rules: Rules) -> Role:
 
 def tunnel_kind(card: Card | str, tiplu: Card, rules: Rules) -> TunnelKind:
     """The kind of a tunnel (three identical cards, exposed after the deal) of `card`."""
+    tiplu = _tiplu(tiplu)
     if isinstance(card, str):
         card = Card.parse(card)
     role = card_role(card, tiplu, rules)
@@ -195,6 +219,7 @@ def tunnel_kind(card: Card | str, tiplu: Card, rules: Rules) -> TunnelKind:
 
 def maal_cards(tiplu: Card, rules: Rules) -> tuple[tuple[Role, str], ...]:
     """The maal a player can hold for this tiplu, as (role, label) for a picker."""
+    tiplu = _tiplu(tiplu)
     cards: list[tuple[Role, str]] = [
         ("tiplu", tiplu.label),
         ("poplu", poplu_of(tiplu).label),
@@ -350,8 +375,11 @@ def point_table_for(rules: Rules) -> PointTable:
     with the "–" items a session turns on filled from the flat table."""
     if rules.maal_points is not None:
         return rules.maal_points
-    table = PRESET_TABLES[rules.maal_table]
-    flat = replace(PRESET_TABLES["flat"], printed_joker=(rules.printed_joker_value,))
+    master = (rules.master_card_value,)
+    table = replace(PRESET_TABLES[rules.maal_table], master_card=master)
+    flat = replace(
+        PRESET_TABLES["flat"], printed_joker=(rules.printed_joker_value,), master_card=master
+    )
     if rules.maal_table == "flat":
         return flat
     # **Decision**: "–" means the source has no such item; a house that adds it
@@ -537,6 +565,20 @@ def tally_from_cards(
     """A tally from the maal cards a player shows and one card per exposed tunnel.
     Ordinary cards and ordinary jokers are allowed and worth nothing. Marriages
     are left for `best_grouping` to form."""
+    tiplu = _tiplu(tiplu)
+    cards, tunnels = list(cards), list(tunnels)
+    in_hand = len(cards) + 3 * len(tunnels)
+    if in_hand > HAND_SIZE:
+        raise MaalError(
+            message(
+                gettext_noop(
+                    "%(count)s cards (every card listed, and 3 per tunnel): "
+                    "a hand holds only %(max)s"
+                ),
+                count=in_hand,
+                max=HAND_SIZE,
+            )
+        )
     counts: Counter[str] = Counter()
     copies: Counter[Card] = Counter()
     for card in cards:
@@ -581,14 +623,22 @@ class MaalLine:
     count: int
     points: int
     text: str  # "2 poplu = 5"
+    maal: int = 0  # of a maal tunnel's points, what counts as maal (the rest is tunnel)
 
 
 @dataclass(frozen=True, slots=True)
 class MaalScore:
     tally: Tally  # the grouping scored (marriages formed for the most points)
-    maal: int  # points for cards and marriages: the round's maal field
-    tunnel: int  # points for tunnels exposed after the deal: the tunnel field
+    maal: int  # points for cards, marriages and maal tunnels' cards: the maal field
+    tunnel: int  # the rest of the tunnels' points: the tunnel field
     lines: tuple[MaalLine, ...]
+    tunnel_maal: int = 0  # of `maal`, what maal tunnels' cards are worth
+
+    @property
+    def legacy_split(self) -> tuple[int, int]:
+        """(maal, tunnel) as rounds saved before the maal tunnel split stored
+        them: every tunnel point as tunnel."""
+        return self.maal - self.tunnel_maal, self.tunnel + self.tunnel_maal
 
     @property
     def total(self) -> int:
@@ -649,20 +699,22 @@ def _tunnel_lines(tally: Tally, table: PointTable) -> list[MaalLine]:
             )
         )
     # Tunnels of poplu and of jhiplu are one item of the table, counted together.
+    # A maal tunnel's three cards count as maal, as three of them held would
+    # (never more than the row's value); only the rest is tunnel points.
     count = tally.poplu_tunnels + tally.jhiplu_tunnels
     if count:
         points = tier_points(table.poplu_tunnel, count)
         kinds = [k for k in ("poplu", "jhiplu") if getattr(tally, f"{k}_tunnels")]
         label = _many(count, "tunnel", "tunnels")
-        lines.append(
-            MaalLine("poplu_tunnels", count, points, f"{label} of {' and '.join(kinds)} = {points}")
-        )
+        as_maal = min(points, count * tier_points(table.poplu, COPIES))
+        text = f"{label} of {' and '.join(kinds)} = {points}"
+        lines.append(MaalLine("poplu_tunnels", count, points, text, maal=as_maal))
     if tally.alter_tunnels:
         points = tier_points(table.alter_tunnel, tally.alter_tunnels)
         label = _many(tally.alter_tunnels, "tunnel", "tunnels")
-        lines.append(
-            MaalLine("alter_tunnels", tally.alter_tunnels, points, f"{label} of alter = {points}")
-        )
+        as_maal = min(points, tally.alter_tunnels * tier_points(table.alter, COPIES))
+        text = f"{label} of alter = {points}"
+        lines.append(MaalLine("alter_tunnels", tally.alter_tunnels, points, text, maal=as_maal))
     return lines
 
 
@@ -690,11 +742,13 @@ def score(tally: Tally, rules: Rules, table: PointTable | None = None) -> MaalSc
     grouped = best_grouping(tally, table)
     card_lines = _card_lines(grouped, table)
     tunnel_lines = _tunnel_lines(grouped, table)
+    tunnel_maal = sum(line.maal for line in tunnel_lines)
     return MaalScore(
         tally=grouped,
-        maal=sum(line.points for line in card_lines),
-        tunnel=sum(line.points for line in tunnel_lines),
+        maal=sum(line.points for line in card_lines) + tunnel_maal,
+        tunnel=sum(line.points for line in tunnel_lines) - tunnel_maal,
         lines=tuple(card_lines + tunnel_lines),
+        tunnel_maal=tunnel_maal,
     )
 
 
@@ -717,9 +771,58 @@ def check_entry_tally(
         raise MaalError("tiplu: pick the tiplu card to use the maal calculator")
     code = parse_tiplu(tiplu).code
     result = score(Tally.from_dict(data), rules)
+    # A round saved before maal tunnels were split counted them all as tunnel;
+    # it keeps the points it was settled on.
+    if (maal, tunnel) == result.legacy_split != (result.maal, result.tunnel):
+        return code, replace(result, maal=maal, tunnel=tunnel, tunnel_maal=0)
     if (maal, tunnel) != (result.maal, result.tunnel):
         raise MaalError(
             f"the calculator counted maal {result.maal} and tunnel {result.tunnel} "
             f"({result.breakdown}), not {maal} and {tunnel}; count again or clear the calculator"
         )
     return code, result
+
+
+# -- a round: every player's tally together -------------------------------------------
+
+# What exists of each maal card in one round (RULES.md section 4 Decision), and
+# how many of it a tally holds: a marriage holds one tiplu, one poplu and one
+# jhiplu; a tunnel its three cards.
+ROUND_COPIES: tuple[tuple[str, int], ...] = (
+    (gettext_noop("tiplu"), TIPLU_IN_PLAY),
+    (gettext_noop("poplu"), COPIES),
+    (gettext_noop("jhiplu"), COPIES),
+    (gettext_noop("alter"), COPIES),
+    (gettext_noop("printed jokers"), PRINTED_JOKERS_IN_PLAY),
+    (gettext_noop("master cards"), MASTER_CARDS_IN_PLAY),
+)
+
+
+def _copies_held(tally: Tally) -> dict[str, int]:
+    return {
+        "tiplu": tally.tiplu_cards,
+        "poplu": tally.poplu_cards + COPIES * tally.poplu_tunnels,
+        "jhiplu": tally.jhiplu_cards + COPIES * tally.jhiplu_tunnels,
+        "alter": tally.alter + COPIES * tally.alter_tunnels,
+        "printed jokers": tally.printed_jokers,
+        "master cards": tally.master_card,
+    }
+
+
+def check_round_tallies(tallies: Mapping[str, Tally]) -> None:
+    """Refuse a round whose players together hold more of a maal card than exist,
+    naming the card and who holds it ("Dai 2, Aama 1")."""
+    held = {player: _copies_held(tally) for player, tally in tallies.items()}
+    for card, in_play in ROUND_COPIES:
+        holders = {player: counts[card] for player, counts in held.items() if counts[card]}
+        count = sum(holders.values())
+        if count > in_play:
+            raise MaalError(
+                message(
+                    gettext_noop("%(count)s %(kind)s held by %(players)s: only %(max)s in play"),
+                    count=count,
+                    kind=message(card),
+                    players=", ".join(f"{player} {n}" for player, n in holders.items()),
+                    max=in_play,
+                )
+            )
