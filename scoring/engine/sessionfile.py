@@ -28,7 +28,7 @@ from .limits import (
     first_duplicate,
     object_pairs,
 )
-from .maal import MaalError, check_entry_tally, parse_tiplu
+from .maal import MaalError, Tally, check_entry_tally, check_round_tallies, parse_tiplu
 from .names import PlayerNameError, player_key
 from .names import clean_player_name as clean_name
 from .rules import RuleError, Rules, rules_from_options
@@ -37,8 +37,9 @@ from .settlement import (
     RoundError,
     RoundInput,
     RoundResult,
-    better_by_default,
+    better_defaults,
     settle_round,
+    settle_session,
 )
 
 FORMAT = "marriage-session/1"
@@ -174,8 +175,10 @@ def _no_duplicates_within(value: object, where: str) -> None:
         raise SessionFileError(", ".join([where, *path, f"{key}: given twice"]))
 
 
-ROUND_KEYS = {"winner", "win_type", "better", "entries", "net", "tiplu"}
-ENTRY_KEYS = {"player", "status", "maal", "tunnel", "dhoos", "maal_tally"}
+# "net", "dhoos_booked" and the top level's "totals", "money", "transfers" and
+# "dhoos_pending" are what an export computed: read past, always computed again.
+ROUND_KEYS = {"winner", "win_type", "better", "entries", "net", "tiplu", "dhoos_booked"}
+ENTRY_KEYS = {"player", "status", "maal", "tunnel", "dhoos", "dublees", "maal_tally"}
 TOP_KEYS = {
     "format",
     "name",
@@ -188,18 +191,14 @@ TOP_KEYS = {
     "totals",
     "money",
     "transfers",
+    "dhoos_pending",
 }
 
 
-def parse_round(
-    raw: object,
-    number: int,
-    players: Sequence[str],
-    rules: Rules,
-    previous: RoundInput | None = None,
-) -> RoundInput:
+def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) -> RoundInput:
     """One round of a file; `number` counts from 1 for messages. A round without
-    `better` is better when the previous one makes it so (dublee_triggers_better)."""
+    `better` has better None: its default, which depends on the rounds before it
+    (`parse_document` fills it in)."""
     where = f"round {number}"
     fields: dict[str, Any] = _expect(raw, dict, where)
     _unknown_keys(fields, ROUND_KEYS, where)
@@ -229,6 +228,7 @@ def parse_round(
                 maal=entry_raw.get("maal", 0),
                 tunnel=entry_raw.get("tunnel", 0),
                 dhoos=entry_raw.get("dhoos", False),
+                dublees=entry_raw.get("dublees", False),
             )
         )
     if "winner" not in fields:
@@ -242,10 +242,11 @@ def parse_round(
         entries=tuple(entries),
         winner=winner,
         win_type=fields.get("win_type", "normal"),
-        better=fields["better"] if "better" in fields else better_by_default(previous, rules),
+        better=fields.get("better"),
     )
     try:
-        settle_round(round_, rules)
+        # Whether the round is better changes no check, and an explicit `null` is refused.
+        settle_round(round_ if "better" in fields else replace(round_, better=False), rules)
     except RoundError as error:
         raise SessionFileError(f"{where}, {error}") from None
     return round_
@@ -280,6 +281,10 @@ def parse_round_maal(
         except MaalError as error:
             raise SessionFileError(f"{at}: {error}") from None
         tallies[entry.player] = result.tally.to_dict()
+    try:
+        check_round_tallies({player: Tally(**tally) for player, tally in tallies.items()})
+    except MaalError as error:
+        raise SessionFileError(f"{where}, maal_tally: {error}") from None
     return RoundMaal(tiplu=code, tallies=tallies)
 
 
@@ -342,15 +347,20 @@ def parse_document(data: object) -> SessionDoc:
         )
     # The export's own figures are not read back, but a key given twice in them
     # is refused like anywhere else, not read as its last value.
-    for key in ("totals", "money", "transfers"):
+    for key in ("totals", "money", "transfers", "dhoos_pending"):
         _no_duplicates_within(document.get(key), key)
     rounds: list[RoundInput] = []
     maal: list[RoundMaal] = []
     seated = frozenset(players)
     for number, raw in enumerate(rounds_raw, start=1):
-        previous = rounds[-1] if rounds else None
-        rounds.append(parse_round(raw, number, seated, rules, previous))
+        rounds.append(parse_round(raw, number, seated, rules))
         maal.append(parse_round_maal(raw, number, rounds[-1], rules))
+    # A missing `better` takes its default (after a dublee win, after a rotation).
+    defaults = better_defaults(rounds, rules)
+    rounds = [
+        replace(r, better=defaults[index].better) if r.better is None else r
+        for index, r in enumerate(rounds)
+    ]
     return SessionDoc(
         name=name,
         currency=currency.strip().upper(),
@@ -390,7 +400,8 @@ def round_document(
     doc: dict[str, Any] = {
         "winner": round_.winner,
         "win_type": round_.win_type,
-        "better": round_.better,
+        # The result's: a round given with better None took its default.
+        "better": result.better if result is not None else round_.better,
     }
     if maal.tiplu:
         doc["tiplu"] = maal.tiplu
@@ -403,12 +414,19 @@ def round_document(
             "tunnel": e.tunnel,
             "dhoos": e.dhoos,
         }
+        if e.dublees:
+            entry["dublees"] = True
         if e.player in maal.tallies:
             entry["maal_tally"] = dict(maal.tallies[e.player])
         entries.append(entry)
     doc["entries"] = entries
     if result is not None:
         doc["net"] = result.nets
+        if result.dhoos_booked:
+            doc["dhoos_booked"] = [
+                {"player": d.player, "amount": d.amount, "round": d.round, "to": d.payee}
+                for d in result.dhoos_booked
+            ]
     return doc
 
 
@@ -421,8 +439,19 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
         replace(r, entries=tuple(sorted(r.entries, key=lambda e: order.get(e.player, len(order)))))
         for r in doc.rounds
     ]
-    results = [settle_round(round_, doc.rules) for round_ in rounds]
+    settled = settle_session(rounds, doc.rules)
+    results = settled.rounds
     points = totals((r.nets for r in results), doc.players)
+    # Dhoos owed to a next winner who has not played yet: in nobody's totals.
+    pending = (
+        {
+            "dhoos_pending": [
+                {"player": d.player, "amount": d.amount, "round": d.round} for d in settled.pending
+            ]
+        }
+        if doc.rules.dhoos_payee == "next_winner"
+        else {}
+    )
     amounts = money(points, doc.stake_per_point)
     dated = {"played_on": doc.played_on.isoformat()} if doc.played_on else {}
     return {
@@ -443,6 +472,7 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
             {"from": t.payer, "to": t.payee, "amount": str(t.money(doc.stake_per_point))}
             for t in settle_up(points)
         ],
+        **pending,
     }
 
 
