@@ -56,6 +56,13 @@ class GameSession(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, **kwargs) -> None:
+        # Every save moves the version (updated_at), even a save of a few fields.
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "updated_at" not in update_fields:
+            kwargs["update_fields"] = [*update_fields, "updated_at"]
+        super().save(**kwargs)
+
     def get_rules(self) -> Rules:
         return rules_from_options(self.rules)
 

@@ -4,8 +4,8 @@ a table of phones reading an unchanged session costs one tiny query and a cache
 read each, not a template rendering.
 
 A session's *version* names the state a reader can see: its `updated_at`, which
-every write a reader can see bumps (a round saved, edited, deleted or restored,
-a player added, renamed or removed, the rules or the session changed). A page's
+moves on every saved or deleted session, player, round or entry, whoever
+writes it (versions.py, the one place that keeps this rule). A page's
 key holds the version, the reader (their name is in the top bar), the language
 and whatever the view adds, so a change is a new key and nothing stale is ever
 served. A page is rendered with stand-ins for the two values that differ per
@@ -71,7 +71,7 @@ def shared_version(token: str) -> str | None:
 def owner_version(request: HttpRequest) -> str:
     """The state of all the reader's sessions, for pages drawn from every one of
     them (history, player pages, leaderboard): how many there are and the latest
-    change. Any write bumps the latest change, and a deletion the count."""
+    change. Any write moves the latest change, and a deletion the count."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT COUNT(*), MAX(updated_at) FROM {GameSession._meta.db_table} "

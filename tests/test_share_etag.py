@@ -1,5 +1,5 @@
 """The share page's live refresh answers 304 from one row (the session's
-updated_at), so every change a reader can see must bump that row."""
+updated_at), so every change a reader can see must move that row."""
 
 from __future__ import annotations
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -20,10 +19,7 @@ class PlayerNotRemoved(Exception):
 def add_player(*, session: GameSession, name: str) -> Player:
     """A new player, seated last; IntegrityError if the name is taken meanwhile."""
     position = (session.players.aggregate(top=Max("position"))["top"] or 0) + 1
-    player = Player.objects.create(session=session, name=name, position=position)
-    # Every change a reader can see bumps the session's updated_at (the share page's ETag).
-    GameSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
-    return player
+    return Player.objects.create(session=session, name=name, position=position)
 
 
 @transaction.atomic
@@ -31,8 +27,6 @@ def rename_player(*, player: Player, name: str) -> None:
     """IntegrityError if another player of the session took the name meanwhile."""
     player.name = name
     player.save(update_fields=["name"])
-    # The share page shows the new name.
-    GameSession.objects.filter(pk=player.session_id).update(updated_at=timezone.now())
 
 
 def removal_problem(player: Player) -> str | None:
@@ -54,9 +48,8 @@ def remove_player(*, player: Player) -> None:
     """PlayerNotRemoved if they have played a round or the session would be too small."""
     # Lock the session: a round saved at this moment waits, then finds the
     # player gone (or we find the round and refuse).
-    session = GameSession.objects.select_for_update().get(pk=player.session_id)
+    GameSession.objects.select_for_update().get(pk=player.session_id)
     problem = removal_problem(player)
     if problem is not None:
         raise PlayerNotRemoved(problem)
     player.delete()
-    session.save(update_fields=["updated_at"])

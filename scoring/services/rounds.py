@@ -176,7 +176,6 @@ def add_round(
         tiplu=tiplu,
     )
     write_entries(round_, round_input, rules, players, checked)
-    GameSession.objects.filter(pk=locked.pk).update(updated_at=round_.updated_at)
     _record(locked.pk, round_.pk, "create", user, after=_fresh_snapshot(round_.pk))
     return round_
 
@@ -214,7 +213,6 @@ def replace_round(
     round_.save()
     RoundEntry.objects.filter(round=round_).delete()
     write_entries(round_, round_input, rules, players, checked)
-    GameSession.objects.filter(pk=session.pk).update(updated_at=round_.updated_at)
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
     # The caller's object may hold prefetched entries from before the edit.
     if hasattr(round_, "_prefetched_objects_cache"):
@@ -227,14 +225,13 @@ def delete_round(round_: Round, *, user=None, action: str = "delete") -> None:
     """Delete a round (action "undo" when it is the undo of the last round); the
     audit trail keeps it, so restore_round can bring it back."""
     session_id = round_.session_id
-    session = GameSession.objects.select_for_update().get(pk=session_id)
+    GameSession.objects.select_for_update().get(pk=session_id)  # one writer at a time
     round_pk = round_.pk
     try:
         before = _fresh_snapshot(round_pk)
     except Round.DoesNotExist:
         return  # already deleted by someone else: nothing left to do
     Round.objects.filter(pk=round_pk).delete()
-    session.save(update_fields=["updated_at"])
     _record(session_id, round_pk, action, user, before=before)
 
 
@@ -303,6 +300,5 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
     write_entries(round_, round_input, rules, {p.name: p for p, _e in entries}, tallies)
     change.restored = True
     change.save(update_fields=["restored"])
-    session.save(update_fields=["updated_at"])
     _record(session.pk, round_.pk, "restore", user, after=_fresh_snapshot(round_.pk))
     return round_

@@ -51,7 +51,7 @@ def edit_session(
     session.played_on = played_on
     session.currency = currency
     session.stake_per_point = stake_per_point
-    session.save(update_fields=["name", "played_on", "currency", "stake_per_point", "updated_at"])
+    session.save(update_fields=["name", "played_on", "currency", "stake_per_point"])
 
 
 def delete_session(*, session: GameSession) -> None:

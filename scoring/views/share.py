@@ -76,8 +76,7 @@ def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -
     phone watching it: the cache key holds the validator (version and language),
     so a change is a new key and nothing stale is ever served."""
     etag = _validator(version_of(session.pk, session.updated_at))
-    # The token too: the partial polls its own link, and a new link leaves the
-    # session's version as it was.
+    # The token too: the partial polls its own link.
     key = f"share-live:{etag}:{session.share_token}:{latest}"
     html = caches["pages"].get(key)
     if html is None:
