@@ -243,3 +243,18 @@ def test_dialog_renders_for_the_round_screen(session):
     assert 'name="n-marriages"' not in html
     assert "data-maal-use" in html
     assert f'hx-post="/sessions/{session.pk}/maal/"' in html
+
+
+def test_a_posted_marriage_count_is_shown_as_its_cards(client, session):
+    """No page has a marriage count any more; one posted by an older page or a script
+    becomes its three cards, so adding the cards as well cannot count it twice."""
+    html = _calc(
+        client, session, htmx=False, tiplu="7H", **{"n-marriages": "1", "n-poplu": "1"}
+    ).content.decode()
+    assert 'name="n-marriages"' not in html
+    assert 'name="n-tiplu" value="1"' in html
+    assert 'name="n-poplu" value="2"' in html
+    assert 'name="n-jhiplu" value="1"' in html
+    assert 'data-maal="12"' in html  # 1 poplu = 2, 1 marriage = 10
+    assert "Marriages and tunnels" not in html
+    assert "Tunnels shown right after the deal" in html

@@ -102,8 +102,10 @@ class Calculator:
         return rows
 
     def other_rows(self) -> list[ItemRow]:
+        """The tunnels. No marriage count: a marriage is counted from its three cards
+        (best_grouping), so a count of its own would add it a second time."""
         counts = self.counts or {}
-        names = ["marriages", "tunnels", "joker_tunnels", "poplu_tunnels", "jhiplu_tunnels"]
+        names = ["tunnels", "joker_tunnels", "poplu_tunnels", "jhiplu_tunnels"]
         if self.rules.alter:
             names.append("alter_tunnels")
         return [ItemRow(n, _(TALLY_LABELS[n]), counts.get(n, 0)) for n in names]
@@ -145,6 +147,10 @@ def read_calculator(data: Any, rules: Rules) -> Calculator:
                 "value": value,
             }
         counts[name] = max(0, min(value, MAX_COUNT))
+    # A marriage count (an older page, a script) is shown as the cards it stands for.
+    marriages = counts.pop("marriages", 0)
+    for card in ("tiplu", "poplu", "jhiplu"):
+        counts[card] += marriages
     calc.counts = counts
     if calc.error:
         return calc

@@ -6,3 +6,9 @@ document.addEventListener("htmx:beforeRequest", (event) => {
     event.preventDefault();
   }
 });
+// Back in view (the phone unlocked, the tab chosen again): ask at once instead of
+// showing old standings until the next tick.
+document.addEventListener("visibilitychange", () => {
+  const live = document.querySelector("[data-live-poll]");
+  if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "live-now");
+});
