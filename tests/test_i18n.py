@@ -3,7 +3,9 @@ catalogue with every string translated."""
 
 from __future__ import annotations
 
+import ast
 import re
+from gettext import GNUTranslations
 from pathlib import Path
 
 import pytest
@@ -139,17 +141,125 @@ def test_compiled_catalogue_is_up_to_date():
             assert translation.gettext(msgid) == strs[0].replace('\\"', '"'), msgid
 
 
-def test_engine_option_words_are_in_the_catalogue():
+def test_engine_option_words_are_marked_and_in_the_catalogue():
     from scoring.engine.maal import ITEM_LABELS, TALLY_LABELS
     from scoring.engine.rules import OPTION_HELP, OPTION_LABELS
-    from scoring.engine_text import ITEM_WORDS, OPTION_WORDS, TALLY_WORDS
 
-    assert set(OPTION_WORDS) == set(OPTION_LABELS.values()) | set(OPTION_HELP.values())
-    assert set(ITEM_WORDS) == set(ITEM_LABELS.values())
-    assert set(TALLY_WORDS) == set(TALLY_LABELS.values())
+    marked = set(engine_msgids())
+    for words in (OPTION_LABELS, OPTION_HELP, ITEM_LABELS, TALLY_LABELS):
+        assert set(words.values()) <= marked
     with translation.override("ne"):
         assert translation.gettext("Dhoos penalty") == "धुस जरिवाना"
         assert translation.gettext("Tunnel of poplu or jhiplu") == "पोप्लु वा झिप्लुको टनेल"
+
+
+# --- every message the engine can produce has Nepali ---------------------------------------
+
+ENGINE_DIR = Path(settings.BASE_DIR) / "scoring" / "engine"
+
+
+def engine_sources() -> list[Path]:
+    return sorted(ENGINE_DIR.glob("*.py"))
+
+
+def message_makers() -> set[str]:
+    """What builds an engine message: Message, message() and every EngineError class."""
+    import importlib
+    import inspect
+
+    from scoring.engine.messages import EngineError
+
+    names = {"Message", "message"}
+    for path in engine_sources():
+        module = importlib.import_module(f"scoring.engine.{path.stem}")
+        names |= {
+            name
+            for name, value in vars(module).items()
+            if inspect.isclass(value) and issubclass(value, EngineError)
+        }
+    return names
+
+
+def engine_msgids() -> dict[str, str]:
+    """Every id the engine marks with its gettext_noop: {msgid: "file:line"}."""
+    found: dict[str, str] = {}
+    for path in engine_sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "gettext_noop":
+                where = f"{path.name}:{node.lineno}"
+                (text,) = node.args
+                assert isinstance(text, ast.Constant) and isinstance(text.value, str), where
+                found.setdefault(text.value, where)
+    return found
+
+
+def unmarked_messages(source: str, makers: set[str]) -> list[int]:
+    """Lines where an engine error or message is built from text not marked with
+    gettext_noop (a literal or an f-string): the catalogue could never have it."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") in makers
+            and node.args
+            and isinstance(node.args[0], (ast.JoinedStr, ast.Constant))
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_message_scanner_finds_unmarked_text():
+    source = (
+        'raise RuleError(f"rule {name}: bad")\n'
+        'x = message("plain %(a)s", a=1)\n'
+        'raise MaalError(message(gettext_noop("fine %(a)s"), a=1))\n'
+        "raise RoundError(PROBLEM, field='maal')\n"
+    )
+    assert unmarked_messages(source, {"RuleError", "MaalError", "RoundError", "message"}) == [1, 2]
+
+
+def test_every_engine_message_is_marked():
+    makers = message_makers()
+    assert {"RoundError", "MaalError", "RuleError", "SessionFileError"} <= makers
+    unmarked = {
+        path.name: lines
+        for path in engine_sources()
+        if (lines := unmarked_messages(path.read_text(encoding="utf-8"), makers))
+    }
+    assert unmarked == {}
+
+
+def test_every_engine_message_has_nepali_with_the_same_placeholders():
+    """Fails when the engine gains a message (an error, a note, a label) that the
+    compiled Nepali catalogue lacks, or whose Nepali drops or renames a value."""
+    with PO_FILE.with_suffix(".mo").open("rb") as mo:
+        catalogue = GNUTranslations(mo)._catalog
+    msgids = engine_msgids()
+    assert len(msgids) > 100
+    problems = []
+    for msgid, where in msgids.items():
+        nepali = catalogue.get(msgid, "")
+        if not nepali:
+            problems.append(f"{where}: no Nepali for {msgid!r}")
+        elif set(re.findall(r"%\((\w+)\)", nepali)) != set(re.findall(r"%\((\w+)\)", msgid)):
+            problems.append(f"{where}: placeholders differ in {nepali!r}")
+    assert problems == []
+
+
+def test_every_field_a_round_error_names_is_a_word():
+    """The field before a RoundError's message is shown translated, so it is marked."""
+    from scoring.engine.settlement import FIELD_WORDS
+
+    fields = set()
+    services = sorted((Path(settings.BASE_DIR) / "scoring" / "services").glob("*.py"))
+    for path in [*engine_sources(), *services]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "RoundError":
+                for keyword in node.keywords:
+                    if keyword.arg == "field" and isinstance(keyword.value, ast.Constant):
+                        fields.add(keyword.value.value)
+    assert "maal" in fields
+    assert fields <= set(FIELD_WORDS)
 
 
 # --- every string of every page is translatable, and translated ------------------------------
@@ -218,21 +328,45 @@ def test_rule_options_from_the_engine_are_shown_in_nepali(logged_in, owner):
 
 
 def test_engine_messages_and_notes_are_translated():
-    from scoring.engine import RoundError
-    from scoring.engine_text import engine_error, engine_message
+    from scoring.engine import Entry, RoundError, RoundInput, make_rules, settle_round
+    from scoring.engine.messages import message
+    from scoring.i18n import translate
 
-    note = "maal 6 kidnapped by Kaka"
-    error = RoundError("a round needs at least 2 players, got 1", field="players")
+    kidnap = RoundInput(
+        (Entry("Kaka", maal=3), Entry("Aama", "unseen", maal=6), Entry("Buwa", dhoos=True)),
+        winner="Kaka",
+    )
+    result = settle_round(kidnap, make_rules("kidnap"))
+    note = result.of("Aama").notes[0]
+    dhoos = result.of("Buwa").notes[0]
+    with pytest.raises(RoundError) as caught:
+        settle_round(RoundInput((Entry("Aama"),)), make_rules())
+    error = caught.value
+    assert str(note) == "maal 6 kidnapped by Kaka"
+    assert str(error) == "players: a round needs at least 2 players, got 1"
+    unknown = message("something new, %(count)s times", count=2)
     with translation.override("en"):
-        assert engine_message(note) == note  # English stays word for word
-        assert engine_error(error) == str(error)
-        assert engine_message("something new") == "something new"
+        assert translate(note) == str(note)  # English stays word for word
+        assert translate(error.msg) == str(error)
+        assert translate(unknown) == "something new, 2 times"
     with translation.override("ne"):
-        assert engine_message(note) == "माल 6 Kaka ले किडन्याप गर्नुभयो"
-        assert engine_message("dhoos: pays 15 to each of 3 players") == (
-            "धुस: अरू 3 जना प्रत्येकलाई 15 तिर्ने"
-        )
-        assert engine_error(error) == "खेलाडीहरू: राउन्डमा कम्तीमा 2 खेलाडी चाहिन्छ, 1 जना मात्र छन्"
+        assert translate(note) == "माल 6 Kaka ले किडन्याप गर्नुभयो"
+        assert translate(dhoos) == "धुस: अरू 2 जना प्रत्येकलाई 15 तिर्ने"
+        assert translate(error.msg) == "खेलाडीहरू: राउन्डमा कम्तीमा 2 खेलाडी चाहिन्छ, 1 जना मात्र छन्"
+        assert translate(error.problem) == "राउन्डमा कम्तीमा 2 खेलाडी चाहिन्छ, 1 जना मात्र छन्"
+        assert translate(unknown) == "something new, 2 times"
+
+
+def test_a_round_error_names_the_player_and_field_in_nepali():
+    from scoring.engine import Entry, RoundError, RoundInput, make_rules, settle_round
+    from scoring.i18n import translate
+
+    round_ = RoundInput((Entry("Buwa", maal=-3), Entry("Aama")), winner="Aama")
+    with pytest.raises(RoundError) as caught:
+        settle_round(round_, make_rules())
+    assert str(caught.value) == "player Buwa, maal: must not be negative, got -3"
+    with translation.override("ne"):
+        assert translate(caught.value.msg) == "खेलाडी Buwa, माल: 0 भन्दा कम हुन हुँदैन; यहाँ -3 छ"
 
 
 def test_round_breakdown_notes_in_nepali(logged_in, owner):
@@ -245,14 +379,22 @@ def test_round_breakdown_notes_in_nepali(logged_in, owner):
 
 
 def test_maal_breakdown_is_translated():
-    from scoring.engine_text import engine_message
+    from scoring.engine.maal import Tally, score
+    from scoring.engine.rules import Rules
+    from scoring.i18n import translate
 
-    text = "2 poplu = 5, 1 marriage = 10, 2 tunnels of poplu and jhiplu = 30"
+    counted = score(Tally(tiplu=1, poplu=3, jhiplu=1, joker_tunnels=1), Rules())
+    tunnels = score(Tally(tiplu=2, poplu_tunnels=1, jhiplu_tunnels=1), Rules())
+    nothing = score(Tally(), Rules())
+    assert counted.breakdown == "2 poplu = 5, 1 marriage = 10, 1 tunnel of ordinary jokers = 10"
+    assert tunnels.breakdown == "2 tiplu = 7, 2 tunnels of poplu and jhiplu = 40"
     with translation.override("en"):
-        assert engine_message(text) == text
+        assert translate(counted.parts) == counted.breakdown
+        assert translate(nothing.parts) == "no maal"
     with translation.override("ne"):
-        assert engine_message(text) == ("2 पोप्लु = 5, 1 म्यारिज = 10, 2 पोप्लु र झिप्लुको टनेल = 30")
-        assert engine_message("no maal") == "माल छैन"
+        assert translate(counted.parts) == "2 पोप्लु = 5, 1 म्यारिज = 10, 1 साधारण जोकरको टनेल = 10"
+        assert translate(tunnels.parts) == "2 टिप्लु = 7, 2 पोप्लु र झिप्लुको टनेल = 40"
+        assert translate(nothing.parts) == "माल छैन"
 
 
 # --- the maal calculator's errors (MaalError) ------------------------------------------------
@@ -261,12 +403,15 @@ def test_maal_breakdown_is_translated():
 def maal_error_cases() -> list[tuple[str, object]]:
     """(what, a call raising one MaalError) for every `raise MaalError` of the engine."""
     from scoring.engine import maal as m
+    from scoring.engine.messages import Message
     from scoring.engine.rules import Rules
 
     plain = Rules()  # no alter, printed jokers or master card
     everything = Rules(alter=True, printed_jokers=True, master_card=True)
     seven = m.Card("7", "H")
     table = m.PRESET_TABLES["tiers"].to_options()
+    # Labels as the web passes them: words, translated.
+    tiplu, poplu = Message(m.ITEM_LABELS["tiplu"]), Message(m.ITEM_LABELS["poplu"])
 
     def tally(rules: Rules = everything, **counts: int):
         return lambda: m.check_tally(m.Tally(**counts), rules)
@@ -280,12 +425,12 @@ def maal_error_cases() -> list[tuple[str, object]]:
         ("printed joker", lambda: m.card_role(m.PRINTED_JOKER, seven, plain)),
         ("master card", lambda: m.card_role(m.MASTER_CARD, seven, plain)),
         ("tunnel of tiplu", lambda: m.tunnel_kind("7H", seven, plain)),
-        ("tiers text", lambda: m.check_tiers("2, x", "Tiplu")),
-        ("tiers type", lambda: m.check_tiers(5, "Tiplu")),
-        ("no tiers", lambda: m.check_tiers([], "Tiplu")),
-        ("many tiers", lambda: m.check_tiers([1] * 9, "Tiplu")),
-        ("big tier", lambda: m.check_tiers([2000], "Poplu, jhiplu (each kind)")),
-        ("falling tiers", lambda: m.check_tiers([5, 2], "Tiplu")),
+        ("tiers text", lambda: m.check_tiers("2, x", tiplu)),
+        ("tiers type", lambda: m.check_tiers(5, tiplu)),
+        ("no tiers", lambda: m.check_tiers([], tiplu)),
+        ("many tiers", lambda: m.check_tiers([1] * 9, tiplu)),
+        ("big tier", lambda: m.check_tiers([2000], poplu)),
+        ("falling tiers", lambda: m.check_tiers([5, 2], tiplu)),
         ("table type", lambda: m.point_table_from_options(5)),
         ("table item", lambda: m.point_table_from_options({"queen": [1]})),
         ("table missing", lambda: m.point_table_from_options({})),
@@ -328,7 +473,7 @@ def test_every_maal_error_is_shown_in_nepali():
     import traceback
 
     from scoring.engine import maal
-    from scoring.engine_text import engine_message
+    from scoring.i18n import translate
 
     source = Path(maal.__file__).read_text(encoding="utf-8")
     raises = {
@@ -347,53 +492,57 @@ def test_every_maal_error_is_shown_in_nepali():
         reached.add(frame.lineno)
         english = str(caught.value)
         with translation.override("en"):
-            assert engine_message(english) == english
+            assert translate(caught.value.msg) == english
         with translation.override("ne"):
-            nepali = engine_message(english)
+            nepali = translate(caught.value.msg)
         assert re.search("[\u0900-\u097f]", nepali), (what, english)
         # What is left in Latin letters are the values (card codes, keys), never English.
         words = set(re.findall(r"[a-z]{3,}", nepali))
-        assert words <= {"object", "queen", "yes", "marriage", "top"}, (what, nepali)
+        # ("tiplu" as the key of a session file's point table, "tiplu: missing".)
+        assert words <= {"object", "queen", "yes", "marriage", "top", "tiplu"}, (what, nepali)
     assert reached == raises
 
 
 def test_maal_error_messages_in_nepali():
-    from scoring.engine_text import engine_message
+    from scoring.engine import maal as m
+    from scoring.engine.rules import Rules
+    from scoring.i18n import translate
 
-    with translation.override("ne"):
-        assert engine_message("3 tiplu (1 marriage included): only 2 are in play (the third") == (
-            "3 tiplu (1 marriage included): only 2 are in play (the third"
-        )  # not an engine message: unchanged
-        assert (
-            engine_message(
-                "3 tiplu (1 marriage included): only 2 are in play (the third lies under the stock)"
-            )
-            == "3 टिप्लु (1 म्यारिज समेत): खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)"
-        )
-        assert engine_message("2 tunnels of jhiplu: three decks hold only 3 jhiplu") == (
-            "झिप्लुको 2 टनेल: तीन गड्डी तासमा 3 वटा झिप्लु मात्र हुन्छन्"
-        )
-        assert engine_message("poplu: must not be negative, got -1") == (
-            "पोप्लु: 0 भन्दा कम हुन हुँदैन; यहाँ -1 छ"
-        )
-        assert engine_message(
-            "tiplu: 'ZZ' is not a card: write rank then suit, such as QH or 10S"
-        ) == ("टिप्लु: 'ZZ' पत्ता होइन: पहिले अंक अनि रङ लेख्नुहोस्, जस्तै QH वा 10S")
-        assert engine_message(
+    cases = [
+        (
+            lambda: m.check_tally(m.Tally(tiplu=2, marriages=1), Rules()),
+            "3 tiplu (1 marriage included): only 2 are in play (the third lies under the stock)",
+            "3 टिप्लु (1 म्यारिज समेत): खेलमा 2 वटा मात्र हुन्छन् (तेस्रो थाकमुनि हुन्छ)",
+        ),
+        (
+            lambda: m.check_tally(m.Tally(jhiplu_tunnels=2), Rules()),
+            "2 tunnels of jhiplu: three decks hold only 3 jhiplu",
+            "झिप्लुको 2 टनेल: तीन गड्डी तासमा 3 वटा झिप्लु मात्र हुन्छन्",
+        ),
+        (
+            lambda: m.Tally.from_dict({"poplu": -1}),
+            "poplu: must not be negative, got -1",
+            "पोप्लु: 0 भन्दा कम हुन हुँदैन; यहाँ -1 छ",
+        ),
+        (
+            lambda: m.parse_tiplu("ZZ"),
+            "tiplu: 'ZZ' is not a card: write rank then suit, such as QH or 10S",
+            "टिप्लु: 'ZZ' पत्ता होइन: पहिले अंक अनि रङ लेख्नुहोस्, जस्तै QH वा 10S",
+        ),
+        (
+            lambda: m.check_entry_tally({"poplu": 2}, "7H", Rules(), 0, 0),
             "the calculator counted maal 5 and tunnel 0 (2 poplu = 5), not 0 and 0; "
-            "count again or clear the calculator"
-        ) == (
+            "count again or clear the calculator",
             "क्याल्कुलेटरले माल 5 र टनेल 0 गन्यो (2 पोप्लु = 5), 0 र 0 होइन; "
-            "फेरि गन्नुहोस् वा क्याल्कुलेटर खाली गर्नुहोस्"
-        )
-
-
-def test_every_maal_message_is_in_the_catalogue():
-    from scoring.engine_text import MAAL_MESSAGES
-
-    translated = {msgid.replace('\\"', '"'): strs for msgid, strs in po_entries()}
-    for _pattern, msgid in MAAL_MESSAGES:
-        assert all(translated.get(msgid, [""])), msgid
+            "फेरि गन्नुहोस् वा क्याल्कुलेटर खाली गर्नुहोस्",
+        ),
+    ]
+    for call, english, nepali in cases:
+        with pytest.raises(m.MaalError) as caught:
+            call()
+        assert str(caught.value) == english
+        with translation.override("ne"):
+            assert translate(caught.value.msg) == nepali
 
 
 def test_impossible_tally_in_the_maal_calculator_is_explained_in_nepali(logged_in, owner):
@@ -416,3 +565,29 @@ def test_falling_point_table_is_explained_in_nepali(logged_in, owner):
     data |= {"alter_tunnel": "35"}
     html = logged_in.post(reverse("maal_table", args=[session.pk]), data).content.decode()
     assert "टिप्लु: धेरै हुँदा अंक घट्नु हुँदैन; यहाँ 5, 2 छ" in html
+
+
+def test_session_file_errors_are_explained_in_nepali(logged_in):
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from scoring.engine.sessionfile import MAX_MESSAGE_LENGTH, loads
+
+    demo = (Path(settings.BASE_DIR) / "scoring" / "demo" / "dashain.json").read_text("utf-8")
+    bad_round = json.loads(demo)
+    bad_round["rounds"][1]["entries"][0]["maal"] = -3
+    long_name = json.loads(demo)
+    long_name["name"] = "x" * 5000 + "\x00"
+    with pytest.raises(ValueError, match=r"^round 2, player Aama, maal: must not be negative"):
+        loads(json.dumps(bad_round))
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    pages = []
+    for doc in (bad_round, long_name):
+        upload = SimpleUploadedFile("night.json", json.dumps(doc).encode(), "application/json")
+        pages.append(logged_in.post(reverse("session_import"), {"file": upload}).content.decode())
+    assert "राउन्ड 2, खेलाडी Aama, माल: 0 भन्दा कम हुन हुँदैन; यहाँ -3 छ" in pages[0]
+    # Shortened like the English: the pasted name does not become the page.
+    start = "name: नियन्त्रण अक्षर हुन हुँदैन; यहाँ '"
+    shown = re.search(r"name: नियन्त्रण अक्षर हुन हुँदैन; यहाँ &#x27;(x+)…", pages[1])
+    assert shown is not None and len(start + shown[1] + "…") == MAX_MESSAGE_LENGTH

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
-from .messages import gettext_noop, message
+from .messages import WHERE, EngineError, Message, gettext_noop, message
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -79,8 +79,20 @@ ROLE_LABELS: dict[str, str] = {
 }
 
 
-class MaalError(ValueError):
+class MaalError(EngineError):
     """A tally or card that cannot be: the message says why, for the user."""
+
+
+def _at(where: str | Message, problem: Message | str) -> Message:
+    """A problem of one field or item: "tiplu: 'ZZ' is not a card". A `where` that
+    is a Message is a word (translated); a str is a key, shown as typed."""
+    return message(
+        WHERE, where=where, problem=Message(problem) if isinstance(problem, str) else problem
+    )
+
+
+_TIPLU = Message(gettext_noop("tiplu"))
+_WHOLE_NUMBER = gettext_noop("must be a whole number, got %(value)s")
 
 
 # -- cards -------------------------------------------------------------------
@@ -95,9 +107,16 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
-            raise MaalError(f"{self.rank!r} is not a card rank (A, 2 … 10, J, Q, K)")
+            raise MaalError(
+                message(
+                    gettext_noop("%(value)s is not a card rank (A, 2 … 10, J, Q, K)"),
+                    value=repr(self.rank),
+                )
+            )
         if self.suit not in SUITS:
-            raise MaalError(f"{self.suit!r} is not a suit (S, H, D, C)")
+            raise MaalError(
+                message(gettext_noop("%(value)s is not a suit (S, H, D, C)"), value=repr(self.suit))
+            )
 
     @property
     def code(self) -> str:
@@ -122,7 +141,7 @@ class Card:
     def parse(cls, code: str) -> Card:
         """A card from "QH", "10h", "TH", "Q♥" or "q h"; MaalError otherwise."""
         if not isinstance(code, str):
-            raise MaalError(f"{code!r} is not a card")
+            raise MaalError(message(gettext_noop("%(value)s is not a card"), value=repr(code)))
         text = "".join(code.split()).upper()
         symbols = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
         if text and text[-1] in symbols:
@@ -130,7 +149,14 @@ class Card:
         rank, suit = text[:-1], text[-1:]
         rank = {"T": "10", "1": "A"}.get(rank, rank)
         if rank not in RANKS or suit not in SUITS:
-            raise MaalError(f"{code!r} is not a card: write rank then suit, such as QH or 10S")
+            raise MaalError(
+                message(
+                    gettext_noop(
+                        "%(value)s is not a card: write rank then suit, such as QH or 10S"
+                    ),
+                    value=repr(code),
+                )
+            )
         return cls(rank, suit)
 
 
@@ -139,7 +165,7 @@ def parse_tiplu(code: str) -> Card:
     try:
         return Card.parse(code)
     except MaalError as error:
-        raise MaalError(f"tiplu: {error}") from None
+        raise MaalError(_at(_TIPLU, error.msg)) from None
 
 
 def all_cards() -> tuple[Card, ...]:
@@ -174,17 +200,21 @@ def alter_of(tiplu: Card) -> Card:
     return Card(tiplu.rank, other)
 
 
+_NO_PRINTED_JOKERS = gettext_noop("printed jokers are not in play in this session")
+_NO_MASTER_CARD = gettext_noop("the master card is not in play in this session")
+
+
 def card_role(card: Card | str, tiplu: Card, rules: Rules) -> Role:
     """What a card is worth as, once the tiplu is known. `card` may be a Card, a
     code, or PRINTED_JOKER / MASTER_CARD."""
     tiplu = _tiplu(tiplu)
     if card == PRINTED_JOKER:
         if not rules.printed_jokers:
-            raise MaalError("printed jokers are not in play in this session")
+            raise MaalError(_NO_PRINTED_JOKERS)
         return "printed_joker"
     if card == MASTER_CARD:
         if not rules.master_card:
-            raise MaalError("the master card is not in play in this session")
+            raise MaalError(_NO_MASTER_CARD)
         return "master_card"
     if isinstance(card, str):
         card = Card.parse(card)
@@ -209,8 +239,13 @@ def tunnel_kind(card: Card | str, tiplu: Card, rules: Rules) -> TunnelKind:
     role = card_role(card, tiplu, rules)
     if role == "tiplu":
         raise MaalError(
-            f"a tunnel of {card.label} is impossible when {card.label} is the tiplu: "
-            "the tiplu is drawn from the stock, so no hand holds all three"
+            message(
+                gettext_noop(
+                    "a tunnel of %(card)s is impossible when %(card)s is the tiplu: "
+                    "the tiplu is drawn from the stock, so no hand holds all three"
+                ),
+                card=card.label,
+            )
         )
     if role in ("poplu", "jhiplu", "alter", "ordinary_joker"):
         return role  # type: ignore[return-value]
@@ -267,16 +302,16 @@ TIER_ITEMS: tuple[str, ...] = tuple(
     f.name for f in fields(PointTable) if f.name != "marriage_on_top"
 )
 ITEM_LABELS: dict[str, str] = {
-    "tiplu": "Tiplu",
-    "poplu": "Poplu, jhiplu (each kind)",
-    "alter": "Alter",
-    "marriage": "Marriage",
-    "printed_joker": "Printed joker / man",
-    "master_card": "Master card",
-    "tunnel": "Tunnel of ordinary cards",
-    "joker_tunnel": "Tunnel of ordinary jokers",
-    "poplu_tunnel": "Tunnel of poplu or jhiplu",
-    "alter_tunnel": "Tunnel of alter",
+    "tiplu": gettext_noop("Tiplu"),
+    "poplu": gettext_noop("Poplu, jhiplu (each kind)"),
+    "alter": gettext_noop("Alter"),
+    "marriage": gettext_noop("Marriage"),
+    "printed_joker": gettext_noop("Printed joker / man"),
+    "master_card": gettext_noop("Master card"),
+    "tunnel": gettext_noop("Tunnel of ordinary cards"),
+    "joker_tunnel": gettext_noop("Tunnel of ordinary jokers"),
+    "poplu_tunnel": gettext_noop("Tunnel of poplu or jhiplu"),
+    "alter_tunnel": gettext_noop("Tunnel of alter"),
 }
 
 # RULES.md section 4, column by column; () is the table's "–".
@@ -321,31 +356,67 @@ PRESET_TABLES: dict[str, PointTable] = {
 }
 
 
-def check_tiers(value: object, where: str) -> tuple[int, ...]:
+def check_tiers(value: object, where: str | Message) -> tuple[int, ...]:
     """One row of a table: 1 to 8 whole numbers, never falling (holding more
-    never scores less)."""
+    never scores less). `where` names the row: an item's label as a Message (a
+    word, translated), or its key as typed in a session file."""
     if isinstance(value, str):
         parts = [p for p in value.replace(",", " ").split() if p]
         try:
             value = [int(p) for p in parts]
         except ValueError:
-            raise MaalError(f"{where}: write whole numbers such as 2, 5, 10") from None
+            raise MaalError(
+                _at(where, gettext_noop("write whole numbers such as 2, 5, 10"))
+            ) from None
     if not isinstance(value, (list, tuple)):
-        raise MaalError(f"{where}: must be a list of points such as 2, 5, 10, got {value!r}")
+        raise MaalError(
+            _at(
+                where,
+                message(
+                    gettext_noop("must be a list of points such as 2, 5, 10, got %(value)s"),
+                    value=repr(value),
+                ),
+            )
+        )
     tiers = tuple(value)
     if not tiers:
-        raise MaalError(f"{where}: give at least one number (0 if it is worth nothing)")
+        raise MaalError(
+            _at(where, gettext_noop("give at least one number (0 if it is worth nothing)"))
+        )
     if len(tiers) > MAX_TIERS:
-        raise MaalError(f"{where}: at most {MAX_TIERS} tiers, got {len(tiers)}")
+        raise MaalError(
+            _at(
+                where,
+                message(
+                    gettext_noop("at most %(max)s tiers, got %(count)s"),
+                    max=MAX_TIERS,
+                    count=len(tiers),
+                ),
+            )
+        )
     for tier in tiers:
         if isinstance(tier, bool) or not isinstance(tier, int) or not 0 <= tier <= MAX_TIER_POINTS:
             raise MaalError(
-                f"{where}: each tier must be a whole number from 0 to {MAX_TIER_POINTS}, "
-                f"got {tier!r}"
+                _at(
+                    where,
+                    message(
+                        gettext_noop(
+                            "each tier must be a whole number from 0 to %(max)s, got %(value)s"
+                        ),
+                        max=MAX_TIER_POINTS,
+                        value=repr(tier),
+                    ),
+                )
             )
     if any(later < earlier for earlier, later in pairwise(tiers)):
         raise MaalError(
-            f"{where}: holding more must not score less, got {', '.join(map(str, tiers))}"
+            _at(
+                where,
+                message(
+                    gettext_noop("holding more must not score less, got %(tiers)s"),
+                    tiers=", ".join(map(str, tiers)),
+                ),
+            )
         )
     return tiers
 
@@ -355,18 +426,30 @@ def point_table_from_options(options: object) -> PointTable:
     if isinstance(options, PointTable):
         options = options.to_options()
     if not isinstance(options, Mapping):
-        raise MaalError(f"must be an object of tiers per item, got {options!r}")
+        raise MaalError(
+            message(
+                gettext_noop("must be an object of tiers per item, got %(value)s"),
+                value=repr(options),
+            )
+        )
     unknown = set(options) - {*TIER_ITEMS, "marriage_on_top"}
     if unknown:
-        raise MaalError(f"unknown item {sorted(unknown)[0]!r}")
+        raise MaalError(
+            message(gettext_noop("unknown item %(value)s"), value=repr(sorted(unknown)[0]))
+        )
     values: dict[str, Any] = {}
     for item in TIER_ITEMS:
         if item not in options:
-            raise MaalError(f"{item}: missing")
+            raise MaalError(_at(item, gettext_noop("missing")))
         values[item] = check_tiers(options[item], item)
     on_top = options.get("marriage_on_top", False)
     if not isinstance(on_top, bool):
-        raise MaalError(f"marriage_on_top: must be true or false, got {on_top!r}")
+        raise MaalError(
+            _at(
+                "marriage_on_top",
+                message(gettext_noop("must be true or false, got %(value)s"), value=repr(on_top)),
+            )
+        )
     return PointTable(**values, marriage_on_top=on_top)
 
 
@@ -462,39 +545,70 @@ class Tally:
     @classmethod
     def from_dict(cls, data: object) -> Tally:
         if not isinstance(data, Mapping):
-            raise MaalError(f"a tally must be an object of counts, got {data!r}")
+            raise MaalError(
+                message(
+                    gettext_noop("a tally must be an object of counts, got %(value)s"),
+                    value=repr(data),
+                )
+            )
         names = set(TALLY_ITEMS)
         values: dict[str, int] = {}
         for key, value in data.items():
             if key not in names:
-                raise MaalError(f"unknown maal item {key!r}")
+                raise MaalError(
+                    message(gettext_noop("unknown maal item %(value)s"), value=repr(key))
+                )
             if isinstance(value, bool) or not isinstance(value, int):
-                raise MaalError(f"{TALLY_LABELS[key]}: must be a whole number, got {value!r}")
+                raise MaalError(
+                    _at(Message(TALLY_LABELS[key]), message(_WHOLE_NUMBER, value=repr(value)))
+                )
             if value < 0:
-                raise MaalError(f"{TALLY_LABELS[key]}: must not be negative, got {value}")
+                raise MaalError(
+                    _at(
+                        Message(TALLY_LABELS[key]),
+                        message(gettext_noop("must not be negative, got %(value)s"), value=value),
+                    )
+                )
             values[key] = value
         return cls(**values)
 
 
 TALLY_ITEMS: tuple[str, ...] = tuple(f.name for f in fields(Tally))
 TALLY_LABELS: dict[str, str] = {
-    "tiplu": "tiplu",
-    "poplu": "poplu",
-    "jhiplu": "jhiplu",
-    "marriages": "marriages",
-    "alter": "alter",
-    "printed_jokers": "printed jokers",
-    "master_card": "master card",
-    "tunnels": "tunnels of ordinary cards",
-    "joker_tunnels": "tunnels of ordinary jokers",
-    "poplu_tunnels": "tunnels of poplu",
-    "jhiplu_tunnels": "tunnels of jhiplu",
-    "alter_tunnels": "tunnels of alter",
+    "tiplu": gettext_noop("tiplu"),
+    "poplu": gettext_noop("poplu"),
+    "jhiplu": gettext_noop("jhiplu"),
+    "marriages": gettext_noop("marriages"),
+    "alter": gettext_noop("alter"),
+    "printed_jokers": gettext_noop("printed jokers"),
+    "master_card": gettext_noop("master card"),
+    "tunnels": gettext_noop("tunnels of ordinary cards"),
+    "joker_tunnels": gettext_noop("tunnels of ordinary jokers"),
+    "poplu_tunnels": gettext_noop("tunnels of poplu"),
+    "jhiplu_tunnels": gettext_noop("tunnels of jhiplu"),
+    "alter_tunnels": gettext_noop("tunnels of alter"),
 }
 
 
-def _many(count: int, one: str, more: str) -> str:
-    return f"{count} {one if count == 1 else more}"
+def _with_marriages(count: int) -> Message | str:
+    """ " (2 marriages included)" after a count of tiplu, poplu or jhiplu, or ""."""
+    if not count:
+        return ""
+    if count == 1:
+        return message(gettext_noop(" (%(count)s marriage included)"), count=count)
+    return message(gettext_noop(" (%(count)s marriages included)"), count=count)
+
+
+_KIND_WORDS: dict[str, Message] = {
+    "poplu": Message(gettext_noop("poplu")),
+    "jhiplu": Message(gettext_noop("jhiplu")),
+    "alter": Message(gettext_noop("alter")),
+}
+_TUNNELS_OF = gettext_noop("%(count)s tunnels of %(kind)s: three decks hold only %(max)s %(kind)s")
+_HELD = gettext_noop("%(count)s %(kind)s%(with_marriages)s: three decks hold only %(max)s")
+_HELD_AND_TUNNEL = gettext_noop(
+    "%(count)s %(kind)s%(with_marriages)s and a tunnel of %(kind)s: the tunnel holds all %(max)s"
+)
 
 
 def check_tally(tally: Tally, rules: Rules) -> None:
@@ -502,57 +616,102 @@ def check_tally(tally: Tally, rules: Rules) -> None:
     for name in TALLY_ITEMS:
         value = getattr(tally, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise MaalError(f"{TALLY_LABELS[name]}: must be a whole number ≥ 0, got {value!r}")
-    m = tally.marriages
-    with_marriages = f" ({_many(m, 'marriage', 'marriages')} included)" if m else ""
+            raise MaalError(
+                _at(
+                    Message(TALLY_LABELS[name]),
+                    message(
+                        gettext_noop("must be a whole number ≥ 0, got %(value)s"), value=repr(value)
+                    ),
+                )
+            )
+    with_marriages = _with_marriages(tally.marriages)
     if tally.tiplu_cards > TIPLU_IN_PLAY:
         raise MaalError(
-            f"{tally.tiplu_cards} tiplu{with_marriages}: only {TIPLU_IN_PLAY} are in play "
-            "(the third lies under the stock)"
+            message(
+                gettext_noop(
+                    "%(count)s tiplu%(with_marriages)s: only %(max)s are in play "
+                    "(the third lies under the stock)"
+                ),
+                count=tally.tiplu_cards,
+                with_marriages=with_marriages,
+                max=TIPLU_IN_PLAY,
+            )
         )
     for kind in ("poplu", "jhiplu"):
         held = getattr(tally, f"{kind}_cards")
         tunnels = getattr(tally, f"{kind}_tunnels")
+        word = _KIND_WORDS[kind]
         if tunnels > 1:
-            raise MaalError(f"{tunnels} tunnels of {kind}: three decks hold only 3 {kind}")
+            raise MaalError(message(_TUNNELS_OF, count=tunnels, kind=word, max=COPIES))
         if held > COPIES:
-            raise MaalError(f"{held} {kind}{with_marriages}: three decks hold only {COPIES}")
+            raise MaalError(
+                message(_HELD, count=held, kind=word, with_marriages=with_marriages, max=COPIES)
+            )
         if tunnels and held:
             raise MaalError(
-                f"{held} {kind}{with_marriages} and a tunnel of {kind}: "
-                f"the tunnel holds all {COPIES}"
+                message(
+                    _HELD_AND_TUNNEL,
+                    count=held,
+                    kind=word,
+                    with_marriages=with_marriages,
+                    max=COPIES,
+                )
             )
     if not rules.alter and (tally.alter or tally.alter_tunnels):
         raise MaalError(
-            "alter is off in this session: the alter cards are ordinary jokers "
-            "(a tunnel of them is a tunnel of ordinary jokers)"
+            gettext_noop(
+                "alter is off in this session: the alter cards are ordinary jokers "
+                "(a tunnel of them is a tunnel of ordinary jokers)"
+            )
         )
+    alter = _KIND_WORDS["alter"]
     if tally.alter_tunnels > 1:
-        raise MaalError(f"{tally.alter_tunnels} tunnels of alter: three decks hold only 3 alter")
+        raise MaalError(message(_TUNNELS_OF, count=tally.alter_tunnels, kind=alter, max=COPIES))
     if tally.alter > COPIES:
-        raise MaalError(f"{tally.alter} alter: three decks hold only {COPIES}")
+        raise MaalError(
+            message(_HELD, count=tally.alter, kind=alter, with_marriages="", max=COPIES)
+        )
     if tally.alter and tally.alter_tunnels:
-        raise MaalError(f"{tally.alter} alter and a tunnel of alter: the tunnel holds all 3")
+        raise MaalError(
+            message(_HELD_AND_TUNNEL, count=tally.alter, kind=alter, with_marriages="", max=COPIES)
+        )
     joker_suits = 2 if rules.alter else 3
     if tally.joker_tunnels > joker_suits:
         raise MaalError(
-            f"{tally.joker_tunnels} tunnels of ordinary jokers: they come in only "
-            f"{joker_suits} suits, so at most {joker_suits} tunnels"
+            message(
+                gettext_noop(
+                    "%(count)s tunnels of ordinary jokers: they come in only %(suits)s suits, "
+                    "so at most %(suits)s tunnels"
+                ),
+                count=tally.joker_tunnels,
+                suits=joker_suits,
+            )
         )
     if tally.printed_jokers and not rules.printed_jokers:
-        raise MaalError("printed jokers are not in play in this session")
+        raise MaalError(_NO_PRINTED_JOKERS)
     if tally.printed_jokers > PRINTED_JOKERS_IN_PLAY:
         raise MaalError(
-            f"{tally.printed_jokers} printed jokers: only {PRINTED_JOKERS_IN_PLAY} are in play "
-            "(two per deck)"
+            message(
+                gettext_noop("%(count)s printed jokers: only %(max)s are in play (two per deck)"),
+                count=tally.printed_jokers,
+                max=PRINTED_JOKERS_IN_PLAY,
+            )
         )
     if tally.master_card and not rules.master_card:
-        raise MaalError("the master card is not in play in this session")
+        raise MaalError(_NO_MASTER_CARD)
     if tally.master_card > MASTER_CARDS_IN_PLAY:
-        raise MaalError(f"{tally.master_card} master cards: there is only one")
+        raise MaalError(
+            message(
+                gettext_noop("%(count)s master cards: there is only one"), count=tally.master_card
+            )
+        )
     if tally.card_count > HAND_SIZE:
         raise MaalError(
-            f"{tally.card_count} cards of maal and tunnels: a hand holds only {HAND_SIZE}"
+            message(
+                gettext_noop("%(count)s cards of maal and tunnels: a hand holds only %(max)s"),
+                count=tally.card_count,
+                max=HAND_SIZE,
+            )
         )
 
 
@@ -594,8 +753,15 @@ def tally_from_cards(
     for card, held in copies.items():
         if held > COPIES:
             raise MaalError(
-                f"{held} × {card.label}: three decks hold only {COPIES} of each card "
-                "(a tunnel is all three)"
+                message(
+                    gettext_noop(
+                        "%(count)s × %(card)s: three decks hold only %(max)s of each card "
+                        "(a tunnel is all three)"
+                    ),
+                    count=held,
+                    card=card.label,
+                    max=COPIES,
+                )
             )
     tally = Tally(
         tiplu=counts["tiplu"],
@@ -622,7 +788,7 @@ class MaalLine:
     item: str  # a Tally field
     count: int
     points: int
-    text: str  # "2 poplu = 5"
+    text: Message  # "2 poplu = 5"
     maal: int = 0  # of a maal tunnel's points, what counts as maal (the rest is tunnel)
 
 
@@ -645,9 +811,24 @@ class MaalScore:
         return self.maal + self.tunnel
 
     @property
+    def parts(self) -> tuple[Message, ...]:
+        """The breakdown as messages to translate: each line, or "no maal"."""
+        return tuple(line.text for line in self.lines) or (Message(gettext_noop("no maal")),)
+
+    @property
     def breakdown(self) -> str:
         """ "2 poplu = 5, 1 marriage = 10" (or "no maal")."""
-        return ", ".join(line.text for line in self.lines) or "no maal"
+        return ", ".join(map(str, self.parts))
+
+
+_LINE = gettext_noop("%(count)s %(what)s = %(points)s")
+
+
+def _line(item: str, count: int, points: int, one: str, more: str, maal: int = 0) -> MaalLine:
+    """A breakdown line, "2 poplu = 5": `one` and `more` are the item's words."""
+    what = Message(one if count == 1 else more)
+    text = message(_LINE, count=count, what=what, points=points)
+    return MaalLine(item, count, points, text, maal=maal)
 
 
 def _card_lines(tally: Tally, table: PointTable) -> list[MaalLine]:
@@ -655,27 +836,40 @@ def _card_lines(tally: Tally, table: PointTable) -> list[MaalLine]:
     also count as cards."""
     extra = tally.marriages if table.marriage_on_top else 0
     items = [
-        ("tiplu", tally.tiplu + extra, table.tiplu, "tiplu", "tiplu"),
-        ("poplu", tally.poplu + extra, table.poplu, "poplu", "poplu"),
-        ("jhiplu", tally.jhiplu + extra, table.poplu, "jhiplu", "jhiplu"),
-        ("marriages", tally.marriages, table.marriage, "marriage", "marriages"),
-        ("alter", tally.alter, table.alter, "alter", "alter"),
+        ("tiplu", tally.tiplu + extra, table.tiplu, gettext_noop("tiplu"), gettext_noop("tiplu")),
+        ("poplu", tally.poplu + extra, table.poplu, gettext_noop("poplu"), gettext_noop("poplu")),
+        (
+            "jhiplu",
+            tally.jhiplu + extra,
+            table.poplu,
+            gettext_noop("jhiplu"),
+            gettext_noop("jhiplu"),
+        ),
+        (
+            "marriages",
+            tally.marriages,
+            table.marriage,
+            gettext_noop("marriage"),
+            gettext_noop("marriages"),
+        ),
+        ("alter", tally.alter, table.alter, gettext_noop("alter"), gettext_noop("alter")),
         (
             "printed_jokers",
             tally.printed_jokers,
             table.printed_joker,
-            "printed joker",
-            "printed jokers",
+            gettext_noop("printed joker"),
+            gettext_noop("printed jokers"),
         ),
-        ("master_card", tally.master_card, table.master_card, "master card", "master cards"),
+        (
+            "master_card",
+            tally.master_card,
+            table.master_card,
+            gettext_noop("master card"),
+            gettext_noop("master cards"),
+        ),
     ]
     return [
-        MaalLine(
-            item,
-            count,
-            tier_points(tiers, count),
-            f"{_many(count, one, more)} = {tier_points(tiers, count)}",
-        )
+        _line(item, count, tier_points(tiers, count), one, more)
         for item, count, tiers, one, more in items
         if count
     ]
@@ -685,36 +879,32 @@ def _tunnel_lines(tally: Tally, table: PointTable) -> list[MaalLine]:
     lines = []
     if tally.tunnels:
         points = tier_points(table.tunnel, tally.tunnels)
-        text = f"{_many(tally.tunnels, 'tunnel', 'tunnels')} = {points}"
-        lines.append(MaalLine("tunnels", tally.tunnels, points, text))
+        one, more = gettext_noop("tunnel"), gettext_noop("tunnels")
+        lines.append(_line("tunnels", tally.tunnels, points, one, more))
     if tally.joker_tunnels:
         points = tier_points(table.joker_tunnel, tally.joker_tunnels)
-        label = _many(tally.joker_tunnels, "tunnel", "tunnels")
-        lines.append(
-            MaalLine(
-                "joker_tunnels",
-                tally.joker_tunnels,
-                points,
-                f"{label} of ordinary jokers = {points}",
-            )
-        )
+        one = gettext_noop("tunnel of ordinary jokers")
+        more = gettext_noop("tunnels of ordinary jokers")
+        lines.append(_line("joker_tunnels", tally.joker_tunnels, points, one, more))
     # Tunnels of poplu and of jhiplu are one item of the table, counted together.
     # A maal tunnel's three cards count as maal, as three of them held would
     # (never more than the row's value); only the rest is tunnel points.
     count = tally.poplu_tunnels + tally.jhiplu_tunnels
     if count:
         points = tier_points(table.poplu_tunnel, count)
-        kinds = [k for k in ("poplu", "jhiplu") if getattr(tally, f"{k}_tunnels")]
-        label = _many(count, "tunnel", "tunnels")
         as_maal = min(points, count * tier_points(table.poplu, COPIES))
-        text = f"{label} of {' and '.join(kinds)} = {points}"
-        lines.append(MaalLine("poplu_tunnels", count, points, text, maal=as_maal))
+        if not tally.jhiplu_tunnels:
+            one, more = gettext_noop("tunnel of poplu"), gettext_noop("tunnels of poplu")
+        elif not tally.poplu_tunnels:
+            one, more = gettext_noop("tunnel of jhiplu"), gettext_noop("tunnels of jhiplu")
+        else:  # at least one of each, so never one tunnel
+            one = more = gettext_noop("tunnels of poplu and jhiplu")
+        lines.append(_line("poplu_tunnels", count, points, one, more, maal=as_maal))
     if tally.alter_tunnels:
         points = tier_points(table.alter_tunnel, tally.alter_tunnels)
-        label = _many(tally.alter_tunnels, "tunnel", "tunnels")
         as_maal = min(points, tally.alter_tunnels * tier_points(table.alter, COPIES))
-        text = f"{label} of alter = {points}"
-        lines.append(MaalLine("alter_tunnels", tally.alter_tunnels, points, text, maal=as_maal))
+        one, more = gettext_noop("tunnel of alter"), gettext_noop("tunnels of alter")
+        lines.append(_line("alter_tunnels", tally.alter_tunnels, points, one, more, maal=as_maal))
     return lines
 
 
@@ -768,7 +958,7 @@ def check_entry_tally(
     it: (the tiplu's code, the score). MaalError if the tally is impossible or
     its points differ (someone typed over the calculator's numbers)."""
     if not tiplu:
-        raise MaalError("tiplu: pick the tiplu card to use the maal calculator")
+        raise MaalError(_at(_TIPLU, gettext_noop("pick the tiplu card to use the maal calculator")))
     code = parse_tiplu(tiplu).code
     result = score(Tally.from_dict(data), rules)
     # A round saved before maal tunnels were split counted them all as tunnel;
@@ -777,8 +967,18 @@ def check_entry_tally(
         return code, replace(result, maal=maal, tunnel=tunnel, tunnel_maal=0)
     if (maal, tunnel) != (result.maal, result.tunnel):
         raise MaalError(
-            f"the calculator counted maal {result.maal} and tunnel {result.tunnel} "
-            f"({result.breakdown}), not {maal} and {tunnel}; count again or clear the calculator"
+            message(
+                gettext_noop(
+                    "the calculator counted maal %(maal)s and tunnel %(tunnel)s (%(breakdown)s), "
+                    "not %(entered_maal)s and %(entered_tunnel)s; "
+                    "count again or clear the calculator"
+                ),
+                maal=result.maal,
+                tunnel=result.tunnel,
+                breakdown=result.parts,
+                entered_maal=maal,
+                entered_tunnel=tunnel,
+            )
         )
     return code, result
 

@@ -7,6 +7,9 @@ Django's own, and hands out `Message` values; the web layer looks the id up in
 the catalogue and fills in the values (`scoring.i18n.translate`), translating any
 value that is itself a `Message`. `str()` of a message is its English text, so
 the command line and the session-file errors read as they always did.
+
+A value that is a tuple is a list: its items are shown (and translated) one by
+one and joined with ", " (a maal breakdown, the places an error names).
 """
 
 from __future__ import annotations
@@ -32,7 +35,19 @@ class Message:
     def __str__(self) -> str:
         if not self.params:
             return self.id
-        return self.id % {name: str(value) for name, value in self.params.items()}
+        return self.id % {name: _english(value) for name, value in self.params.items()}
+
+
+def _english(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ", ".join(_english(item) for item in value)
+    return str(value)
+
+
+# An error's place before its message: "tiplu: 'ZZ' is not a card", and a place
+# inside a wider one: "round 2, player Buwa, maal: must not be negative, got -3".
+WHERE = gettext_noop("%(where)s: %(problem)s")
+WITHIN = gettext_noop("%(where)s, %(problem)s")
 
 
 def message(msgid: str, **params: Any) -> Message:
@@ -41,7 +56,8 @@ def message(msgid: str, **params: Any) -> Message:
 
 
 class EngineError(ValueError):
-    """Every error the engine raises: `message` says what is wrong, for the user."""
+    """Every error the engine raises: `msg` says what is wrong, for the user, and
+    `str()` is its English text."""
 
     def __init__(self, msg: Message | str) -> None:
         self.msg = msg if isinstance(msg, Message) else Message(msg)

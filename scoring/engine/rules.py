@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .maal import MaalError, PointTable, point_table_from_options
-from .messages import gettext_noop
+from .messages import WITHIN, EngineError, gettext_noop, message
 
 UnseenMaal = Literal["count", "void", "kidnap"]
 UnseenTunnel = Literal["count", "void"]
@@ -20,9 +20,14 @@ MaalTable = Literal["pagat", "flat", "tiers"]
 DhoosAmount = Literal["fixed", "round_total"]
 DhoosPayee = Literal["all", "winner", "next_winner"]
 
-UNSEEN_MAAL_CHOICES: tuple[str, ...] = ("count", "void", "kidnap")
-UNSEEN_TUNNEL_CHOICES: tuple[str, ...] = ("count", "void")
-MAAL_TABLE_CHOICES: tuple[str, ...] = ("pagat", "flat", "tiers")
+# Choices shown as words (the web translates them), so they are marked.
+UNSEEN_MAAL_CHOICES: tuple[str, ...] = (
+    gettext_noop("count"),
+    gettext_noop("void"),
+    gettext_noop("kidnap"),
+)
+UNSEEN_TUNNEL_CHOICES: tuple[str, ...] = (gettext_noop("count"), gettext_noop("void"))
+MAAL_TABLE_CHOICES: tuple[str, ...] = ("pagat", gettext_noop("flat"), gettext_noop("tiers"))
 DHOOS_AMOUNT_CHOICES: tuple[str, ...] = ("fixed", "round_total")
 DHOOS_PAYEE_CHOICES: tuple[str, ...] = ("all", "winner", "next_winner")
 MIN_PLAYERS = 2
@@ -31,7 +36,7 @@ MAX_OPTION_POINTS = 10_000
 MAX_MASTER_CARD_VALUE = 100
 
 
-class RuleError(ValueError):
+class RuleError(EngineError):
     """An unknown preset or option, or an option with a value it cannot take."""
 
 
@@ -103,20 +108,28 @@ DEFAULT_PRESET = "pagat"
 
 # One sentence per option, shown beside it wherever a user chooses it.
 OPTION_HELP: dict[str, str] = {
-    "seen_payment": "What each loser who has seen the tiplu pays the winner for the game.",
-    "unseen_payment": "What each loser who never saw the tiplu pays the winner for the game.",
-    "dublee_bonus": "Extra paid by every loser when the winner ends with eight dublees.",
-    "unseen_maal": (
+    "seen_payment": gettext_noop(
+        "What each loser who has seen the tiplu pays the winner for the game."
+    ),
+    "unseen_payment": gettext_noop(
+        "What each loser who never saw the tiplu pays the winner for the game."
+    ),
+    "dublee_bonus": gettext_noop(
+        "Extra paid by every loser when the winner ends with eight dublees."
+    ),
+    "unseen_maal": gettext_noop(
         "Maal of a player who never saw the tiplu: counts as usual, is void (murder), "
         "or is kidnapped by the winner."
     ),
-    "unseen_tunnel": (
+    "unseen_tunnel": gettext_noop(
         "Tunnel points of a player who never saw the tiplu: void (tunnel pachaunu) or counted."
     ),
-    "better_multiplier": "A better (double) round multiplies every game payment by this.",
-    "dublee_triggers_better": "The round after a dublee win starts marked as better.",
-    "dhoos_penalty": "What a player given dhoos pays when the dhoos amount is fixed.",
-    "max_players": "Most players who can sit at one round (2 to 8).",
+    "better_multiplier": gettext_noop(
+        "A better (double) round multiplies every game payment by this."
+    ),
+    "dublee_triggers_better": gettext_noop("The round after a dublee win starts marked as better."),
+    "dhoos_penalty": gettext_noop("What a player given dhoos pays when the dhoos amount is fixed."),
+    "max_players": gettext_noop("Most players who can sit at one round (2 to 8)."),
     "dhoos_amount": gettext_noop(
         "What a player given dhoos pays: the dhoos penalty, or the round's total points (T)."
     ),
@@ -136,38 +149,42 @@ OPTION_HELP: dict[str, str] = {
     "better_after_rotation": gettext_noop(
         "After each full rotation of the deal, the next round starts marked as better."
     ),
-    "maal_table": "The maal calculator's point table: pagat, flat or tiers.",
-    "alter": "Alter cards (same rank, other suit of the tiplu's colour) are maal.",
-    "printed_jokers": "Printed jokers (putali, man) are in the decks and are maal.",
-    "printed_joker_value": "Points for each printed joker when they are in play (2 to 5).",
-    "master_card": "The master card is in play, worth the master card value.",
+    "maal_table": gettext_noop("The maal calculator's point table: pagat, flat or tiers."),
+    "alter": gettext_noop("Alter cards (same rank, other suit of the tiplu's colour) are maal."),
+    "printed_jokers": gettext_noop("Printed jokers (putali, man) are in the decks and are maal."),
+    "printed_joker_value": gettext_noop(
+        "Points for each printed joker when they are in play (2 to 5)."
+    ),
+    "master_card": gettext_noop("The master card is in play, worth the master card value."),
     "master_card_value": gettext_noop("Points for the master card when it is in play."),
-    "maal_points": "The session's own maal point table (tiers per item), if it has one.",
+    "maal_points": gettext_noop(
+        "The session's own maal point table (tiers per item), if it has one."
+    ),
 }
 
 OPTION_LABELS: dict[str, str] = {
-    "seen_payment": "Seen payment",
-    "unseen_payment": "Unseen payment",
-    "dublee_bonus": "Dublee bonus",
-    "unseen_maal": "Unseen maal",
-    "unseen_tunnel": "Unseen tunnel",
-    "better_multiplier": "Better multiplier",
-    "dublee_triggers_better": "Dublee triggers better",
-    "dhoos_penalty": "Dhoos penalty",
-    "max_players": "Max players",
+    "seen_payment": gettext_noop("Seen payment"),
+    "unseen_payment": gettext_noop("Unseen payment"),
+    "dublee_bonus": gettext_noop("Dublee bonus"),
+    "unseen_maal": gettext_noop("Unseen maal"),
+    "unseen_tunnel": gettext_noop("Unseen tunnel"),
+    "better_multiplier": gettext_noop("Better multiplier"),
+    "dublee_triggers_better": gettext_noop("Dublee triggers better"),
+    "dhoos_penalty": gettext_noop("Dhoos penalty"),
+    "max_players": gettext_noop("Max players"),
     "dhoos_amount": gettext_noop("Dhoos amount"),
     "dhoos_payee": gettext_noop("Dhoos paid to"),
     "dhoos_voids_maal": gettext_noop("Dhoos voids maal"),
     "dublee_players_pay_seen": gettext_noop("Dublee players pay seen"),
     "dublee_min_players": gettext_noop("Dublee win: fewest players"),
     "better_after_rotation": gettext_noop("Better after a rotation"),
-    "maal_table": "Maal point table",
-    "alter": "Alter is maal",
-    "printed_jokers": "Printed jokers",
-    "printed_joker_value": "Printed joker value",
-    "master_card": "Master card",
+    "maal_table": gettext_noop("Maal point table"),
+    "alter": gettext_noop("Alter is maal"),
+    "printed_jokers": gettext_noop("Printed jokers"),
+    "printed_joker_value": gettext_noop("Printed joker value"),
+    "master_card": gettext_noop("Master card"),
     "master_card_value": gettext_noop("Master card value"),
-    "maal_points": "Own maal point table",
+    "maal_points": gettext_noop("Own maal point table"),
 }
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -213,28 +230,63 @@ def check_option(name: str, value: Any) -> Any:
         try:
             return point_table_from_options(value)
         except MaalError as error:
-            raise RuleError(f"rule {name}, {error}") from None
+            raise RuleError(
+                message(
+                    WITHIN,
+                    where=message(gettext_noop("rule %(name)s"), name=name),
+                    problem=error.msg,
+                )
+            ) from None
     if name not in OPTION_NAMES:
-        raise RuleError(f"unknown rule option {name!r}")
+        raise RuleError(message(gettext_noop("unknown rule option %(name)s"), name=repr(name)))
     if name in _CHOICES:
         if value not in _CHOICES[name]:
             allowed = ", ".join(_CHOICES[name])
-            raise RuleError(f"rule {name}: must be one of {allowed}, got {value!r}")
+            raise RuleError(
+                message(
+                    gettext_noop("rule %(name)s: must be one of %(allowed)s, got %(value)s"),
+                    name=name,
+                    allowed=allowed,
+                    value=repr(value),
+                )
+            )
         return value
     if name in _BOOLS:
         if not isinstance(value, bool):
-            raise RuleError(f"rule {name}: must be true or false, got {value!r}")
+            raise RuleError(
+                message(
+                    gettext_noop("rule %(name)s: must be true or false, got %(value)s"),
+                    name=name,
+                    value=repr(value),
+                )
+            )
         return value
     low, high = _INT_RANGES[name]
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RuleError(f"rule {name}: must be a whole number from {low} to {high}, got {value!r}")
+        raise RuleError(
+            message(
+                gettext_noop(
+                    "rule %(name)s: must be a whole number from %(low)s to %(high)s, got %(value)s"
+                ),
+                name=name,
+                low=low,
+                high=high,
+                value=repr(value),
+            )
+        )
     return value
 
 
 def make_rules(preset: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
     """A preset with options overridden on top; every value is checked."""
     if preset not in PRESETS:
-        raise RuleError(f"unknown rules preset {preset!r} (one of {', '.join(PRESETS)})")
+        raise RuleError(
+            message(
+                gettext_noop("unknown rules preset %(name)s (one of %(presets)s)"),
+                name=repr(preset),
+                presets=", ".join(PRESETS),
+            )
+        )
     checked = {name: check_option(name, value) for name, value in overrides.items()}
     return replace(PRESETS[preset], **checked)
 
@@ -244,7 +296,12 @@ def rules_from_options(options: Mapping[str, Any]) -> Rules:
     options = dict(options)
     preset = options.pop("preset", DEFAULT_PRESET)
     if not isinstance(preset, str):
-        raise RuleError(f"rule preset: must be a preset name, got {preset!r}")
+        raise RuleError(
+            message(
+                gettext_noop("rule preset: must be a preset name, got %(value)s"),
+                value=repr(preset),
+            )
+        )
     return make_rules(preset, **options)
 
 

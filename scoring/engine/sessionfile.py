@@ -29,6 +29,7 @@ from .limits import (
     object_pairs,
 )
 from .maal import MaalError, Tally, check_entry_tally, check_round_tallies, parse_tiplu
+from .messages import WHERE, WITHIN, EngineError, Message, gettext_noop, message
 from .names import PlayerNameError, player_key
 from .names import clean_player_name as clean_name
 from .rules import RuleError, Rules, rules_from_options
@@ -49,14 +50,46 @@ STAKE_DECIMAL_PLACES = 2
 MAX_MESSAGE_LENGTH = 300
 
 
-class SessionFileError(ValueError):
-    """A session file that cannot be read; the message is one line for the user."""
+class SessionFileError(EngineError):
+    """A session file that cannot be read; the message is one line for the user,
+    naming where in the file: "round 2, player Buwa, maal: must not be negative"."""
 
-    def __init__(self, message: str) -> None:
-        # A message quotes the bad value; a pasted megabyte must not become the message.
-        if len(message) > MAX_MESSAGE_LENGTH:
-            message = message[: MAX_MESSAGE_LENGTH - 1] + "…"
-        super().__init__(message)
+    def __init__(self, msg: Message | str) -> None:
+        super().__init__(msg)
+        self.args = (shorten(str(self.msg)),)
+
+
+def shorten(text: str) -> str:
+    """A message quotes the bad value; a pasted megabyte must not become the message
+    (nor its translation)."""
+    if len(text) > MAX_MESSAGE_LENGTH:
+        return text[: MAX_MESSAGE_LENGTH - 1] + "…"
+    return text
+
+
+# Where in the file: a tuple of parts, shown joined with ", ". Keys of the file
+# are shown as typed; these are words.
+Place = tuple[Message | str, ...]
+SESSION_FILE: Place = (Message(gettext_noop("session file")),)
+
+
+def _round(number: int) -> Message:
+    return message(gettext_noop("round %(number)s"), number=number)
+
+
+def _entry(number: int) -> Message:
+    return message(gettext_noop("entry %(number)s"), number=number)
+
+
+def _player(name: str) -> Message:
+    return message(gettext_noop("player %(name)s"), name=name)
+
+
+def _at(where: Place, problem: Message | str) -> Message:
+    """ "round 2, winner: missing": the place, then the problem."""
+    return message(
+        WHERE, where=where, problem=problem if isinstance(problem, Message) else Message(problem)
+    )
 
 
 _JsonObject = DuplicateKeys  # a decoded object remembers keys it was given twice
@@ -95,84 +128,135 @@ def maal_per_round(maal: Sequence[RoundMaal]) -> tuple[RoundMaal, ...]:
 
 def parse_stake(value: object) -> Decimal:
     """A stake per point: a decimal string such as "2.50" (or a whole number), ≥ 0."""
+    not_decimal = message(
+        gettext_noop('stake_per_point: must be a decimal string such as "2.50", got %(value)s'),
+        value=repr(value),
+    )
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise SessionFileError(
-            f'stake_per_point: must be a decimal string such as "2.50", got {value!r}'
-        )
+        raise SessionFileError(not_decimal)
     try:
         stake = Decimal(str(value).strip())
     except InvalidOperation:
         stake = Decimal("NaN")
     if not stake.is_finite():
-        raise SessionFileError(
-            f'stake_per_point: must be a decimal string such as "2.50", got {value!r}'
-        )
+        raise SessionFileError(not_decimal)
     if stake < 0:
-        raise SessionFileError(f"stake_per_point: must be zero or more, got {value!r}")
+        raise SessionFileError(
+            message(
+                gettext_noop("stake_per_point: must be zero or more, got %(value)s"),
+                value=repr(value),
+            )
+        )
     stake = abs(stake)  # "-0" is zero, not "-0.00"
     exponent = stake.normalize().as_tuple().exponent
     if isinstance(exponent, int) and -exponent > STAKE_DECIMAL_PLACES:
         raise SessionFileError(
-            f"stake_per_point: at most {STAKE_DECIMAL_PLACES} decimal places, got {value!r}"
+            message(
+                gettext_noop("stake_per_point: at most %(places)s decimal places, got %(value)s"),
+                places=STAKE_DECIMAL_PLACES,
+                value=repr(value),
+            )
         )
     if stake >= Decimal(10) ** (STAKE_MAX_DIGITS - STAKE_DECIMAL_PLACES):
-        raise SessionFileError(f"stake_per_point: too large, got {value!r}")
+        raise SessionFileError(
+            message(gettext_noop("stake_per_point: too large, got %(value)s"), value=repr(value))
+        )
     return stake.quantize(Decimal(1).scaleb(-STAKE_DECIMAL_PLACES))
 
 
-def _printable(text: str, where: str) -> str:
+def _printable(text: str, where: Place) -> str:
     """Text as it can be shown and stored: no control characters (PostgreSQL
     refuses a NUL in text outright, and none belongs in a name)."""
     bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
     if bad is not None:
-        raise SessionFileError(f"{where}: must not contain control characters, got {text!r}")
+        raise SessionFileError(
+            _at(
+                where,
+                message(
+                    gettext_noop("must not contain control characters, got %(value)s"),
+                    value=repr(text),
+                ),
+            )
+        )
     return text
 
 
-def clean_player_name(value: object, where: str) -> str:
+def clean_player_name(value: object, where: Place) -> str:
     """A name as stored (names.clean_player_name: NFC, no invisible characters)."""
     if not isinstance(value, str) or not value.strip():
-        raise SessionFileError(f"{where}: a player name must be non-empty text, got {value!r}")
+        raise SessionFileError(
+            _at(
+                where,
+                message(
+                    gettext_noop("a player name must be non-empty text, got %(value)s"),
+                    value=repr(value),
+                ),
+            )
+        )
     if len(value) > 4 * MAX_PLAYER_NAME_LENGTH:  # bound the work before normalising
         value = value[: 4 * MAX_PLAYER_NAME_LENGTH]
     name = _printable(" ".join(value.split()), where)
     if len(name) > MAX_PLAYER_NAME_LENGTH:
         raise SessionFileError(
-            f"{where}: player name {name[:20]!r}… is longer than "
-            f"{MAX_PLAYER_NAME_LENGTH} characters"
+            _at(
+                where,
+                message(
+                    gettext_noop("player name %(name)s… is longer than %(max)s characters"),
+                    name=repr(name[:20]),
+                    max=MAX_PLAYER_NAME_LENGTH,
+                ),
+            )
         )
     try:
         return clean_name(name)
     except PlayerNameError as error:
-        raise SessionFileError(f"{where}: {error}") from None
+        raise SessionFileError(_at(where, error.msg)) from None
 
 
-def _expect(obj: object, kind: type, where: str) -> Any:
+_KINDS: dict[type, Message] = {
+    dict: Message(gettext_noop("an object")),
+    list: Message(gettext_noop("a list")),
+    str: Message(gettext_noop("text")),
+    bool: Message(gettext_noop("true or false")),
+}
+
+
+def _expect(obj: object, kind: type, where: Place) -> Any:
     if not isinstance(obj, kind) or (isinstance(obj, bool) and kind is not bool):
-        names = {dict: "an object", list: "a list", str: "text", bool: "true or false"}
-        raise SessionFileError(f"{where}: must be {names.get(kind, kind.__name__)}, got {obj!r}")
+        raise SessionFileError(
+            _at(
+                where,
+                message(
+                    gettext_noop("must be %(kind)s, got %(value)s"),
+                    kind=_KINDS.get(kind, kind.__name__),
+                    value=repr(obj),
+                ),
+            )
+        )
     return obj
 
 
-def _unknown_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+def _unknown_keys(obj: Mapping[str, Any], allowed: set[str], where: Place) -> None:
     for key in obj:
         if key not in allowed:
-            raise SessionFileError(f"{where}: unknown field {key!r}")
+            raise SessionFileError(
+                _at(where, message(gettext_noop("unknown field %(name)s"), name=repr(key)))
+            )
     _no_duplicates(obj, where)
 
 
-def _no_duplicates(obj: Mapping[str, Any], where: str) -> None:
+def _no_duplicates(obj: Mapping[str, Any], where: Place) -> None:
     duplicates = getattr(obj, "duplicate_keys", ())
     if duplicates:
-        raise SessionFileError(f"{where}, {duplicates[0]}: given twice")
+        raise SessionFileError(_at((*where, duplicates[0]), gettext_noop("given twice")))
 
 
-def _no_duplicates_within(value: object, where: str) -> None:
+def _no_duplicates_within(value: object, where: Place) -> None:
     """No object anywhere inside `value` gives a key twice."""
     duplicate = first_duplicate(value)
     if duplicate is not None:
         path, key = duplicate
-        raise SessionFileError(", ".join([where, *path, f"{key}: given twice"]))
+        raise SessionFileError(_at((*where, *path, key), gettext_noop("given twice")))
 
 
 # "net", "dhoos_booked" and the top level's "totals", "money", "transfers" and
@@ -199,28 +283,38 @@ def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) 
     """One round of a file; `number` counts from 1 for messages. A round without
     `better` has better None: its default, which depends on the rounds before it
     (`parse_document` fills it in)."""
-    where = f"round {number}"
+    where: Place = (_round(number),)
     fields: dict[str, Any] = _expect(raw, dict, where)
     _unknown_keys(fields, ROUND_KEYS, where)
     seated = players if isinstance(players, (set, frozenset, dict)) else set(players)
-    entries_raw = _expect(fields.get("entries"), list, f"{where}, entries")
+    entries_raw = _expect(fields.get("entries"), list, (*where, "entries"))
     if len(entries_raw) > MAX_ROUND_ENTRIES:
         raise SessionFileError(
-            f"{where}, entries: at most {MAX_ROUND_ENTRIES} players in a round, "
-            f"got {len(entries_raw)}"
+            _at(
+                (*where, "entries"),
+                message(
+                    gettext_noop("at most %(max)s players in a round, got %(count)s"),
+                    max=MAX_ROUND_ENTRIES,
+                    count=len(entries_raw),
+                ),
+            )
         )
     entries = []
     for index, item in enumerate(entries_raw, start=1):
-        entry_where = f"{where}, entry {index}"
+        entry_where = (*where, _entry(index))
         entry_raw: dict[str, Any] = _expect(item, dict, entry_where)
         if "player" not in entry_raw:
-            raise SessionFileError(f"{entry_where}, player: missing")
-        name = clean_player_name(entry_raw["player"], f"{entry_where}, player")
-        _unknown_keys(entry_raw, ENTRY_KEYS, f"{where}, player {name}")
+            raise SessionFileError(_at((*entry_where, "player"), gettext_noop("missing")))
+        name = clean_player_name(entry_raw["player"], (*entry_where, "player"))
+        _unknown_keys(entry_raw, ENTRY_KEYS, (*where, _player(name)))
         if name not in seated:
-            raise SessionFileError(f"{where}, player {name}: not one of the session's players")
+            raise SessionFileError(
+                _at((*where, _player(name)), gettext_noop("not one of the session's players"))
+            )
         if "status" not in entry_raw:
-            raise SessionFileError(f"{where}, player {name}, status: missing (seen or unseen)")
+            raise SessionFileError(
+                _at((*where, _player(name), "status"), gettext_noop("missing (seen or unseen)"))
+            )
         entries.append(
             Entry(
                 player=name,
@@ -232,12 +326,21 @@ def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) 
             )
         )
     if "winner" not in fields:
-        raise SessionFileError(f"{where}, winner: missing (a player's name, or null)")
+        raise SessionFileError(
+            _at((*where, "winner"), gettext_noop("missing (a player's name, or null)"))
+        )
     winner = fields["winner"]
     if isinstance(winner, list):
-        raise SessionFileError(f"{where}, winner: one player's name (or null), got {winner!r}")
+        raise SessionFileError(
+            _at(
+                (*where, "winner"),
+                message(
+                    gettext_noop("one player's name (or null), got %(value)s"), value=repr(winner)
+                ),
+            )
+        )
     if winner is not None:
-        winner = clean_player_name(winner, f"{where}, winner")
+        winner = clean_player_name(winner, (*where, "winner"))
     round_ = RoundInput(
         entries=tuple(entries),
         winner=winner,
@@ -248,7 +351,7 @@ def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) 
         # Whether the round is better changes no check, and an explicit `null` is refused.
         settle_round(round_ if "better" in fields else replace(round_, better=False), rules)
     except RoundError as error:
-        raise SessionFileError(f"{where}, {error}") from None
+        raise SessionFileError(message(WITHIN, where=where, problem=error.msg)) from None
     return round_
 
 
@@ -257,34 +360,43 @@ def parse_round_maal(
 ) -> RoundMaal:
     """A round's optional `tiplu` and its entries' optional `maal_tally`, each tally
     checked against its entry's maal and tunnel points (parse_round checked the rest)."""
-    where = f"round {number}"
+    where: Place = (_round(number),)
     tiplu = raw.get("tiplu", "")
     if not isinstance(tiplu, str):
-        raise SessionFileError(f'{where}, tiplu: must be a card such as "QH", got {tiplu!r}')
+        raise SessionFileError(
+            _at(
+                (*where, "tiplu"),
+                message(
+                    gettext_noop('must be a card such as "QH", got %(value)s'), value=repr(tiplu)
+                ),
+            )
+        )
     code = ""
     if tiplu:
         try:
             code = parse_tiplu(tiplu).code
         except MaalError as error:
-            raise SessionFileError(f"{where}, {error}") from None
+            raise SessionFileError(message(WITHIN, where=where, problem=error.msg)) from None
     tallies: dict[str, dict[str, int]] = {}
     for item in raw["entries"]:
         if item.get("maal_tally") is None:
             continue
         entry = round_.entry(clean_player_name(item["player"], where))
-        at = f"{where}, player {entry.player}, maal_tally"
+        at = (*where, _player(entry.player), "maal_tally")
         if not code:
-            raise SessionFileError(f"{at}: pick the tiplu card to use the maal calculator")
+            raise SessionFileError(
+                _at(at, gettext_noop("pick the tiplu card to use the maal calculator"))
+            )
         _no_duplicates_within(item["maal_tally"], at)
         try:
             result = check_entry_tally(item["maal_tally"], code, rules, entry.maal, entry.tunnel)[1]
         except MaalError as error:
-            raise SessionFileError(f"{at}: {error}") from None
+            raise SessionFileError(_at(at, error.msg)) from None
         tallies[entry.player] = result.tally.to_dict()
     try:
         check_round_tallies({player: Tally(**tally) for player, tally in tallies.items()})
     except MaalError as error:
-        raise SessionFileError(f"{where}, maal_tally: {error}") from None
+        raise SessionFileError(_at((*where, "maal_tally"), error.msg)) from None
     return RoundMaal(tiplu=code, tallies=tallies)
 
 
@@ -297,58 +409,98 @@ def parse_played_on(value: object) -> date | None:
             return date.fromisoformat(value)
     except ValueError:
         pass
-    raise SessionFileError(f'played_on: must be a date such as "2026-10-02", got {value!r}')
+    raise SessionFileError(
+        message(
+            gettext_noop('played_on: must be a date such as "2026-10-02", got %(value)s'),
+            value=repr(value),
+        )
+    )
 
 
 def parse_document(data: object) -> SessionDoc:
     """A session document (already decoded from JSON) as values; raises SessionFileError."""
-    document: dict[str, Any] = _expect(data, dict, "session file")
+    document: dict[str, Any] = _expect(data, dict, SESSION_FILE)
     if document.get("format") != FORMAT:
-        raise SessionFileError(f"format: must be {FORMAT!r}, got {document.get('format')!r}")
-    _unknown_keys(document, TOP_KEYS, "session file")
+        raise SessionFileError(
+            message(
+                gettext_noop("format: must be %(format)s, got %(value)s"),
+                format=repr(FORMAT),
+                value=repr(document.get("format")),
+            )
+        )
+    _unknown_keys(document, TOP_KEYS, SESSION_FILE)
     name = document.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise SessionFileError(f"name: must be non-empty text, got {name!r}")
-    name = _printable(" ".join(name.split()), "name")
+        raise SessionFileError(
+            message(gettext_noop("name: must be non-empty text, got %(value)s"), value=repr(name))
+        )
+    name = _printable(" ".join(name.split()), ("name",))
     if len(name) > MAX_NAME_LENGTH:
-        raise SessionFileError(f"name: longer than {MAX_NAME_LENGTH} characters")
+        raise SessionFileError(
+            message(gettext_noop("name: longer than %(max)s characters"), max=MAX_NAME_LENGTH)
+        )
     currency = document.get("currency", "NPR")
     if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= 8):
-        raise SessionFileError(f"currency: must be a short code such as NPR, got {currency!r}")
-    _printable(currency, "currency")
+        raise SessionFileError(
+            message(
+                gettext_noop("currency: must be a short code such as NPR, got %(value)s"),
+                value=repr(currency),
+            )
+        )
+    _printable(currency, ("currency",))
     stake = parse_stake(document.get("stake_per_point", "1"))
-    rules_raw = _expect(document.get("rules", {}), dict, "rules")
-    _no_duplicates(rules_raw, "rules")
+    rules_raw = _expect(document.get("rules", {}), dict, ("rules",))
+    _no_duplicates(rules_raw, ("rules",))
     try:
         rules = rules_from_options(rules_raw)
     except RuleError as error:
-        raise SessionFileError(str(error)) from None
-    players_raw = _expect(document.get("players"), list, "players")
+        raise SessionFileError(error.msg) from None
+    players_raw = _expect(document.get("players"), list, ("players",))
     if len(players_raw) > MAX_SESSION_PLAYERS:
         raise SessionFileError(
-            f"players: at most {MAX_SESSION_PLAYERS} players in a session, got {len(players_raw):,}"
+            message(
+                gettext_noop("players: at most %(max)s players in a session, got %(count)s"),
+                max=MAX_SESSION_PLAYERS,
+                count=f"{len(players_raw):,}",
+            )
         )
     players: list[str] = []
     keys: dict[str, str] = {}  # player_key -> the name that has it
     for index, raw_name in enumerate(players_raw, start=1):
-        player = clean_player_name(raw_name, f"players, entry {index}")
+        player = clean_player_name(raw_name, ("players", _entry(index)))
         key = player_key(player)
         if key in keys:
-            same = "" if keys[key] == player else f" (as {keys[key]})"
-            raise SessionFileError(f"players: {player} is listed twice{same}")
+            if keys[key] == player:
+                twice = message(gettext_noop("players: %(name)s is listed twice"), name=player)
+            else:
+                twice = message(
+                    gettext_noop("players: %(name)s is listed twice (as %(other)s)"),
+                    name=player,
+                    other=keys[key],
+                )
+            raise SessionFileError(twice)
         keys[key] = player
         players.append(player)
     if len(players) < 2:
-        raise SessionFileError(f"players: a session needs at least 2 players, got {len(players)}")
-    rounds_raw = _expect(document.get("rounds", []), list, "rounds")
+        raise SessionFileError(
+            message(
+                gettext_noop("players: a session needs at least 2 players, got %(count)s"),
+                count=len(players),
+            )
+        )
+    rounds_raw = _expect(document.get("rounds", []), list, ("rounds",))
     if len(rounds_raw) > MAX_ROUNDS:
         raise SessionFileError(
-            f"rounds: at most {MAX_ROUNDS:,} rounds in a file, got {len(rounds_raw):,}"
+            message(
+                gettext_noop("rounds: at most %(max)s rounds in a file, got %(count)s"),
+                max=f"{MAX_ROUNDS:,}",
+                count=f"{len(rounds_raw):,}",
+            )
         )
     # The export's own figures are not read back, but a key given twice in them
     # is refused like anywhere else, not read as its last value.
     for key in ("totals", "money", "transfers", "dhoos_pending"):
-        _no_duplicates_within(document.get(key), key)
+        _no_duplicates_within(document.get(key), (key,))
     rounds: list[RoundInput] = []
     maal: list[RoundMaal] = []
     seated = frozenset(players)
@@ -376,18 +528,35 @@ def parse_document(data: object) -> SessionDoc:
 def loads(text: str) -> SessionDoc:
     # A caller that read bytes checked MAX_FILE_BYTES first; text is checked again here.
     if len(text) > MAX_FILE_BYTES:
-        raise SessionFileError(f"file: larger than the limit of {MAX_FILE_BYTES:,} bytes")
+        raise SessionFileError(
+            message(
+                gettext_noop("file: larger than the limit of %(max)s bytes"),
+                max=f"{MAX_FILE_BYTES:,}",
+            )
+        )
     try:
         data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=object_pairs)
     except json.JSONDecodeError as error:
         raise SessionFileError(
-            f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            message(
+                gettext_noop("not JSON: %(problem)s at line %(line)s, column %(column)s"),
+                problem=error.msg,
+                line=error.lineno,
+                column=error.colno,
+            )
         ) from None
     except (ValueError, RecursionError) as error:
         # e.g. a number of more than 4,300 digits, or lists nested thousands deep
-        raise SessionFileError(f"not JSON: {str(error).splitlines()[0]}") from None
+        raise SessionFileError(
+            message(gettext_noop("not JSON: %(problem)s"), problem=str(error).splitlines()[0])
+        ) from None
     if not check_depth(data, MAX_JSON_DEPTH):
-        raise SessionFileError(f"session file: nested more than {MAX_JSON_DEPTH} deep")
+        raise SessionFileError(
+            _at(
+                SESSION_FILE,
+                message(gettext_noop("nested more than %(max)s deep"), max=MAX_JSON_DEPTH),
+            )
+        )
     return parse_document(data)
 
 

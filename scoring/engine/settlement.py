@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .messages import Message, gettext_noop, message
+from .messages import WHERE, EngineError, Message, gettext_noop, message
 from .rules import MIN_PLAYERS, Rules
 
 Status = Literal["seen", "unseen"]
@@ -23,28 +23,47 @@ WinType = Literal["normal", "dublee"]
 STATUSES: tuple[str, ...] = ("seen", "unseen")
 WIN_TYPES: tuple[str, ...] = ("normal", "dublee")
 MAX_POINTS = 10_000  # more maal or tunnel points than this in one hand is a typo
+TRUE_OR_FALSE = gettext_noop("must be true or false, got %(value)s")
 
 
-class RoundError(ValueError):
+# The fields a RoundError may name, as words shown before its message.
+FIELD_WORDS: tuple[str, ...] = (
+    gettext_noop("player"),
+    gettext_noop("players"),
+    gettext_noop("status"),
+    gettext_noop("maal"),
+    gettext_noop("tunnel"),
+    gettext_noop("dhoos"),
+    gettext_noop("dublees"),
+    gettext_noop("winner"),
+    gettext_noop("win_type"),
+    gettext_noop("better"),
+    gettext_noop("tiplu"),
+)
+
+
+class RoundError(EngineError):
     """A round that cannot be settled. `field` and `player` say where the problem is;
-    `settle_session` adds `number`, the round's number in the session."""
+    `problem` is the message without them (for showing beside that field), `msg`
+    the whole: "player Buwa, maal: must not be negative, got -3". `settle_session`
+    adds `number`, the round's number in the session."""
 
     def __init__(
-        self, message: str | Message, *, field: str = "", player: str | None = None
+        self, problem: Message | str, *, field: str = "", player: str | None = None
     ) -> None:
-        super().__init__(str(message))
-        self.message = message
+        self.problem = problem if isinstance(problem, Message) else Message(problem)
         self.field = field
         self.player = player
         self.number: int | None = None
-
-    def __str__(self) -> str:
-        where = []
-        if self.player is not None:
-            where.append(f"player {self.player}")
-        if self.field:
-            where.append(self.field)
-        return f"{', '.join(where)}: {self.message}" if where else self.message
+        where: list[Message] = []
+        if player is not None:
+            where.append(message(gettext_noop("player %(name)s"), name=player))
+        if field:
+            where.append(Message(field))
+        if where:
+            super().__init__(message(WHERE, where=tuple(where), problem=self.problem))
+        else:
+            super().__init__(self.problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +108,7 @@ class PlayerResult:
     dhoos: bool
     dhoos_net: int  # what dhoos payments (booked earlier dhoos included) add or take
     net: int  # the player's result for the round
-    notes: tuple[str | Message, ...]  # which variant rules changed this player's figures
+    notes: tuple[Message, ...]  # which variant rules changed this player's figures
     dublees: bool = False
 
 
@@ -155,12 +174,24 @@ class RoundResult:
 
 def _check_points(value: object, field: str, player: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RoundError(f"must be a whole number, got {value!r}", field=field, player=player)
+        raise RoundError(
+            message(gettext_noop("must be a whole number, got %(value)s"), value=repr(value)),
+            field=field,
+            player=player,
+        )
     if value < 0:
-        raise RoundError(f"must not be negative, got {value}", field=field, player=player)
+        raise RoundError(
+            message(gettext_noop("must not be negative, got %(value)s"), value=value),
+            field=field,
+            player=player,
+        )
     if value > MAX_POINTS:
         raise RoundError(
-            f"{value} is more than {MAX_POINTS:,} points; check the number",
+            message(
+                gettext_noop("%(value)s is more than %(max)s points; check the number"),
+                value=value,
+                max=f"{MAX_POINTS:,}",
+            ),
             field=field,
             player=player,
         )
@@ -172,23 +203,29 @@ def validate_round(round_: RoundInput, rules: Rules) -> None:
     seen_players: set[str] = set()
     for entry in round_.entries:
         if not entry.player:
-            raise RoundError("every entry needs a player", field="player")
+            raise RoundError(gettext_noop("every entry needs a player"), field="player")
         if entry.player in seen_players:
-            raise RoundError("appears twice in the round", field="player", player=entry.player)
+            raise RoundError(
+                gettext_noop("appears twice in the round"), field="player", player=entry.player
+            )
         seen_players.add(entry.player)
         if entry.status not in STATUSES:
             raise RoundError(
-                f"must be seen or unseen, got {entry.status!r}", field="status", player=entry.player
+                message(
+                    gettext_noop("must be seen or unseen, got %(value)s"), value=repr(entry.status)
+                ),
+                field="status",
+                player=entry.player,
             )
         _check_points(entry.maal, "maal", entry.player)
         _check_points(entry.tunnel, "tunnel", entry.player)
         if not isinstance(entry.dhoos, bool):
             raise RoundError(
-                f"must be true or false, got {entry.dhoos!r}", field="dhoos", player=entry.player
+                message(TRUE_OR_FALSE, value=repr(entry.dhoos)), field="dhoos", player=entry.player
             )
         if not isinstance(entry.dublees, bool):
             raise RoundError(
-                f"must be true or false, got {entry.dublees!r}",
+                message(TRUE_OR_FALSE, value=repr(entry.dublees)),
                 field="dublees",
                 player=entry.player,
             )
@@ -201,31 +238,51 @@ def validate_round(round_: RoundInput, rules: Rules) -> None:
     count = len(round_.entries)
     if count < MIN_PLAYERS:
         raise RoundError(
-            f"a round needs at least {MIN_PLAYERS} players, got {count}", field="players"
+            message(
+                gettext_noop("a round needs at least %(min)s players, got %(count)s"),
+                min=MIN_PLAYERS,
+                count=count,
+            ),
+            field="players",
         )
     if count > rules.max_players:
         raise RoundError(
-            f"at most {rules.max_players} players can play a round under these rules, got {count}",
+            message(
+                gettext_noop(
+                    "at most %(max)s players can play a round under these rules, got %(count)s"
+                ),
+                max=rules.max_players,
+                count=count,
+            ),
             field="players",
         )
     if round_.win_type not in WIN_TYPES:
-        raise RoundError(f"must be normal or dublee, got {round_.win_type!r}", field="win_type")
+        raise RoundError(
+            message(
+                gettext_noop("must be normal or dublee, got %(value)s"), value=repr(round_.win_type)
+            ),
+            field="win_type",
+        )
     if not isinstance(round_.better, bool):
-        raise RoundError(f"must be true or false, got {round_.better!r}", field="better")
+        raise RoundError(message(TRUE_OR_FALSE, value=repr(round_.better)), field="better")
     if round_.winner is None:
         if round_.win_type == "dublee":
-            raise RoundError("a dublee win needs a winner", field="win_type")
+            raise RoundError(gettext_noop("a dublee win needs a winner"), field="win_type")
         return
     if round_.winner not in seen_players:
         raise RoundError(
-            f"{round_.winner!r} has no entry in this round", field="winner", player=round_.winner
+            message(gettext_noop("%(name)s has no entry in this round"), name=repr(round_.winner)),
+            field="winner",
+            player=round_.winner,
         )
     if round_.entry(round_.winner).status != "seen":
         if round_.win_type == "dublee":
-            text = "a dublee winner must be seen (seven dublees show the tiplu)"
+            problem = gettext_noop("a dublee winner must be seen (seven dublees show the tiplu)")
         else:
-            text = "the winner must be seen: ending the round means having shown the pure sets"
-        raise RoundError(text, field="status", player=round_.winner)
+            problem = gettext_noop(
+                "the winner must be seen: ending the round means having shown the pure sets"
+            )
+        raise RoundError(problem, field="status", player=round_.winner)
     if round_.win_type == "dublee" and count < rules.dublee_min_players:
         raise RoundError(
             message(
@@ -239,19 +296,21 @@ def validate_round(round_: RoundInput, rules: Rules) -> None:
         )
 
 
-def counted_points(
-    round_: RoundInput, rules: Rules
-) -> dict[str, tuple[int, int, list[str | Message]]]:
+def counted_points(round_: RoundInput, rules: Rules) -> dict[str, tuple[int, int, list[Message]]]:
     """Each player's (counted tunnel, S_i, notes) after the variant rules of section 3:
     unseen_tunnel, then dhoos_voids_maal, then unseen_maal on what is left."""
-    counted: dict[str, tuple[int, int, list[str | Message]]] = {}
+    counted: dict[str, tuple[int, int, list[Message]]] = {}
     kidnapped = 0
     for entry in round_.entries:
-        notes: list[str | Message] = []
+        notes: list[Message] = []
         tunnel = entry.tunnel
         unseen = entry.status == "unseen"
         if unseen and rules.unseen_tunnel == "void" and tunnel:
-            notes.append(f"tunnel {tunnel} void: unseen (tunnel pachaunu)")
+            notes.append(
+                message(
+                    gettext_noop("tunnel %(points)s void: unseen (tunnel pachaunu)"), points=tunnel
+                )
+            )
             tunnel = 0
         points = entry.maal + tunnel
         if entry.dhoos and rules.dhoos_voids_maal:
@@ -262,16 +321,26 @@ def counted_points(
                 )
             tunnel = points = 0
         if unseen and points and rules.unseen_maal == "void":
-            notes.append(f"maal {points} void: unseen (murder)")
+            notes.append(
+                message(gettext_noop("maal %(points)s void: unseen (murder)"), points=points)
+            )
             points = 0
         elif unseen and points and rules.unseen_maal == "kidnap" and round_.winner is not None:
-            notes.append(f"maal {points} kidnapped by {round_.winner}")
+            notes.append(
+                message(
+                    gettext_noop("maal %(points)s kidnapped by %(name)s"),
+                    points=points,
+                    name=round_.winner,
+                )
+            )
             kidnapped += points
             points = 0
         counted[entry.player] = (tunnel, points, notes)
     if kidnapped and round_.winner is not None:
         tunnel, points, notes = counted[round_.winner]
-        notes.append(f"kidnapped {kidnapped} from unseen players")
+        notes.append(
+            message(gettext_noop("kidnapped %(points)s from unseen players"), points=kidnapped)
+        )
         counted[round_.winner] = (tunnel, points + kidnapped, notes)
     return counted
 
@@ -357,7 +426,7 @@ def settle_round(
 
     # Dhoos is not multiplied by better (RULES.md Decision).
     dhoos_net = {entry.player: 0 for entry in round_.entries}
-    dhoos_notes: dict[str, list[str | Message]] = {entry.player: [] for entry in round_.entries}
+    dhoos_notes: dict[str, list[Message]] = {entry.player: [] for entry in round_.entries}
     deferred: list[Dhoos] = []
     for entry in round_.entries:
         if not entry.dhoos:
@@ -368,7 +437,13 @@ def settle_round(
                 if other.player != entry.player:
                     dhoos_net[other.player] += amount
             dhoos_net[entry.player] -= amount * (n - 1)
-            notes.append(f"dhoos: pays {amount} to each of {n - 1} players")
+            notes.append(
+                message(
+                    gettext_noop("dhoos: pays %(penalty)s to each of %(count)s players"),
+                    penalty=amount,
+                    count=n - 1,
+                )
+            )
         elif rules.dhoos_payee == "winner" and round_.winner is not None:
             dhoos_net[round_.winner] += amount
             dhoos_net[entry.player] -= amount
@@ -421,10 +496,14 @@ def settle_round(
         w, n_s, pay = pays.get(entry.player, (0, n * points, 0))
         game_net = winner_take if is_winner else -pay
         if round_.better and round_.winner is not None and multiplier != 1:
-            notes.append(f"better: game payments × {multiplier}")
+            notes.append(
+                message(gettext_noop("better: game payments × %(times)s"), times=multiplier)
+            )
         # validate_round ensures a dublee round has a winner
         if round_.win_type == "dublee" and not is_winner and rules.dublee_bonus:
-            notes.append(f"dublee win: +{rules.dublee_bonus} to w")
+            notes.append(
+                message(gettext_noop("dublee win: +%(bonus)s to w"), bonus=rules.dublee_bonus)
+            )
         if (
             entry.dublees
             and not is_winner

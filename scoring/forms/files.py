@@ -6,7 +6,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..engine.sessionfile import SessionDoc, SessionFileError, loads
+from ..engine.sessionfile import SessionDoc, SessionFileError, loads, shorten
+from ..i18n import translate
 
 # A 1,000-round night exports to well under 1 MB; anything much bigger is not a session file.
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -39,5 +40,5 @@ class ImportForm(forms.Form):
             self.doc = loads(text)
         except SessionFileError as error:
             # The file's own one-line message names the round, player and field.
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(shorten(translate(error.msg))) from None
         return upload

@@ -27,8 +27,9 @@ from ..engine.maal import (
     point_table_for,
     score,
 )
+from ..engine.messages import Message
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, check_option
-from ..engine_text import engine_message
+from ..i18n import translate
 
 MAX_COUNT = 21  # a hand's size: more of anything is a typo
 CARD_ITEMS = {
@@ -157,7 +158,7 @@ def read_calculator(data: Any, rules: Rules) -> Calculator:
     try:
         calc.result = score(calc.tally, rules)
     except MaalError as error:
-        calc.error = engine_message(str(error))
+        calc.error = translate(error.msg)
     return calc
 
 
@@ -215,9 +216,9 @@ def read_table(data: Any, rules: Rules) -> tuple[TableForm, Rules | None]:
     options: dict[str, Any] = {}
     for item in TIER_ITEMS:
         try:
-            options[item] = list(check_tiers(values[item], ITEM_LABELS[item]))
+            options[item] = list(check_tiers(values[item], Message(ITEM_LABELS[item])))
         except MaalError as error:
-            form.errors[item] = engine_message(str(error))
+            form.errors[item] = translate(error.msg)
     options["marriage_on_top"] = bool(values["marriage_on_top"])
     if form.errors:
         return form, None

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..engine import Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
 from ..engine.settlement import MAX_POINTS
-from ..engine_text import engine_error, engine_message
+from ..i18n import translate
 from ..models import Player
 from ..services import check_tallies
 
@@ -279,13 +279,13 @@ class RoundForm:
         """Put the engine's message beside the field it names."""
         row = next((r for r in self.rows if r.player.name == error.player), None)
         if row is not None and error.field in ROW_FIELDS:
-            row.add_error(error.field, engine_message(error.message))
+            row.add_error(error.field, translate(error.problem))
         elif error.field == "players":
-            self.add_error("players", engine_message(error.message))
+            self.add_error("players", translate(error.problem))
         elif error.field in ("winner", "win_type", "better", "tiplu"):
-            self.add_error(error.field, engine_message(error.message))
+            self.add_error(error.field, translate(error.problem))
         else:
-            self.add_error("", engine_error(error))
+            self.add_error("", translate(error.msg))
 
     # -- for templates --
 

@@ -20,6 +20,7 @@ from ..engine.rules import (
     closest_preset,
     make_rules,
 )
+from ..i18n import translate
 
 PRESET_CHOICES = [
     ("pagat", _("pagat (standard)")),
@@ -46,7 +47,7 @@ class RulesFieldsMixin:
         )
         options = initial_rules.to_options()
         for name in OPTION_NAMES:
-            # Engine words, translated at display (catalogued in scoring/engine_text.py).
+            # Engine words (marked in the engine), translated at display.
             label = _(OPTION_LABELS[name])
             help_text = _(OPTION_HELP[name])
             if name in _CHOICES:
@@ -82,7 +83,7 @@ class RulesFieldsMixin:
         try:
             return make_rules(data["preset"], **{name: data[name] for name in OPTION_NAMES})
         except RuleError as error:
-            self.add_error(None, str(error))  # type: ignore[attr-defined]
+            self.add_error(None, translate(error.msg))  # type: ignore[attr-defined]
             return None
 
 

@@ -8,9 +8,10 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
+from django.utils.translation import gettext_noop
 
 from ..engine import Entry, RoundError, RoundInput, Rules, settle_round
-from ..engine.maal import MaalError, check_entry_tally, parse_tiplu
+from ..engine.maal import Card, MaalError, check_entry_tally
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry
 
 CONFLICT_MESSAGE = (
@@ -102,21 +103,25 @@ def check_tallies(
     code = ""
     if tiplu:
         try:
-            code = parse_tiplu(tiplu).code
+            code = Card.parse(tiplu).code
         except MaalError as error:
-            raise RoundError(str(error).removeprefix("tiplu: "), field="tiplu") from None
+            raise RoundError(error.msg, field="tiplu") from None
     checked: dict[str, dict[str, int]] = {}
     for name, data in (tallies or {}).items():
         try:
             entry = round_input.entry(name)
         except KeyError:
-            raise RoundError("has a maal tally but is not in the round", player=name) from None
+            raise RoundError(
+                gettext_noop("has a maal tally but is not in the round"), player=name
+            ) from None
         if not code:
-            raise RoundError("pick the tiplu card to use the maal calculator", field="tiplu")
+            raise RoundError(
+                gettext_noop("pick the tiplu card to use the maal calculator"), field="tiplu"
+            )
         try:
             result = check_entry_tally(data, code, rules, entry.maal, entry.tunnel)[1]
         except MaalError as error:
-            raise RoundError(str(error), field="maal", player=name) from None
+            raise RoundError(error.msg, field="maal", player=name) from None
         checked[name] = result.tally.to_dict()
     return code, checked
 

@@ -1,13 +1,13 @@
-"""`{{ note|engine_text }}`: an engine message or breakdown note in the page's language."""
+"""`{{ note|engine_text }}`: an engine message, breakdown note or maal breakdown in
+the page's language."""
 
 from django import template
 
-from ..engine.messages import Message
-from ..engine_text import engine_message
+from ..i18n import translate
 
 register = template.Library()
 
 
 @register.filter
 def engine_text(message: object) -> str:
-    return engine_message(message if isinstance(message, Message) else str(message))
+    return translate(message)

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 from ..engine.maal import TALLY_LABELS, Card, MaalError, Tally, score
 from ..engine.rules import Rules
-from ..engine_text import engine_message
 from ..forms.maal import Calculator
+from ..i18n import translate
 from ..models import GameSession, Round
 
 register = template.Library()
@@ -32,7 +32,7 @@ def entry_maal_summary(data: object, rules: Rules, maal: int, tunnel: int) -> st
     except MaalError:
         return ""
     if (result.maal, result.tunnel) == (maal, tunnel):
-        return result.breakdown
+        return translate(result.parts)
     return _("%(items)s (counted under an earlier point table)") % {"items": tally_text(tally)}
 
 
@@ -73,7 +73,7 @@ def maal_summary(context: template.Context, tally: Any) -> str:
         return ""
     try:
         data = json.loads(tally) if isinstance(tally, str) else tally
-        return engine_message(score(Tally.from_dict(data), _rules(context, session)).breakdown)
+        return translate(score(Tally.from_dict(data), _rules(context, session)).parts)
     except (ValueError, MaalError):
         return ""
 

@@ -16,6 +16,7 @@ from .. import services
 from ..engine import RoundError
 from ..engine.sessionfile import dumps
 from ..forms.files import ImportForm
+from ..i18n import translate
 from ..models import GameSession
 from .access import session_for_user
 
@@ -28,7 +29,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
         try:
             session = services.save_document(form.doc, owner=request.user)
         except RoundError as error:  # cannot happen after loads(); never half-save anyway
-            form.add_error("file", str(error))
+            form.add_error("file", translate(error.msg))
         else:
             messages.success(
                 request,

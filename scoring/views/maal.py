@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from .. import services
 from ..engine import RoundError, Rules
 from ..engine.maal import ITEM_LABELS, TIER_ITEMS, point_table_for
-from ..engine_text import engine_error
 from ..forms.maal import TableForm, read_calculator, read_table
+from ..i18n import translate
 from .access import session_for_user
 
 
@@ -85,7 +85,7 @@ def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
                 try:
                     services.recompute_session(session, new_rules, user=request.user)
                 except RoundError as error:
-                    problem = _("Not changed: %(problem)s.") % {"problem": engine_error(error)}
+                    problem = _("Not changed: %(problem)s.") % {"problem": translate(error.msg)}
                 else:
                     messages.success(request, _("Maal point table saved."))
                     return redirect("maal_table", session_id=session.pk)

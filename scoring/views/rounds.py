@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..engine import RoundError, RoundInput, better_by_default, settle_round
-from ..engine_text import engine_error
 from ..forms.rounds import RoundForm
+from ..i18n import translate
 from ..models import GameSession, Round
 from ..pagecache import cached_page, page_key
 from .access import round_for_user, session_for_user, session_version_for_user
@@ -117,7 +117,7 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         try:
             result = settle_round(round_.to_input(), session.get_rules())
         except RoundError as error:
-            problem = engine_error(error)
+            problem = translate(error.msg)
         played = {e.player_id for e in round_.entries.all()}
         return {
             "session": session,

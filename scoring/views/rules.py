@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from .. import services
 from ..engine import RoundError, Rules, settle_round
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, preset_of
-from ..engine_text import engine_error
 from ..forms.rules import RulesForm, preset_options
+from ..i18n import translate
 from ..models import GameSession
 from .access import session_for_user
 
@@ -36,7 +36,7 @@ def _check_rounds(session: GameSession, rules: Rules) -> str | None:
         except RoundError as error:
             return _("Round %(position)d, %(error)s") % {
                 "position": position,
-                "error": engine_error(error),
+                "error": translate(error.msg),
             }
     return None
 
@@ -61,7 +61,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
                 # meanwhile by another phone is settled again with the rest.
                 services.recompute_session(session, new_rules, user=request.user)
             except RoundError as error:  # a round changed meanwhile
-                problem = engine_error(error)
+                problem = translate(error.msg)
         if problem is None:
             if has_rounds:
                 messages.success(request, _("Rules changed and every round settled again."))
