@@ -84,6 +84,8 @@ def _shorten(name: str, limit: int) -> str:
 
 # A legend line holds about this many characters at SMALL size beside its swatch.
 LEGEND_CHARS = 34
+# The name column left of a bar chart's bars holds this many.
+BAR_LABEL_CHARS = 12
 
 
 def _wrap(text: str, limit: int = LEGEND_CHARS) -> list[str]:
@@ -226,10 +228,15 @@ def bar_chart(
     fmt: Formatter = _fmt_default,
     value_fmt: Formatter | None = None,
 ) -> str:
-    """Horizontal bars, one per name, from a zero line (winners right, losers left)."""
-    left, right, top = 116.0, 72.0, 34.0
-    bar_h, gap = 20.0, 8.0
-    rows_h = max(len(bars), 1) * (bar_h + gap)
+    """Horizontal bars, one per name, from a zero line (winners right, losers left).
+    Short names stand in a column left of the bars; when one is longer than that
+    column holds, every name goes whole on its own line above its bar."""
+    stacked = any(len(name) > BAR_LABEL_CHARS for name, _value in bars)
+    left, right, top = (14.0 if stacked else 116.0), 72.0, 34.0
+    bar_h, gap, name_h = 20.0, 8.0, 18.0
+    names = [_wrap(name, LEGEND_CHARS + 6) if stacked else [name] for name, _value in bars]
+    above = [len(lines) * name_h if stacked else 0.0 for lines in names]
+    rows_h = max(sum(bar_h + gap + h for h in above), bar_h + gap)
     axis_y = top + rows_h
     height = axis_y + 40
     values = [0.0, *(float(v) for _, v in bars)]
@@ -256,8 +263,9 @@ def bar_chart(
     parts.append(_text(left + plot_w / 2, axis_y + 34, value_label, size=SMALL, anchor="middle"))
     value_fmt = value_fmt or fmt
     zero = sx(0)
+    y = top - bar_h - gap
     for index, (name, value) in enumerate(bars):
-        y = top + index * (bar_h + gap)
+        y += bar_h + gap + above[index]
         end = sx(float(value))
         x, w = min(zero, end), abs(end - zero)
         # Colour says win or loss; the signed number says it again in black and white.
@@ -266,7 +274,12 @@ def bar_chart(
             f'<rect class="bar" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{bar_h:.0f}" '
             f'fill="{colour}"><title>{escape(name)}: {escape(value_fmt(value))}</title></rect>'
         )
-        parts.append(_text(left - 8, y + bar_h - 5, _shorten(name, 11), size=SMALL, anchor="end"))
+        if stacked:
+            for number, line in enumerate(names[index]):
+                line_y = y - above[index] + (number + 1) * name_h - 4
+                parts.append(_text(left, line_y, line, size=SMALL, class_="bar-name"))
+        else:
+            parts.append(_text(left - 8, y + bar_h - 5, name, size=SMALL, anchor="end"))
         sign = "+" if value > 0 else ""
         label_x = max(zero, end) + 4
         parts.append(_text(label_x, y + bar_h - 5, sign + value_fmt(value), size=SMALL))

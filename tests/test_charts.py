@@ -182,3 +182,20 @@ def test_a_line_of_up_to_max_points_rounds_keeps_every_round():
     values = list(range(MAX_POINTS))
     points = polyline_points(line_chart([("Didi", values)], title="t", x_label="x", y_label="y"))
     assert len(points) == MAX_POINTS + 1
+
+
+def test_bar_names_too_long_for_the_column_stand_whole_above_their_bars():
+    svg = bar_chart(
+        [("Dai", 47.5), ("Bhanubhakta Acharya", 20), ("Buwa", -50)],
+        title="t",
+        value_label="NPR",
+    )
+    root = parse(svg)
+    names = [(float(t.get("y")), t.text) for t in root.iter(f"{SVG}text") if t.get("class")]
+    bars = [float(r.get("y")) for r in root.iter(f"{SVG}rect")]  # type: ignore[arg-type]
+    assert [text for _y, text in names] == ["Dai", "Bhanubhakta Acharya", "Buwa"]
+    # Each name just above its own bar, the bars one under the other.
+    assert all(bar - 20 < y < bar for (y, _text), bar in zip(names, bars, strict=True))
+    # Short names keep the compact column left of the bars.
+    short = parse(bar_chart([("Dai", 5), ("Buwa", -5)], title="t", value_label="NPR"))
+    assert [t.get("class") for t in short.iter(f"{SVG}text") if t.text == "Dai"] == [None]

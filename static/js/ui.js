@@ -111,21 +111,24 @@
     window.location.href = row.dataset.href;
   });
 
-  // --- Tables wider than the screen: a cue says so, and fades at the far end.
+  // --- Tables wider than the screen: a shade at the edge with more beyond it, and
+  // on the ledger a line that says so.
   function cue(scroller) {
     var more = scroller.scrollWidth - scroller.clientWidth - scroller.scrollLeft > 1;
     scroller.classList.toggle("more-right", more);
     scroller.classList.toggle("more-left", scroller.scrollLeft > 1);
-    var hint = document.getElementById(scroller.dataset.scrollCue);
+    var hint = scroller.dataset.scrollCue && document.getElementById(scroller.dataset.scrollCue);
     if (hint) hint.hidden = scroller.scrollWidth <= scroller.clientWidth;
   }
   function cueAll() {
-    document.querySelectorAll("[data-scroll-cue]").forEach(cue);
+    document.querySelectorAll(".table-scroll").forEach(cue);
   }
   document.addEventListener(
     "scroll",
     function (event) {
-      if (event.target.dataset && event.target.dataset.scrollCue) cue(event.target);
+      if (event.target.classList && event.target.classList.contains("table-scroll")) {
+        cue(event.target);
+      }
     },
     true
   );
