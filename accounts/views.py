@@ -26,6 +26,18 @@ class RateLimitedLoginView(LoginView):
 log_in = RateLimitedLoginView.as_view()
 
 
+def admin_log_in(request: HttpRequest) -> HttpResponse:
+    """The admin's own log-in page (its form counts failures too), answering 429
+    once the limit is reached, like the site's."""
+    from django.contrib import admin
+
+    response = admin.site.login(request)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    if form is not None and form.is_bound and form.has_error("__all__", TOO_MANY):
+        response.status_code = 429
+    return response
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")

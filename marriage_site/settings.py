@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -18,7 +19,17 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", "False")
-SECRET_KEY = os.environ.get("SECRET_KEY", "django-insecure-dev-only-set-SECRET_KEY-in-production")
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        # Signed cookies and password resets would be forgeable with a key anyone can read.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With DEBUG off the app will not start on a public "
+            "development key: set SECRET_KEY to a long random value, e.g. the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`, or set DEBUG=1 "
+            "to develop on your own machine."
+        )
+    SECRET_KEY = "django-insecure-dev-only-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 SITE_ROOT = os.environ.get("SITE_ROOT", "http://localhost:8000")
@@ -47,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scoring.middleware.private_when_logged_in",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -118,6 +130,13 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# An upload over the session-file limit is stopped before it is stored (scoring/uploads.py).
+FILE_UPLOAD_HANDLERS = [
+    "scoring.uploads.SizeLimitUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -4,6 +4,10 @@ import os
 import tempfile
 from pathlib import Path
 
+# The settings refuse to start without a SECRET_KEY when DEBUG is off; tests (and
+# the commands they run in subprocesses, which inherit it) use a throwaway one.
+os.environ.setdefault("SECRET_KEY", "test-only-" + "x" * 40)
+
 from .settings import *  # noqa: F403
 from .settings import DATABASES, STORAGES
 

@@ -2,11 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.ratelimit import RateLimitedAdminAuthenticationForm
+from accounts.views import admin_log_in
 
 # The admin's log-in counts failures like the site's own (accounts/ratelimit.py).
 admin.site.login_form = RateLimitedAdminAuthenticationForm
 
 urlpatterns = [
+    path("admin/login/", admin_log_in),  # before the admin's own: answers 429 when locked
     path("admin/", admin.site.urls),
     # The language switch in the top bar posts here (English / नेपाली).
     path("i18n/", include("django.conf.urls.i18n")),
@@ -14,3 +16,6 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("stats.urls")),
 ]
+
+# Errors in the site's style and language; a 500 page that needs no database.
+handler500 = "scoring.views.errors.server_error"

@@ -55,7 +55,10 @@ def test_a_round_counted_with_the_calculator_is_stored_and_shown(logged_in, sess
     assert 'name="tiplu" value="7H"' in html
     assert "&quot;marriages&quot;: 1" in html
     assert "1 poplu = 2, 1 marriage = 10, 1 tunnel of ordinary jokers = 10" in html
-    response = logged_in.post(edit, _with_maal(session, tiplu="7H", Aama=tallies["Aama"]))
+    opened = {"version": str(round_.version)}
+    response = logged_in.post(
+        edit, {**_with_maal(session, tiplu="7H", Aama=tallies["Aama"]), **opened}
+    )
     assert response.status_code == 302
     assert Round.objects.get(pk=round_.pk).tiplu == "7H"
 

@@ -558,7 +558,7 @@ def test_admin_login_is_rate_limited_too(login_user):
     for _attempt in range(5):
         client.post(url, {"username": "didi", "password": "wrong"}, REMOTE_ADDR="10.0.0.5")
     response = client.post(url, {"username": "didi", "password": PASSWORD}, REMOTE_ADDR="10.0.0.5")
-    assert response.status_code == 200
+    assert response.status_code == 429
     assert TOO_MANY in response.content.decode()
     assert "_auth_user_id" not in client.session
 

@@ -64,6 +64,7 @@ def test_stats_ledger_exports_and_backups_while_phones_save_and_undo(live_server
             "/leaderboard/",
             "/players/Aama/",
             f"/sessions/{first}/",
+            f"/sessions/{first}/export.json",
             f"/sessions/{first}/ledger.csv",
             f"/sessions/{first}/summary/",
         ]

@@ -151,7 +151,7 @@ def test_editing_a_past_round_changes_the_totals(logged_in, session):
     assert f'name="p-{buwa}-maal" value="2"' in form
     # Buwa was in fact seen: he pays 14 + 3 − 8 = 9 instead of 16.
     response = logged_in.post(
-        edit_url, round_data(session, {**WORKED, "Buwa": ("seen", 2)}, "Didi")
+        edit_url, {**round_data(session, {**WORKED, "Buwa": ("seen", 2)}, "Didi"), "version": "1"}
     )
     assert response.status_code == 302
     assert nets_of(first) == {"Aama": 3, "Buwa": -9, "Didi": 23, "Dai": -17}
@@ -324,6 +324,7 @@ def test_an_invalid_edit_changes_nothing(logged_in, session):
     round_ = Round.objects.get()
     data = round_data(session, {**WORKED, "Dai": ("seen", 3)}, "Didi")
     data[f"p-{session.players.get(name='Buwa').pk}-tunnel"] = "2.5"
+    data["version"] = str(round_.version)
     response = logged_in.post(reverse("round_edit", args=[session.pk, round_.pk]), data)
     html = response.content.decode()
     assert response.status_code == 200

@@ -144,7 +144,7 @@ def test_past_players_are_offered(logged_in, owner):
          "Stake per point: Ensure this value is greater than or equal to 0."),
         ({"stake_per_point": "lots"}, "stake_per_point", "Stake per point: Enter a number."),
         ({"players": "Aama"}, "players", "Players: a session needs at least 2 players, got 1"),
-        ({"players": "Aama\nDidi\naama"}, "players", "Players: aama is listed twice"),
+        ({"players": "Aama\nDidi\naama"}, "players", "Players: aama is listed twice (as Aama)"),
         ({"players": "Aama\n" + "D" * 41}, "players",
          "Players: DDDDDDDDDDDDDDDDDDDD…: a name may be at most 40 characters"),
         ({"name": "   "}, "name", "Name: This field is required."),

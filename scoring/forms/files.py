@@ -6,11 +6,11 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..engine.limits import MAX_FILE_BYTES
 from ..engine.sessionfile import SessionDoc, SessionFileError, loads, shorten
 from ..i18n import translate
 
-# A 1,000-round night exports to well under 1 MB; anything much bigger is not a session file.
-MAX_FILE_BYTES = 5 * 1024 * 1024
+TOO_LARGE = gettext_lazy("larger than the limit of %(max)s bytes for a session file")
 
 
 class ImportForm(forms.Form):
@@ -25,13 +25,21 @@ class ImportForm(forms.Form):
 
     doc: SessionDoc | None = None
 
+    def __init__(self, *args, too_large: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The upload stopped at the limit (scoring.uploads): no file arrived.
+        self.too_large = too_large
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.too_large and self.is_bound:
+            self.errors.pop("file", None)
+            self.add_error("file", str(TOO_LARGE % {"max": f"{MAX_FILE_BYTES:,}"}))
+
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_FILE_BYTES:
-            raise forms.ValidationError(
-                _("too large (%(size)d bytes; at most %(max)d)")
-                % {"size": upload.size, "max": MAX_FILE_BYTES}
-            )
+            raise forms.ValidationError(TOO_LARGE % {"max": f"{MAX_FILE_BYTES:,}"})
         try:
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:

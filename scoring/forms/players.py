@@ -5,15 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ..engine.sessionfile import MAX_PLAYER_NAME_LENGTH
+from ..engine.limits import MAX_PLAYER_NAME_LENGTH, MAX_SESSION_PLAYERS
+from ..engine.names import PlayerNameError, clean_player_name, player_key
 from ..models import GameSession, Player
 
 
 def clean_name(value: str) -> str:
     """Collapse runs of whitespace, so "Didi " and "Didi" are one player."""
     return " ".join(value.split())
+
+
+def clean_player(value: str) -> str:
+    """A player's name as stored (engine.names: NFC, nothing invisible), or a
+    ValidationError in the reader's language saying what is wrong."""
+    try:
+        return clean_player_name(value)
+    except PlayerNameError as error:
+        params = {name: str(value) for name, value in error.msg.params.items()}
+        raise forms.ValidationError(gettext(error.msg.id) % params) from None
 
 
 class PlayerForm(forms.Form):
@@ -27,14 +39,24 @@ class PlayerForm(forms.Form):
         self.player = player  # when renaming: may keep its own name, in another case
 
     def clean_name(self) -> str:
-        name = clean_name(self.cleaned_data["name"])
-        if not name:
+        if not clean_name(self.cleaned_data["name"]):
             raise forms.ValidationError(_("This field is required."))
-        others = Player.objects.filter(session=self.session, name__iexact=name)
+        name = clean_player(self.cleaned_data["name"])
+        players = Player.objects.filter(session=self.session)
         if self.player is not None:
-            others = others.exclude(pk=self.player.pk)
-        if others.exists():
+            players = players.exclude(pk=self.player.pk)
+        same = players.filter(name_key=player_key(name)).first()
+        if same is not None:
+            if same.name == name:
+                message = _("%(name)s already plays in this session") % {"name": name}
+            else:
+                message = _("%(name)s already plays in this session (as %(as)s)") % {
+                    "name": name,
+                    "as": same.name,
+                }
+            raise forms.ValidationError(message)
+        if self.player is None and players.count() >= MAX_SESSION_PLAYERS:
             raise forms.ValidationError(
-                _("%(name)s already plays in this session") % {"name": name}
+                _("at most %(max)d players in one session") % {"max": MAX_SESSION_PLAYERS}
             )
         return name

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from ..engine import Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
+from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, loads_bounded
 from ..engine.settlement import MAX_POINTS
 from ..i18n import translate
 from ..models import Player
@@ -261,8 +262,13 @@ class RoundForm:
         for row in self.rows:
             if row.plays and row.maal_tally:
                 try:
-                    counts[row.player.name] = json.loads(row.maal_tally)
-                except ValueError:
+                    counts[row.player.name] = loads_bounded(row.maal_tally, MAX_TALLY_CHARS)
+                except InputTooLarge:
+                    row.add_error(
+                        "maal",
+                        str(_("the calculator's count is too large or nested; count again")),
+                    )
+                except ValueError:  # not JSON, or a key given twice
                     row.add_error(
                         "maal", str(_("the calculator's count is unreadable; count again"))
                     )

@@ -9,12 +9,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ..engine import PRESETS
+from ..engine.limits import MAX_SESSION_PLAYERS
+from ..engine.names import player_key
 from ..engine.rules import DEFAULT_PRESET, MIN_PLAYERS
 from ..engine.sessionfile import MAX_NAME_LENGTH, MAX_PLAYER_NAME_LENGTH
-from .players import clean_name
+from .players import clean_name, clean_player
 from .rules import RulesFieldsMixin
-
-MAX_SESSION_PLAYERS = 30  # far more than sit at one table; guards against a pasted essay
 
 
 class SessionDetailsForm(forms.Form):
@@ -62,27 +62,34 @@ class SessionForm(RulesFieldsMixin, SessionDetailsForm):
         self.add_rule_fields(PRESETS[preset], preset)
 
     def clean_players(self) -> list[str]:
+        lines = [line for line in self.cleaned_data["players"].splitlines() if clean_name(line)]
+        if len(lines) > MAX_SESSION_PLAYERS:  # before any name is looked at
+            raise forms.ValidationError(
+                _("at most %(max)d players in one session") % {"max": MAX_SESSION_PLAYERS}
+            )
         names: list[str] = []
-        for line in self.cleaned_data["players"].splitlines():
+        keys: dict[str, str] = {}
+        for line in lines:
             name = clean_name(line)
-            if not name:
-                continue
             if len(name) > MAX_PLAYER_NAME_LENGTH:
                 raise forms.ValidationError(
                     _("%(name)s…: a name may be at most %(max)d characters")
                     % {"name": name[:20], "max": MAX_PLAYER_NAME_LENGTH}
                 )
-            if name.casefold() in (n.casefold() for n in names):
-                raise forms.ValidationError(_("%(name)s is listed twice") % {"name": name})
+            name = clean_player(name)
+            key = player_key(name)
+            if key in keys:
+                if keys[key] == name:
+                    raise forms.ValidationError(_("%(name)s is listed twice") % {"name": name})
+                raise forms.ValidationError(
+                    _("%(name)s is listed twice (as %(as)s)") % {"name": name, "as": keys[key]}
+                )
+            keys[key] = name
             names.append(name)
         if len(names) < MIN_PLAYERS:
             raise forms.ValidationError(
                 _("a session needs at least %(min)d players, got %(count)d")
                 % {"min": MIN_PLAYERS, "count": len(names)}
-            )
-        if len(names) > MAX_SESSION_PLAYERS:
-            raise forms.ValidationError(
-                _("at most %(max)d players in one session") % {"max": MAX_SESSION_PLAYERS}
             )
         return names
 

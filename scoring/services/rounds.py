@@ -154,6 +154,13 @@ def players_by_name(session: GameSession) -> dict[str, Player]:
     return {p.name: p for p in session.players.all()}
 
 
+def position_of(round_: Round) -> int:
+    """The round's place as the ledger shows it (numbers may have gaps after a
+    delete). A save sets it on the round it returns, inside its transaction, so
+    the answer to a save needs no query once the round is committed."""
+    return Round.objects.filter(session_id=round_.session_id, number__lte=round_.number).count()
+
+
 @transaction.atomic
 def add_round(
     session: GameSession,
@@ -182,6 +189,7 @@ def add_round(
     )
     write_entries(round_, round_input, rules, players, checked)
     _record(locked.pk, round_.pk, "create", user, after=_fresh_snapshot(round_.pk))
+    round_.position = position_of(round_)
     return round_
 
 
@@ -219,6 +227,7 @@ def replace_round(
     RoundEntry.objects.filter(round=round_).delete()
     write_entries(round_, round_input, rules, players, checked)
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
+    round_.position = position_of(round_)
     # The caller's object may hold prefetched entries from before the edit.
     if hasattr(round_, "_prefetched_objects_cache"):
         round_._prefetched_objects_cache.pop("entries", None)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import template
 from django.utils.translation import gettext as _
 
+from ..engine.limits import MAX_TALLY_CHARS, loads_bounded
 from ..engine.maal import TALLY_LABELS, Card, MaalError, Tally, score
 from ..engine.rules import Rules
 from ..forms.maal import Calculator
@@ -72,7 +72,7 @@ def maal_summary(context: template.Context, tally: Any) -> str:
     if not tally or session is None:
         return ""
     try:
-        data = json.loads(tally) if isinstance(tally, str) else tally
+        data = loads_bounded(tally, MAX_TALLY_CHARS) if isinstance(tally, str) else tally
         return translate(score(Tally.from_dict(data), _rules(context, session)).parts)
     except (ValueError, MaalError):
         return ""

@@ -18,13 +18,18 @@ from ..engine.sessionfile import dumps
 from ..forms.files import ImportForm
 from ..i18n import translate
 from ..models import GameSession
+from ..snapshot import read_snapshot
+from ..uploads import too_large
 from .access import session_for_user
 
 
 @login_required
 def session_import(request: HttpRequest) -> HttpResponse:
     # Bound on any POST, even an empty one, so a missing file is reported.
-    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES, too_large=too_large(request))
+    else:
+        form = ImportForm()
     if form.is_bound and form.is_valid() and form.doc is not None:
         try:
             session = services.save_document(form.doc, owner=request.user)
@@ -41,7 +46,9 @@ def session_import(request: HttpRequest) -> HttpResponse:
                 },
             )
             return redirect("session_detail", session_id=session.pk)
-    return render(request, "scoring/import_form.html", {"form": form})
+    # A refused file is a client error (400), the form showing why.
+    status = 400 if form.is_bound else 200
+    return render(request, "scoring/import_form.html", {"form": form}, status=status)
 
 
 def export_filename(session: GameSession) -> str:
@@ -51,9 +58,9 @@ def export_filename(session: GameSession) -> str:
 
 @login_required
 def session_export(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
-    response = HttpResponse(
-        dumps(services.export_session(session)), content_type="application/json; charset=utf-8"
-    )
+    with read_snapshot():
+        session = session_for_user(request, session_id)
+        text = dumps(services.export_session(session))
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, export_filename(session))
     return response

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,8 +17,9 @@ from .. import services
 from ..engine import RoundError, RoundInput, better_by_default, settle_round
 from ..forms.rounds import RoundForm
 from ..i18n import translate
-from ..models import GameSession, Round
+from ..models import GameSession, Round, RoundChange
 from ..pagecache import cached_page, page_key
+from ..services.rounds import RoundConflict
 from .access import round_for_user, session_for_user, session_version_for_user
 
 
@@ -74,8 +75,10 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
         except RoundError as error:  # the rules changed under our feet
             form._place(error)
         else:
+            # Nothing after the commit may fail the save: the position came back
+            # with the round, and the redirect needs no query.
             messages.success(
-                request, _("Round %(position)d saved.") % {"position": _position(round_)}
+                request, _("Round %(position)d saved.") % {"position": round_.position}
             )
             return redirect("session_detail", session_id=session.pk)
     return _round_page(request, session, form)
@@ -135,17 +138,49 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
 def _opened_version(request: HttpRequest) -> int | None:
     """The round's version when the edit form was opened (its hidden field)."""
     version = request.POST.get("version", "")
-    return int(version) if version.isdigit() else None
+    return int(version) if version.isdigit() and len(version) < 10 else None
+
+
+def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> HttpResponse:
+    """A round that is not there (any more): said plainly, with where to look.
+    For a save (POST) 409: the round was there when the form was opened."""
+    deleted = (
+        RoundChange.objects.filter(
+            session=session, round_pk=round_id, action__in=("delete", "undo")
+        )
+        .order_by("-at", "-id")
+        .first()
+    )
+    return render(
+        request,
+        "scoring/round_gone.html",
+        {"session": session, "deleted": deleted, "saving": request.method == "POST"},
+        status=409 if request.method == "POST" else 404,
+    )
 
 
 @login_required
 def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    round_ = round_for_user(request, session, round_id)
+    try:
+        round_ = round_for_user(request, session, round_id)
+    except Http404:
+        return _round_gone(request, session, round_id)
     players = list(session.players.all())
     rules = session.get_rules()
     if request.method == "POST":
         form = RoundForm(players, rules, data=request.POST)
+        if _opened_version(request) is None:
+            # Without the version it was opened at, a save could silently undo
+            # another phone's edit: refused, the values kept for a second try.
+            form.add_error(
+                "",
+                _(
+                    "This form does not say which version of the round it changes; "
+                    "reload the round and make your change again."
+                ),
+            )
+            return _round_page(request, session, form, round_, status=400)
         if form.is_valid() and form.round_input is not None:
             try:
                 services.replace_round(
@@ -156,11 +191,15 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     user=request.user,
                     expected_version=_opened_version(request),
                 )
+            except RoundConflict as error:
+                if not Round.objects.filter(pk=round_.pk).exists():
+                    return _round_gone(request, session, round_.pk)
+                form._place(error)
             except RoundError as error:
                 form._place(error)
             else:
                 messages.success(
-                    request, _("Round %(position)d changed.") % {"position": _position(round_)}
+                    request, _("Round %(position)d changed.") % {"position": round_.position}
                 )
                 return redirect("session_detail", session_id=session.pk)
         return _round_page(request, session, form, round_)
