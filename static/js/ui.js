@@ -15,6 +15,14 @@
     }
   }
 
+  function forget(key) {
+    try {
+      localStorage.removeItem(key);
+    } catch (e) {
+      // Nothing was remembered.
+    }
+  }
+
   function recall(key) {
     try {
       return localStorage.getItem(key);
@@ -58,8 +66,14 @@
     showTheme();
     themeSwitch.addEventListener("click", function () {
       var theme = isDark() ? "light" : "dark";
-      root.dataset.theme = theme;
-      remember("theme", theme);
+      if (theme === (prefersDark.matches ? "dark" : "light")) {
+        // Back to what the phone says: follow it again (at night, by its schedule).
+        delete root.dataset.theme;
+        forget("theme");
+      } else {
+        root.dataset.theme = theme;
+        remember("theme", theme);
+      }
       showTheme();
     });
     prefersDark.addEventListener("change", showTheme);

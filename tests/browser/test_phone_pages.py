@@ -224,6 +224,10 @@ def test_the_theme_switch_is_remembered_without_a_flash(new_page, live_server):
     expect(page.locator("[data-theme-switch]")).to_have_attribute("aria-pressed", "false")
     page.reload()
     assert paper(page) == LIGHT_PAPER
+    # Switched back to what the phone says, the page follows the phone again.
+    assert page.evaluate("localStorage.getItem('theme')") is None
+    page.emulate_media(color_scheme="dark")
+    assert paper(page) == DARK_PAPER
 
 
 # A stand-in for the Screen Wake Lock API that records what the page asks for in
