@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint format demo system-deps test-postgres bench clean
+.PHONY: run test setup lint format demo system-deps test-postgres bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,9 @@ test-postgres: setup system-deps
 
 bench: setup system-deps
 	$(BIN)/python benchmarks/run.py
+
+soak: setup system-deps
+	$(BIN)/python benchmarks/soak.py
 
 lint: setup
 	$(BIN)/ruff check .

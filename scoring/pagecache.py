@@ -31,6 +31,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
 from .models import GameSession
+from .snapshot import read_snapshot
 
 PAGE_CACHE_SECONDS = 600
 CSRF_STAND_IN = "csrf-stand-in-9c41e7"
@@ -105,12 +106,17 @@ def cached_page(
 ) -> HttpResponse:
     """The page `template_name` from the cache under `key`, rendered with
     `context()` when it is not there (and then stored)."""
+    # A page is read in one snapshot (its context and whatever the template reads
+    # lazily), so a round saved meanwhile is on it whole or not at all. The key's
+    # version was read before: the page is never older than its key.
     if get_messages(request):  # len() only: reading them would mark them shown
-        return render(request, template_name, context())
+        with read_snapshot():
+            return render(request, template_name, context())
     pages = caches["pages"]
     html = pages.get(key)
     if html is None:
         stand_ins = {"csrf_token": CSRF_STAND_IN, "csp_nonce": NONCE_STAND_IN}
-        html = render_to_string(template_name, context() | stand_ins, request)
+        with read_snapshot():
+            html = render_to_string(template_name, context() | stand_ins, request)
         pages.set(key, html, PAGE_CACHE_SECONDS)
     return HttpResponse(fill_in(html, request))

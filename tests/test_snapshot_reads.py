@@ -1,5 +1,5 @@
 """Reads that span several queries see one snapshot (scoring.snapshot): the
-stats pages, the ledger, the export and the backup answer whole while other
+stats pages, the ledger, the share page, the export and the backup answer whole while other
 phones save and undo rounds, through real simultaneous requests to the live
 server (SQLite in WAL mode, or PostgreSQL under scripts/with-postgres). And
 `export_session --all` goes on past a session it cannot write."""
@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connections
 
-from scoring.models import Round
+from scoring.models import GameSession, Round
 from tests.test_concurrency import Phone, hand
 from tests.web_helpers import make_session
 
@@ -40,6 +40,8 @@ class ReadingPhone(Phone):
 def test_stats_ledger_exports_and_backups_while_phones_save_and_undo(live_server, tmp_path):
     owner = get_user_model().objects.create_user("aama")
     sessions = [make_session(owner, name=f"Night {n}") for n in range(2)]
+    token = "shared-while-playing-" + "x" * 20
+    GameSession.objects.filter(pk=sessions[0].pk).update(share_token=token)
     writers = [ReadingPhone(live_server.url, owner) for _ in sessions]
     reader = ReadingPhone(live_server.url, owner)
     for phone, session in zip(writers, sessions, strict=True):  # Aama has a player page
@@ -67,6 +69,9 @@ def test_stats_ledger_exports_and_backups_while_phones_save_and_undo(live_server
             f"/sessions/{first}/export.json",
             f"/sessions/{first}/ledger.csv",
             f"/sessions/{first}/summary/",
+            f"/sessions/{first}/settle/",
+            f"/s/{token}/",
+            f"/s/{token}/live/",
         ]
         while not done.is_set():
             for path in paths:

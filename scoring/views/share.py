@@ -29,6 +29,7 @@ from .. import services
 from ..models import GameSession
 from ..pagecache import cached_page, page_key, shared_version, version_of
 from ..reports import LATEST_ROUNDS, build_ledger
+from ..snapshot import read_snapshot
 from .access import session_for_user, shared_session
 
 # A save shows on every watching phone within about this long. An unchanged
@@ -83,8 +84,9 @@ def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -
     key = f"share-live:{etag}:{session.share_token}:{latest}"
     html = caches["pages"].get(key)
     if html is None:
-        context = _live_context(session, etag, latest)
-        html = render_to_string("scoring/share_view.html#live", context, request)
+        with read_snapshot():
+            context = _live_context(session, etag, latest)
+            html = render_to_string("scoring/share_view.html#live", context, request)
         caches["pages"].set(key, html, LIVE_CACHE_SECONDS)
     return html
 
