@@ -1,4 +1,5 @@
-"""axe-core over every page, on a 390x844 touch phone, in the light and the dark theme.
+"""axe-core over every page, on a 390x844 touch phone, in the light and the dark theme,
+and in Nepali.
 
 axe-core comes from the axe-playwright-python package (it bundles axe.min.js), so
 nothing is fetched from the network. A page passes with zero violations of any
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
@@ -84,11 +86,15 @@ def violations(page, axe: Axe) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_every_page_has_no_axe_violation(theme, logged_in_page, new_page, live_server):
+@pytest.mark.parametrize(("theme", "language"), [("light", "en"), ("dark", "en"), ("light", "ne")])
+def test_every_page_has_no_axe_violation(theme, language, logged_in_page, new_page, live_server):
     owner, user = logged_in_page(**TOUCH_PHONE, color_scheme=theme)
     guest = new_page(**TOUCH_PHONE, color_scheme=theme)
     session, round_ = a_played_session(user)
+    for page in (owner, guest):
+        page.context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+        )
     axe = Axe()
     found: dict[str, list[str]] = {}
 
@@ -97,6 +103,7 @@ def test_every_page_has_no_axe_violation(theme, logged_in_page, new_page, live_s
         response = page.goto(url)
         assert response is not None and response.ok, f"{what}: {url} answered {response}"
         page.wait_for_load_state("load")
+        assert page.locator("html").get_attribute("lang") == language
         if problems := violations(page, axe):
             found[f"{what} ({path})"] = problems
 
@@ -111,4 +118,4 @@ def test_every_page_has_no_axe_violation(theme, logged_in_page, new_page, live_s
     for what, path in PUBLIC_PAGES:
         check(guest, what, path)
     report = "\n".join(f"{page}:\n  " + "\n  ".join(items) for page, items in found.items())
-    assert not found, f"axe-core violations ({theme}):\n{report}"
+    assert not found, f"axe-core violations ({theme}, {language}):\n{report}"
