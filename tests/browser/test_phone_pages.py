@@ -178,6 +178,12 @@ def test_the_print_summary_fits_the_screen(logged_in_page, live_server):
     expect(page.locator(".summary-standings tbody tr")).to_have_count(5)
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
     assert page.evaluate(OUTSIDE_JS, ".summary td, .summary th, .summary li") == []
+    # Printed from a phone in the dark theme, it is dark ink on white paper.
+    page.locator("[data-theme-switch]").click()
+    assert paper(page) == DARK_PAPER
+    page.emulate_media(media="print")
+    assert paper(page) == "rgb(255, 255, 255)"
+    assert page.evaluate("getComputedStyle(document.body).color") == "rgb(29, 29, 31)"
 
 
 def paper(page) -> str:
