@@ -19,6 +19,13 @@ RULE_VALUES = (
     gettext_noop("tiers"),
     gettext_noop("murder"),
     gettext_noop("wikipedia"),
+    gettext_noop("nepal"),
+    # dhoos_amount and dhoos_payee (RULES.md v2)
+    gettext_noop("fixed"),
+    gettext_noop("round_total"),
+    gettext_noop("all"),
+    gettext_noop("winner"),
+    gettext_noop("next_winner"),
 )
 
 DJANGO_STRINGS = (

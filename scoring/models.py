@@ -116,7 +116,12 @@ class Round(models.Model):
         Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="rounds_won"
     )
     win_type = models.CharField(max_length=10, choices=WIN_TYPES, default="normal")
+    # Whether the round settled as better: the table's own mark, else the
+    # default the rules give it (after a dublee win, after a rotation).
     better = models.BooleanField(default=False)
+    # The table's mark: True or False when someone set it, None when the round
+    # takes its default, which moves when an earlier round is added or deleted.
+    better_mark = models.BooleanField(null=True, blank=True, default=None)
     # The tiplu card ("QH", "10S") picked in the maal calculator; "" if not used.
     tiplu = models.CharField(max_length=3, blank=True, default="")
     # Raised by every edit. The edit form carries the version it was opened at, so
@@ -134,14 +139,16 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.session} round {self.number}"
 
-    def to_input(self) -> RoundInput:
-        """The engine's view of this round (entries must be prefetched with players)."""
+    def to_input(self, *, marked: bool = False) -> RoundInput:
+        """The engine's view of this round (entries must be prefetched with players):
+        better as it settled, or with `marked` as the table marked it (None: the
+        default, for `settle_session` to work out)."""
         entries = sorted(self.entries.all(), key=lambda e: (e.player.position, e.player_id))
         return RoundInput(
             entries=tuple(e.to_entry() for e in entries),
             winner=self.winner.name if self.winner_id else None,
             win_type=self.win_type,  # type: ignore[arg-type]
-            better=self.better,
+            better=self.better_mark if marked else self.better,
         )
 
 
@@ -156,6 +163,8 @@ class RoundEntry(models.Model):
     maal = models.PositiveIntegerField(default=0)
     tunnel = models.PositiveIntegerField(default=0)
     dhoos = models.BooleanField(default=False)
+    # Saw the tiplu by seven dublees rather than three pure sets (always seen).
+    dublees = models.BooleanField(default=False)
     net = models.IntegerField(default=0)
     # The maal calculator's tally (Tally.to_dict()), kept to show how maal and
     # tunnel were counted; None when they were typed in.
@@ -177,6 +186,7 @@ class RoundEntry(models.Model):
             maal=self.maal,
             tunnel=self.tunnel,
             dhoos=self.dhoos,
+            dublees=self.dublees,
         )
 
 
@@ -192,6 +202,9 @@ class RoundChange(models.Model):
         ("restore", _("Restored")),
         # Every round settled again when the session's rules changed.
         ("rules", _("Re-settled under new rules")),
+        # Settled again because an earlier round changed (next-winner dhoos, the
+        # rotation's better rounds).
+        ("resettle", _("Re-settled after an earlier round changed")),
     ]
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")

@@ -9,8 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .engine import settle_up
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from .engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
 from .engine.ledger import EXACT_SETTLE_LIMIT
+from .engine.settlement import better_defaults
 from .models import GameSession, Player, Round, RoundEntry
 from .snapshot import read_snapshot
 
@@ -48,6 +52,55 @@ class Payment:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingDhoos:
+    """Dhoos owed to the next winner (dhoos_payee next_winner): in nobody's totals yet."""
+
+    player: str
+    amount: int
+    round: int  # the position of the round it was given in
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """What the table should know before a deal: its number, who deals, whether
+    it starts better, and the next-winner dhoos pending before it."""
+
+    number: int
+    dealer: Player | None  # one seat on per round, in seat order
+    better: BetterDefault
+    pending: tuple[Dhoos, ...] = ()
+
+    @property
+    def better_reason(self) -> str:
+        return better_reason(self.better)
+
+
+def better_reason(default: BetterDefault) -> str:
+    """Why a round starts marked better, for the table ("" when it does not)."""
+    reasons = []
+    if default.rotation:
+        if default.since is None:
+            reasons.append(
+                _(
+                    "a full rotation of the deal: %(rounds)d rounds since the start, "
+                    "%(players)d players"
+                )
+                % {"rounds": default.rounds, "players": default.players}
+            )
+        else:
+            reasons.append(
+                _(
+                    "a full rotation of the deal: %(rounds)d rounds since better round "
+                    "%(since)d, %(players)d players"
+                )
+                % {"rounds": default.rounds, "since": default.since, "players": default.players}
+            )
+    if default.dublee:
+        reasons.append(_("the round before was won by eight dublees"))
+    return "; ".join(reasons)
+
+
+@dataclass(frozen=True, slots=True)
 class Ledger:
     session: GameSession
     players: list[Player]
@@ -55,6 +108,8 @@ class Ledger:
     standings: list[Standing]  # best first
     payments: list[Payment]  # settle_up: the fewest when payments_fewest, else greedy
     shown_from: int = 0  # index of the first row a page shows (see build_ledger's latest)
+    pending: tuple[PendingDhoos, ...] = ()
+    next_round: NextRound | None = None
 
     @property
     def round_count(self) -> int:
@@ -159,4 +214,77 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         for t in settle_up({p.name: total[p.id] for p in players})
     ]
     shown_from = max(0, len(rows) - latest) if latest is not None else 0
-    return Ledger(session, players, rows, standings, payments, shown_from)
+    return Ledger(
+        session,
+        players,
+        rows,
+        standings,
+        payments,
+        shown_from,
+        pending=pending_dhoos(session),
+        next_round=_next_round(session, players, rows),
+    )
+
+
+def _next_round(session: GameSession, players: list[Player], rows: list[LedgerRow]) -> NextRound:
+    """The next round's dealer and better default, from what the ledger already read."""
+    names = [p.name for p in players]
+    shapes = [
+        RoundInput(
+            tuple(Entry(names[i]) for i, net in enumerate(row.nets) if net is not None),
+            winner=row.winner.name if row.winner else None,
+            win_type=row.win_type,  # type: ignore[arg-type]
+        )
+        for row in rows
+    ]
+    better = better_defaults(shapes, session.get_rules())[-1]
+    return NextRound(len(rows) + 1, dealer_of(players, len(rows) + 1), better)
+
+
+def dealer_of(players: list[Player], number: int) -> Player | None:
+    """Round `number`'s dealer: the deal moves one seat per round, in seat order."""
+    return players[(number - 1) % len(players)] if players else None
+
+
+def round_setting(session: GameSession, number: int) -> NextRound:
+    """Round `number` (1 for the first, one past the last for a new round) as the
+    rounds before it leave it: its dealer, its better default and the dhoos
+    pending before it, for the round form and its preview."""
+    rules = session.get_rules()
+    saved = list(
+        Round.objects.filter(session=session)
+        .select_related("winner")
+        .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
+        .order_by("number")
+    )
+    number = max(1, min(number, len(saved) + 1))
+    before = [r.to_input(marked=True) for r in saved[: number - 1]]
+    better = better_defaults(before, rules)[-1]
+    pending: tuple[Dhoos, ...] = ()
+    if rules.dhoos_payee == "next_winner":
+        try:
+            pending = settle_session(before, rules).pending
+        except RoundError:
+            pending = ()
+    players = list(session.players.all())
+    return NextRound(number, dealer_of(players, number), better, pending)
+
+
+def pending_dhoos(session: GameSession) -> tuple[PendingDhoos, ...]:
+    """Next-winner dhoos not booked yet: the rounds settled in order (only when the
+    session's rules pay dhoos to the next winner)."""
+    rules = session.get_rules()
+    if rules.dhoos_payee != "next_winner":
+        return ()
+    saved = (
+        Round.objects.filter(session=session)
+        .select_related("winner")
+        .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
+        .order_by("number")
+    )
+    inputs = [r.to_input(marked=True) for r in saved]
+    try:
+        settled = settle_session(inputs, rules, range(1, len(inputs) + 1))
+    except RoundError:
+        return ()  # a round impossible under today's rules: its page says so
+    return tuple(PendingDhoos(d.player, d.amount, d.round) for d in settled.pending)

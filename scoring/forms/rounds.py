@@ -9,19 +9,20 @@ mapped back to the row and field it names.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from ..engine import Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
+from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
 from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, loads_bounded
 from ..engine.settlement import MAX_POINTS
 from ..i18n import translate
 from ..models import Player
 from ..services import check_tallies
 
-ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos")
+ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
 WIN_TYPE_CHOICES = [("normal", _("Normal")), ("dublee", _("Dublee (eight dublees)"))]
 
 
@@ -35,6 +36,7 @@ class PlayerRow:
     maal: str = "0"
     tunnel: str = "0"
     dhoos: bool = False
+    dublees: bool = False  # saw by seven dublees: always seen
     maal_tally: str = ""  # the maal calculator's count, as JSON
     errors: dict[str, list[str]] = field(default_factory=dict)
 
@@ -64,6 +66,10 @@ class PlayerRow:
     def plays_errors(self) -> list[str]:
         return self.errors.get("plays", [])
 
+    @property
+    def dublees_errors(self) -> list[str]:
+        return self.errors.get("dublees", [])
+
 
 class RoundForm:
     """One round as a screen: a row per session player, then winner, win type, better.
@@ -81,9 +87,17 @@ class RoundForm:
         better_default: bool = False,
         tiplu: str = "",
         tallies: dict[str, Any] | None = None,
+        *,
+        number: int = 1,
+        pending: Sequence[Dhoos] = (),
     ) -> None:
         self.players = players
         self.rules = rules
+        # The round's place in the session: its number, whether the rules make
+        # it better by default, and the next-winner dhoos pending before it.
+        self.number = number
+        self.better_default = better_default
+        self.pending = tuple(pending)
         self.is_bound = data is not None
         self.errors: dict[str, list[str]] = {}
         self.round_input: RoundInput | None = None
@@ -124,6 +138,7 @@ class RoundForm:
                         maal=str(entry.maal),
                         tunnel=str(entry.tunnel),
                         dhoos=entry.dhoos,
+                        dublees=entry.dublees,
                         maal_tally=json.dumps(self._initial_tallies[player.name])
                         if player.name in self._initial_tallies
                         else "",
@@ -134,7 +149,9 @@ class RoundForm:
         self.win_type = initial.win_type
         self.better = initial.better
         try:  # the saved round's breakdown, shown before anything is changed
-            self.result = settle_round(initial, self.rules)
+            self.result = settle_round(
+                initial, self.rules, number=self.number, pending=self.pending
+            )
         except RoundError:
             self.result = None
 
@@ -142,14 +159,17 @@ class RoundForm:
         self.rows = []
         for player in self.players:
             prefix = f"p-{player.pk}-"
+            dublees = bool(data.get(prefix + "dublees"))
             self.rows.append(
                 PlayerRow(
                     player,
                     plays=bool(data.get(prefix + "plays")),
-                    status=data.get(prefix + "status", "seen"),
+                    # Seven dublees show the tiplu: the toggle marks the player seen.
+                    status="seen" if dublees else data.get(prefix + "status", "seen"),
                     maal=data.get(prefix + "maal", "").strip(),
                     tunnel=data.get(prefix + "tunnel", "").strip(),
                     dhoos=bool(data.get(prefix + "dhoos")),
+                    dublees=dublees,
                     maal_tally=data.get(prefix + "maal_tally", "").strip(),
                 )
             )
@@ -221,6 +241,7 @@ class RoundForm:
                         maal=maal or 0,
                         tunnel=tunnel or 0,
                         dhoos=row.dhoos,
+                        dublees=row.dublees,
                     )
                 )
         winner_name: str | None = None
@@ -248,13 +269,19 @@ class RoundForm:
             better=self.better,
         )
         try:
-            self.result = settle_round(round_input, self.rules)
+            self.result = settle_round(
+                round_input, self.rules, number=self.number, pending=self.pending
+            )
         except RoundError as error:
             self._place(error)
             return
         if not self._check_maal(round_input):
             return
-        self.round_input = round_input
+        # Left as the rules set it, the round keeps following its default (None),
+        # which moves if an earlier round is added or deleted; changed, it is the
+        # table's own mark.
+        marked = None if self.better == self.better_default else self.better
+        self.round_input = replace(round_input, better=marked)
 
     def _check_maal(self, round_input: RoundInput) -> bool:
         """The maal calculator's counts agree with the points beside them."""

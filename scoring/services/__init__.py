@@ -1,7 +1,14 @@
 """Every write: views translate, these write, the engine decides."""
 
 from .files import export_session, save_document, session_doc
-from .players import PlayerNotRemoved, add_player, removal_problem, remove_player, rename_player
+from .players import (
+    PlayerNotRemoved,
+    add_player,
+    move_player,
+    removal_problem,
+    remove_player,
+    rename_player,
+)
 from .rounds import (
     RestoreError,
     RoundConflict,
@@ -30,6 +37,7 @@ __all__ = [
     "delete_session",
     "edit_session",
     "export_session",
+    "move_player",
     "recompute_session",
     "removal_problem",
     "remove_player",

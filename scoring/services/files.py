@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
+from ..engine import settle_session
 from ..engine.sessionfile import RoundMaal, SessionDoc, export_document, maal_per_round
 from ..models import GameSession, Player, Round
 from . import rounds
@@ -54,15 +55,21 @@ def save_document(doc: SessionDoc, *, owner=None) -> GameSession:
         Player(session=session, name=name, position=index) for index, name in enumerate(doc.players)
     )
     players = rounds.players_by_name(session)
-    for number, round_input in enumerate(doc.rounds, start=1):
+    settled = settle_session(doc.rounds, doc.rules)
+    for number, (round_input, result) in enumerate(
+        zip(doc.rounds, settled.rounds, strict=True), start=1
+    ):
         maal = doc.maal_of(number - 1)
         round_ = Round.objects.create(
             session=session,
             number=number,
             winner=players[round_input.winner] if round_input.winner else None,
             win_type=round_input.win_type,
-            better=round_input.better,
+            better=result.better,
+            better_mark=round_input.better,
             tiplu=maal.tiplu,
         )
-        rounds.write_entries(round_, round_input, doc.rules, players, dict(maal.tallies))
+        rounds.write_entries(
+            round_, round_input, doc.rules, players, dict(maal.tallies), result=result
+        )
     return session

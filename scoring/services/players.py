@@ -23,6 +23,23 @@ def add_player(*, session: GameSession, name: str) -> Player:
 
 
 @transaction.atomic
+def move_player(*, player: Player, earlier: bool) -> None:
+    """Move a player one seat earlier or later in the seat order (which decides
+    who deals each round), swapping with the neighbour."""
+    session = GameSession.objects.select_for_update().get(pk=player.session_id)
+    seats = list(session.players.order_by("position", "id"))
+    index = next(i for i, p in enumerate(seats) if p.pk == player.pk)
+    other = index - 1 if earlier else index + 1
+    if not 0 <= other < len(seats):
+        return
+    seats[index], seats[other] = seats[other], seats[index]
+    for position, seat in enumerate(seats, start=1):
+        if seat.position != position:
+            seat.position = position
+            seat.save(update_fields=["position"])  # each save moves the session's version
+
+
+@transaction.atomic
 def rename_player(*, player: Player, name: str) -> None:
     """IntegrityError if another player of the session took the name meanwhile."""
     player.name = name

@@ -3,15 +3,24 @@ in one transaction, with the nets the engine computed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
 from django.utils.translation import gettext_noop
 
-from ..engine import Entry, RoundError, RoundInput, Rules, settle_round
-from ..engine.maal import Card, MaalError, check_entry_tally
+from ..engine import (
+    Entry,
+    RoundError,
+    RoundInput,
+    RoundResult,
+    Rules,
+    settle_round,
+    settle_session,
+)
+from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round_tallies
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry
 
 CONFLICT_MESSAGE = (
@@ -30,7 +39,7 @@ def round_snapshot(round_: Round) -> dict[str, Any]:
     """The round as the audit trail keeps it: input, nets and maal tallies, with
     players by id and name (a player may be renamed later)."""
     entries = sorted(round_.entries.all(), key=lambda e: (e.player.position, e.player_id))
-    return {
+    snapshot: dict[str, Any] = {
         "number": round_.number,
         "winner": round_.winner.name if round_.winner_id else None,
         "winner_id": round_.winner_id,
@@ -47,10 +56,15 @@ def round_snapshot(round_: Round) -> dict[str, Any]:
                 "dhoos": e.dhoos,
                 "net": e.net,
                 "maal_tally": e.maal_tally,
+                # Only when set, so older snapshots read the same.
+                **({"dublees": True} if e.dublees else {}),
             }
             for e in entries
         ],
     }
+    if round_.better_mark != round_.better:  # the round takes its default (None)
+        snapshot["better_mark"] = round_.better_mark
+    return snapshot
 
 
 def _fresh_snapshot(round_pk: int) -> dict[str, Any]:
@@ -123,6 +137,10 @@ def check_tallies(
         except MaalError as error:
             raise RoundError(error.msg, field="maal", player=name) from None
         checked[name] = result.tally.to_dict()
+    try:
+        check_round_tallies({name: Tally(**tally) for name, tally in checked.items()})
+    except MaalError as error:
+        raise RoundError(error.msg, field="maal") from None
     return code, checked
 
 
@@ -132,8 +150,11 @@ def write_entries(
     rules: Rules,
     players: dict[str, Player],
     tallies: dict[str, dict[str, int]] | None = None,
+    result: RoundResult | None = None,
 ) -> None:
-    result = settle_round(round_input, rules)
+    """The round's entries with their nets: `result`, else the round settled on
+    its own (`resettle` then settles it in its place in the session)."""
+    result = result or settle_round(_checked(round_input), rules)
     tallies = tallies or {}
     RoundEntry.objects.bulk_create(
         RoundEntry(
@@ -143,6 +164,7 @@ def write_entries(
             maal=entry.maal,
             tunnel=entry.tunnel,
             dhoos=entry.dhoos,
+            dublees=entry.dublees,
             net=result.of(entry.player).net,
             maal_tally=tallies.get(entry.player),
         )
@@ -161,6 +183,71 @@ def position_of(round_: Round) -> int:
     return Round.objects.filter(session_id=round_.session_id, number__lte=round_.number).count()
 
 
+def _checked(round_input: RoundInput) -> RoundInput:
+    """The round as one settles alone: a round taking its default better (None)
+    is checked and provisionally settled as not better."""
+    return round_input if round_input.better is not None else replace(round_input, better=False)
+
+
+def needs_sequence(rules: Rules) -> bool:
+    """Whether a round's result can depend on the rounds before it."""
+    return (
+        rules.dhoos_payee == "next_winner"
+        or rules.better_after_rotation
+        or rules.dublee_triggers_better
+    )
+
+
+def resettle(
+    session: GameSession,
+    rules: Rules,
+    *,
+    user=None,
+    action: str = "resettle",
+    quiet: Collection[int] = (),
+    force: bool = False,
+) -> None:
+    """Settle every saved round again in order (next-winner dhoos and default
+    better rounds depend on the rounds before) and write the nets and the better
+    marks that changed, with one `action` row in the audit trail per changed
+    round, except the rounds in `quiet`, which the caller records itself. Call
+    inside the caller's transaction, with the session row locked."""
+    if not force and not needs_sequence(rules):
+        return  # every round settles on its own: the caller wrote it so
+    saved = list(rounds_with_entries(session))
+    numbers = list(range(1, len(saved) + 1))  # as the ledger numbers them
+    settled = settle_session([r.to_input(marked=True) for r in saved], rules, numbers)
+    who = user if getattr(user, "pk", None) else None
+    moved_entries: list[RoundEntry] = []
+    moved_rounds: list[Round] = []
+    audit: list[RoundChange] = []
+    for round_, result in zip(saved, settled.rounds, strict=True):
+        before = round_snapshot(round_)
+        moved = [e for e in round_.entries.all() if e.net != result.of(e.player.name).net]
+        for entry in moved:
+            entry.net = result.of(entry.player.name).net
+        if not moved and round_.better == result.better:
+            continue
+        moved_entries.extend(moved)
+        if round_.better != result.better:
+            round_.better = result.better
+            moved_rounds.append(round_)
+        if round_.pk not in quiet:
+            audit.append(
+                RoundChange(
+                    session_id=session.pk,
+                    round_pk=round_.pk,
+                    action=action,
+                    user=who,
+                    before=before,
+                    after=round_snapshot(round_),
+                )
+            )
+    RoundEntry.objects.bulk_update(moved_entries, ["net"], batch_size=500)
+    Round.objects.bulk_update(moved_rounds, ["better"], batch_size=500)
+    RoundChange.objects.bulk_create(audit, batch_size=500)
+
+
 @transaction.atomic
 def add_round(
     session: GameSession,
@@ -175,7 +262,7 @@ def add_round(
     maal calculator, when it was used."""
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     rules = locked.get_rules()
-    settle_round(round_input, rules)  # refuse before writing anything
+    settle_round(_checked(round_input), rules)  # refuse before writing anything
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     players = players_by_name(locked)
     number = (Round.objects.filter(session=locked).aggregate(top=Max("number"))["top"] or 0) + 1
@@ -184,10 +271,12 @@ def add_round(
         number=number,
         winner=players[round_input.winner] if round_input.winner else None,
         win_type=round_input.win_type,
-        better=round_input.better,
+        better=bool(round_input.better),
+        better_mark=round_input.better,
         tiplu=tiplu,
     )
     write_entries(round_, round_input, rules, players, checked)
+    resettle(locked, rules, user=user, quiet={round_.pk})
     _record(locked.pk, round_.pk, "create", user, after=_fresh_snapshot(round_.pk))
     round_.position = position_of(round_)
     return round_
@@ -214,18 +303,21 @@ def replace_round(
     if expected_version is not None and current.version != expected_version:
         raise RoundConflict()
     rules = session.get_rules()
-    settle_round(round_input, rules)
+    settle_round(_checked(round_input), rules)
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     players = players_by_name(session)
     before = _fresh_snapshot(round_.pk)
     round_.version = current.version + 1
     round_.winner = players[round_input.winner] if round_input.winner else None
     round_.win_type = round_input.win_type
-    round_.better = round_input.better
+    round_.better = bool(round_input.better)
+    round_.better_mark = round_input.better
     round_.tiplu = tiplu
     round_.save()
     RoundEntry.objects.filter(round=round_).delete()
     write_entries(round_, round_input, rules, players, checked)
+    resettle(session, rules, user=user, quiet={round_.pk})
+    round_.refresh_from_db(fields=["better"])
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
     round_.position = position_of(round_)
     # The caller's object may hold prefetched entries from before the edit.
@@ -239,7 +331,7 @@ def delete_round(round_: Round, *, user=None, action: str = "delete") -> None:
     """Delete a round (action "undo" when it is the undo of the last round); the
     audit trail keeps it, so restore_round can bring it back."""
     session_id = round_.session_id
-    GameSession.objects.select_for_update().get(pk=session_id)  # one writer at a time
+    session = GameSession.objects.select_for_update().get(pk=session_id)  # one writer at a time
     round_pk = round_.pk
     try:
         before = _fresh_snapshot(round_pk)
@@ -247,6 +339,7 @@ def delete_round(round_: Round, *, user=None, action: str = "delete") -> None:
         return  # already deleted by someone else: nothing left to do
     Round.objects.filter(pk=round_pk).delete()
     _record(session_id, round_pk, action, user, before=before)
+    resettle(session, session.get_rules(), user=user)
 
 
 class RestoreError(RoundError):
@@ -287,15 +380,17 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
                 maal=e["maal"],
                 tunnel=e["tunnel"],
                 dhoos=e["dhoos"],
+                dublees=e.get("dublees", False),
             )
             for p, e in entries
         ),
         winner=winner.name if winner else None,
         win_type=snap["win_type"],
-        better=snap["better"],
+        # A snapshot from before marks were kept: its better was the table's mark.
+        better=snap.get("better_mark", snap["better"]),
     )
     rules = session.get_rules()
-    settle_round(round_input, rules)  # RoundError if impossible under today's rules
+    settle_round(_checked(round_input), rules)  # RoundError if impossible under today's rules
     number = snap["number"]
     if Round.objects.filter(session=session, number=number).exists():
         number = (
@@ -307,12 +402,14 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
         number=number,
         winner=winner,
         win_type=snap["win_type"],
-        better=snap["better"],
+        better=bool(round_input.better),
+        better_mark=round_input.better,
         tiplu=snap.get("tiplu", ""),
     )
     tallies = {p.name: e["maal_tally"] for p, e in entries if e.get("maal_tally")}
     write_entries(round_, round_input, rules, {p.name: p for p, _e in entries}, tallies)
     change.restored = True
     change.save(update_fields=["restored"])
+    resettle(session, rules, user=user, quiet={round_.pk})
     _record(session.pk, round_.pk, "restore", user, after=_fresh_snapshot(round_.pk))
     return round_

@@ -86,3 +86,13 @@ def player_delete(request: HttpRequest, session_id: int, player_id: int) -> Http
         return redirect("player_edit", session_id=session.pk, player_id=player.pk)
     messages.success(request, _("%(name)s removed from the session.") % {"name": player.name})
     return redirect("player_add", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def player_move(request: HttpRequest, session_id: int, player_id: int) -> HttpResponse:
+    """One seat earlier (or later) in the seat order, which decides who deals."""
+    session = session_for_user(request, session_id)
+    player = player_for_user(request, session, player_id)
+    services.move_player(player=player, earlier=request.POST.get("to") != "later")
+    return redirect("player_add", session_id=session.pk)

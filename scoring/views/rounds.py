@@ -14,11 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import services
-from ..engine import RoundError, RoundInput, better_by_default, settle_round
+from ..engine import RoundError, settle_round
 from ..forms.rounds import RoundForm
 from ..i18n import translate
 from ..models import GameSession, Round, RoundChange
 from ..pagecache import cached_page, page_key
+from ..reports import NextRound, round_setting
 from ..services.rounds import RoundConflict
 from .access import round_for_user, session_for_user, session_version_for_user
 
@@ -32,6 +33,7 @@ def _round_page(
     request: HttpRequest,
     session: GameSession,
     form: RoundForm,
+    setting: NextRound,
     round_: Round | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -43,18 +45,28 @@ def _round_page(
             "form": form,
             "round": round_,
             "position": _position(round_) if round_ else None,
+            "setting": setting,
         },
         status=status,
     )
 
 
-def _previous_round(session: GameSession) -> RoundInput | None:
-    last = Round.objects.filter(session=session).select_related("winner").order_by("-number")
-    last_round = last.first()
-    if last_round is None:
-        return None
-    winner = last_round.winner.name if last_round.winner else None
-    return RoundInput(entries=(), winner=winner, win_type=last_round.win_type)  # type: ignore[arg-type]
+def _form(session: GameSession, setting: NextRound, data=None, **initial: object) -> RoundForm:
+    """The round form for the round `setting` describes (its number, better
+    default and the dhoos pending before it)."""
+    return RoundForm(
+        list(session.players.all()),
+        session.get_rules(),
+        data=data,
+        better_default=setting.better.better,
+        number=setting.number,
+        pending=setting.pending,
+        **initial,  # type: ignore[arg-type]
+    )
+
+
+def _new_setting(session: GameSession) -> NextRound:
+    return round_setting(session, Round.objects.filter(session=session).count() + 1)
 
 
 @login_required
@@ -62,7 +74,8 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.method != "POST":
         return _empty_round_page(request, session_id)
     session = session_for_user(request, session_id)
-    form = RoundForm(list(session.players.all()), session.get_rules(), data=request.POST)
+    setting = _new_setting(session)
+    form = _form(session, setting, data=request.POST)
     if form.is_valid() and form.round_input is not None:
         try:
             round_ = services.add_round(
@@ -81,7 +94,7 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
                 request, _("Round %(position)d saved.") % {"position": round_.position}
             )
             return redirect("session_detail", session_id=session.pk)
-    return _round_page(request, session, form)
+    return _round_page(request, session, form, setting)
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -89,10 +102,15 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 
     def context() -> dict[str, object]:
         session = session_for_user(request, session_id)
-        rules = session.get_rules()
-        better = better_by_default(_previous_round(session), rules)
-        form = RoundForm(list(session.players.all()), rules, better_default=better)
-        return {"session": session, "form": form, "round": None, "position": None}
+        setting = _new_setting(session)
+        form = _form(session, setting)
+        return {
+            "session": session,
+            "form": form,
+            "round": None,
+            "position": None,
+            "setting": setting,
+        }
 
     key = page_key(request, "round-new", session_version_for_user(request, session_id))
     return cached_page(request, key, "scoring/round_form.html", context)
@@ -102,12 +120,14 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def round_preview(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    form = RoundForm(list(session.players.all()), session.get_rules(), data=request.POST)
+    number = request.POST.get("number", "")
+    setting = round_setting(session, int(number)) if number.isdigit() else _new_setting(session)
+    form = _form(session, setting, data=request.POST)
     form.is_valid()
     if request.htmx:
         # The summary, plus (out of band) the messages beside each field.
         return render(request, "scoring/round_form.html#preview", {"form": form, "oob": True})
-    return _round_page(request, session, form)
+    return _round_page(request, session, form, setting)
 
 
 @login_required
@@ -117,15 +137,20 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         session = session_for_user(request, session_id)
         round_ = round_for_user(request, session, round_id)
         result, problem = None, None
+        position = _position(round_)
+        # Settled in its place: with the next-winner dhoos pending before it.
+        pending = round_setting(session, position).pending
         try:
-            result = settle_round(round_.to_input(), session.get_rules())
+            result = settle_round(
+                round_.to_input(), session.get_rules(), number=position, pending=pending
+            )
         except RoundError as error:
             problem = translate(error.msg)
         played = {e.player_id for e in round_.entries.all()}
         return {
             "session": session,
             "round": round_,
-            "position": _position(round_),
+            "position": position,
             "result": result,
             "problem": problem,
             "sat_out": [p for p in session.players.all() if p.pk not in played],
@@ -166,10 +191,9 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
         round_ = round_for_user(request, session, round_id)
     except Http404:
         return _round_gone(request, session, round_id)
-    players = list(session.players.all())
-    rules = session.get_rules()
+    setting = round_setting(session, _position(round_))
     if request.method == "POST":
-        form = RoundForm(players, rules, data=request.POST)
+        form = _form(session, setting, data=request.POST)
         if _opened_version(request) is None:
             # Without the version it was opened at, a save could silently undo
             # another phone's edit: refused, the values kept for a second try.
@@ -180,7 +204,7 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     "reload the round and make your change again."
                 ),
             )
-            return _round_page(request, session, form, round_, status=400)
+            return _round_page(request, session, form, setting, round_, status=400)
         if form.is_valid() and form.round_input is not None:
             try:
                 services.replace_round(
@@ -202,10 +226,10 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     request, _("Round %(position)d changed.") % {"position": round_.position}
                 )
                 return redirect("session_detail", session_id=session.pk)
-        return _round_page(request, session, form, round_)
+        return _round_page(request, session, form, setting, round_)
     tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
-    form = RoundForm(players, rules, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)
-    return _round_page(request, session, form, round_)
+    form = _form(session, setting, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)
+    return _round_page(request, session, form, setting, round_)
 
 
 def _confirm_delete(

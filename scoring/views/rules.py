@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from .. import services
-from ..engine import RoundError, Rules, settle_round
+from ..engine import PRESETS, RoundError, RoundInput, Rules, settle_round
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, preset_of
 from ..forms.rules import RulesForm, preset_options
 from ..i18n import translate
@@ -41,11 +41,61 @@ def _check_rounds(session: GameSession, rules: Rules) -> str | None:
     return None
 
 
+def _with_house_table(preset: Rules, rules: Rules) -> Rules:
+    """A preset adopted by a session keeps the session's own maal point table."""
+    return dataclasses.replace(preset, maal_points=rules.maal_points)
+
+
+def _compare_presets(session: GameSession, rules: Rules) -> dict[str, object] | None:
+    """The session's last round settled on its own under its rules and under each
+    preset, side by side: each player's net per column (None where that preset
+    refuses the round)."""
+    last = services.rounds_with_entries(session).order_by("-number").first()
+    if last is None:
+        return None
+    round_input: RoundInput = last.to_input()
+    columns: list[tuple[str, Rules]] = [("", rules)]
+    columns += [(name, _with_house_table(preset, rules)) for name, preset in PRESETS.items()]
+    nets: list[dict[str, int] | None] = []
+    for _name, column_rules in columns:
+        try:
+            nets.append(settle_round(round_input, column_rules).nets)
+        except RoundError:
+            nets.append(None)
+    players = [entry.player for entry in round_input.entries]
+    return {
+        "position": services.rounds_with_entries(session).count(),
+        "presets": [name for name, _rules in columns[1:]],
+        "rows": [
+            {"player": player, "nets": [n[player] if n else None for n in nets]}
+            for player in players
+        ],
+        "refused": [n is None for n in nets],
+    }
+
+
 @login_required
 def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     rules = session.get_rules()
     has_rounds = session.rounds.exists()
+    adopt = request.POST.get("adopt", "") if request.method == "POST" else ""
+    if adopt in PRESETS:
+        # One tap adopts a preset: saved at once before the first round; with
+        # rounds, the form shows the preset for the usual re-settle confirmation.
+        adopted = _with_house_table(PRESETS[adopt], rules)
+        if not has_rounds:
+            services.recompute_session(session, adopted, user=request.user)
+            messages.success(request, _("Rules saved."))
+            return redirect("session_detail", session_id=session.pk)
+        form = RulesForm(None, rules=adopted, has_rounds=has_rounds)
+        form.fields["preset"].initial = adopt
+        messages.info(
+            request,
+            _("Tick “Recompute every round” and save to play the %(preset)s preset.")
+            % {"preset": _(adopt)},
+        )
+        return _rules_page(request, session, rules, form, has_rounds)
     form = RulesForm(request.POST or None, rules=rules, has_rounds=has_rounds)
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         new_rules = form.rules
@@ -73,6 +123,12 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
             _("Not changed: %(problem)s. Under these rules that round is impossible.")
             % {"problem": problem},
         )
+    return _rules_page(request, session, rules, form, has_rounds)
+
+
+def _rules_page(
+    request: HttpRequest, session: GameSession, rules: Rules, form: RulesForm, has_rounds: bool
+) -> HttpResponse:
     return render(
         request,
         "scoring/session_rules.html",
@@ -83,5 +139,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
             "preset": preset_of(rules),
             "has_rounds": has_rounds,
             "presets": preset_options(),
+            "compare": _compare_presets(session, rules),
+            "preset_names": list(PRESETS),
         },
     )
