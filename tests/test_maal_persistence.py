@@ -89,16 +89,21 @@ def test_replace_round_rewrites_tiplu_and_tallies(session):
     round_ = services.add_round(
         session, _round(), tiplu="7H", tallies={"Asha": {"poplu": 1, "marriages": 1}}
     )
+    # Asha's marriage and Bikash's tiplu: the two tiplu in play (RULES.md section 4).
     services.replace_round(
         round_,
-        _round(asha_maal=30),
+        _round(asha_maal=15),
         tiplu="KD",
-        tallies={"Asha": {"marriages": 2}, "Bikash": {"tiplu": 1}},
+        tallies={"Asha": {"marriages": 1, "poplu": 2}, "Bikash": {"tiplu": 1}},
     )
     round_.refresh_from_db()
     assert round_.tiplu == "KD"
     tallies = {e.player.name: e.maal_tally for e in round_.entries.select_related("player")}
-    assert tallies == {"Asha": {"marriages": 2}, "Bikash": {"tiplu": 1}, "Chandra": None}
+    assert tallies == {
+        "Asha": {"marriages": 1, "poplu": 2},
+        "Bikash": {"tiplu": 1},
+        "Chandra": None,
+    }
     services.replace_round(round_, _round(asha_maal=30))
     round_.refresh_from_db()
     assert round_.tiplu == ""
