@@ -173,6 +173,7 @@ ACCESS = {
     "player_add": ("owner", "GET"),
     "player_edit": ("owner", "GET"),
     "player_delete": ("owner", "POST"),
+    "player_move": ("owner", "POST"),
     "round_undo": ("owner", "POST"),
     "maal_calculator": ("owner", "GET"),
     "maal_table": ("owner", "GET"),
