@@ -14,7 +14,7 @@ from django.conf import settings
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
-from scoring.models import new_share_token
+from scoring.models import RoundChange, new_share_token
 
 from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
@@ -87,7 +87,9 @@ def violations(page, axe: Axe) -> list[str]:
 
 
 @pytest.mark.parametrize(("theme", "language"), [("light", "en"), ("dark", "en"), ("light", "ne")])
-def test_every_page_has_no_axe_violation(theme, language, logged_in_page, new_page, live_server):
+def test_every_page_has_no_axe_violation(
+    theme, language, logged_in_page, new_page, live_server, monkeypatch
+):
     owner, user = logged_in_page(**TOUCH_PHONE, color_scheme=theme)
     guest = new_page(**TOUCH_PHONE, color_scheme=theme)
     session, round_ = a_played_session(user)
@@ -117,5 +119,24 @@ def test_every_page_has_no_axe_violation(theme, language, logged_in_page, new_pa
         found["round form with the maal dialog open"] = problems
     for what, path in PUBLIC_PAGES:
         check(guest, what, path)
+
+    # The error pages: not found, a round deleted while open, a server error.
+    def check_error(page, what: str, path: str, status: int) -> None:
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == status, f"{what}: {response}"
+        page.wait_for_load_state("load")
+        if problems := violations(page, axe):
+            found[f"{what} ({path})"] = problems
+
+    deleted = RoundChange.objects.get(session=session, action="delete").round_pk
+    check_error(owner, "not found", "/no/such/page/", 404)
+    check_error(guest, "not found (visitor)", "/no/such/page/", 404)
+    check_error(owner, "deleted round", f"/sessions/{session.pk}/rounds/{deleted}/edit/", 404)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr("scoring.views.rounds.RoundForm", crash)  # a page not cached whole
+    check_error(owner, "server error", f"/sessions/{session.pk}/rounds/{round_.pk}/edit/", 500)
     report = "\n".join(f"{page}:\n  " + "\n  ".join(items) for page, items in found.items())
     assert not found, f"axe-core violations ({theme}, {language}):\n{report}"
