@@ -280,3 +280,67 @@ def test_an_imported_session_books_next_winner_dhoos(owner):
     assert nets(second) == {"A": 3 + 15, "B": -3 - 15}
     assert services.export_session(saved)["totals"] == {"A": 21, "B": -21}
     assert GameSession.objects.count() == 1
+
+
+# --- each option through the round form, with RULES.md's numbers ---------------------------------
+
+DHOOS_DAI = {**WORKED, "Dai": ("seen", 0, 0, True)}
+
+
+@pytest.mark.parametrize(
+    ("options", "rows", "expected"),
+    [
+        # Fixed, to all: Dai pays 15 to each of three.
+        ({}, DHOOS_DAI, {"Aama": 18, "Buwa": -1, "Didi": 45, "Dai": -62}),
+        # The round's total T = 14, to each of three.
+        (
+            {"dhoos_amount": "round_total"},
+            DHOOS_DAI,
+            {"Aama": 17, "Buwa": -2, "Didi": 44, "Dai": -59},
+        ),
+        # Once, to the winner.
+        ({"dhoos_payee": "winner"}, DHOOS_DAI, {"Aama": 3, "Buwa": -16, "Didi": 45, "Dai": -32}),
+        # Aama's own 5 void: T = 9; Aama pays 12, Buwa 11, Dai 12; then her dhoos.
+        (
+            {"dhoos_voids_maal": True},
+            {**WORKED, "Aama": ("seen", 5, 0, True)},
+            {"Aama": -57, "Buwa": 4, "Didi": 50, "Dai": 3},
+        ),
+    ],
+    ids=["fixed-all", "round-total", "winner", "voids-maal"],
+)
+def test_each_dhoos_option_through_the_round_form(logged_in, owner, options, rows, expected):
+    session = make_session(owner, **options)
+    assert nets(enter(logged_in, session, rows, "Didi")) == expected
+
+
+def test_a_dublee_win_with_too_few_players_is_refused_in_the_form(logged_in, owner):
+    session = make_session(owner, dublee_min_players=4)
+    three = {k: v for k, v in WORKED.items() if k != "Dai"}
+    response = logged_in.post(
+        reverse("round_new", args=[session.pk]),
+        round_data(session, three, "Didi", win_type="dublee"),
+    )
+    assert response.status_code == 200
+    assert (
+        "a dublee win needs at least 4 players under these rules, got 3"
+        in response.content.decode()
+    )
+    assert enter(logged_in, session, WORKED, "Didi", win_type="dublee") is not None
+
+
+def test_the_new_options_are_on_the_rules_form(logged_in, session):
+    from .web_helpers import rules_post
+
+    rules = make_rules(
+        "nepal", dhoos_amount="round_total", dublee_min_players=4, master_card_value=10
+    )
+    html = page(logged_in, "session_rules", session)
+    for name in ("dhoos_amount", "dhoos_payee", "dublee_players_pay_seen", "master_card_value"):
+        assert f'name="{name}"' in html
+    response = logged_in.post(
+        reverse("session_rules", args=[session.pk]), rules_post(rules, preset="nepal")
+    )
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.get_rules() == rules
