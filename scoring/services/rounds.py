@@ -412,4 +412,5 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
     change.save(update_fields=["restored"])
     resettle(session, rules, user=user, quiet={round_.pk})
     _record(session.pk, round_.pk, "restore", user, after=_fresh_snapshot(round_.pk))
+    round_.position = position_of(round_)
     return round_

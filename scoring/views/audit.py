@@ -113,6 +113,8 @@ def round_restore(request: HttpRequest, session_id: int, change_id: int) -> Http
     except RoundError as error:
         messages.error(request, str(error))
         return redirect("session_changes", session_id=session.pk)
-    position = Round.objects.filter(session=session, number__lte=round_.number).count()
-    messages.success(request, _("Round restored as round %(position)d.") % {"position": position})
+    # The position came back with the round, counted inside the save's transaction.
+    messages.success(
+        request, _("Round restored as round %(position)d.") % {"position": round_.position}
+    )
     return redirect("session_detail", session_id=session.pk)
