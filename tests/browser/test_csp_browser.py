@@ -26,9 +26,9 @@ def test_no_page_breaks_the_policy(logged_in_page, new_page, live_server):
         page.goto(live_server.url + path)
     page.goto(f"{base}/rounds/new/")
     # Fill the worked example through the form: the htmx preview must run.
-    page.locator('fieldset.player-card[data-player="Didi"] .winner-pick input').check()
+    page.locator("#winner-field .pick", has_text="Didi").click()
     for name, (status, maal) in WORKED.items():
-        card = page.locator(f'fieldset.player-card[data-player="{name}"]')
+        card = page.locator(f'.player-row[data-player="{name}"]')
         card.locator(".status label", has_text=re.compile(f"^\\s*{status}\\s*$")).click()
         card.locator('input[name$="-maal"]').fill(str(maal))
     expect(page.locator('#preview li[data-player="Didi"]')).to_contain_text("+30")

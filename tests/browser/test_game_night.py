@@ -41,7 +41,14 @@ def sign_up(page, base_url: str, username: str) -> None:
 
 
 def player(page, name: str):
-    return page.locator(f'fieldset.player-card[data-player="{name}"]')
+    return page.locator(f'.player-row[data-player="{name}"]')
+
+
+def open_more(page, name: str) -> None:
+    """Tunnel, dhoos, dublees and the maal calculator are behind a player's "more" (⋯)."""
+    card = player(page, name)
+    if card.locator("details.more[open]").count() == 0:
+        card.locator("details.more > summary").click()
 
 
 def fill_player(page, name: str, status: str, maal: int, dhoos: bool = False) -> None:
@@ -49,11 +56,12 @@ def fill_player(page, name: str, status: str, maal: int, dhoos: bool = False) ->
     card.locator(".status label", has_text=re.compile(f"^\\s*{status}\\s*$")).click()
     card.locator('input[name$="-maal"]').fill(str(maal))
     if dhoos:
+        open_more(page, name)
         card.locator(".dhoos input").check()
 
 
 def pick_winner(page, name: str) -> None:
-    player(page, name).locator(".winner-pick input").check()
+    page.locator("#winner-field .pick", has_text=re.compile(f"^\\s*{name}\\s*$")).click()
 
 
 def expect_preview(page, nets: dict[str, str]) -> None:

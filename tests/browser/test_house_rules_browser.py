@@ -22,7 +22,13 @@ from playwright.sync_api import expect
 
 from scoring.models import Round
 from tests.browser.conftest import TOUCH_PHONE
-from tests.browser.test_game_night import expect_preview, fill_player, pick_winner, player
+from tests.browser.test_game_night import (
+    expect_preview,
+    fill_player,
+    open_more,
+    pick_winner,
+    player,
+)
 from tests.web_helpers import make_session
 
 pytestmark = pytest.mark.browser
@@ -35,6 +41,7 @@ def enter_round(page, winner: str, rows: dict[str, tuple], nets: dict[str, str],
     for name, (status, maal, *more) in rows.items():
         fill_player(page, name, status, maal, dhoos="dhoos" in more)
         if "dublees" in more:
+            open_more(page, name)
             player(page, name).locator(".dublees input").check()
     expect_preview(page, nets)
     page.get_by_role("button", name="Save round").click()

@@ -51,9 +51,17 @@ def test_calculator_page_counts_a_hand(owner_page, live_server):
     assert not Round.objects.exists()
 
 
+def _open_calculator(page, player):
+    """The calculator's button is behind the player's "more" (⋯)."""
+    row = page.locator(f'.player-row[data-player="{player}"]')
+    if row.locator("details.more[open]").count() == 0:
+        row.locator("details.more > summary").click()
+    row.locator("[data-maal-open]").click()
+
+
 def _count(page, player, taps, plus=()):
     """Open the player's calculator, tap cards and +, use the points."""
-    page.locator(f'fieldset[data-player="{player}"] [data-maal-open]').click()
+    _open_calculator(page, player)
     dialog = page.locator("#maal-dialog")
     dialog.wait_for(state="visible")
     assert dialog.locator("[data-maal-player]").text_content() == player
@@ -78,7 +86,7 @@ def test_filling_a_round_with_the_calculator(owner_page, live_server):
 
     # Aama: the tiplu is picked once, in her calculator; she holds 7♥ 8♥ 6♥ 8♥ and a
     # tunnel of ordinary jokers exposed after the deal.
-    page.locator('fieldset[data-player="Aama"] [data-maal-open]').click()
+    _open_calculator(page, "Aama")
     dialog = page.locator("#maal-dialog")
     dialog.locator(".ranks label", has_text="7").click()
     dialog.locator(".suits label.suit-H").click()
@@ -118,7 +126,7 @@ def test_filling_a_round_with_the_calculator(owner_page, live_server):
     page.locator(
         f'fieldset[data-player="Buwa"] input[name="p-{ids["Buwa"]}-status"][value="unseen"]'
     ).check(force=True)
-    page.locator('fieldset[data-player="Didi"] input[name="winner"]').check(force=True)
+    page.locator(f"#winner-{ids['Didi']}").check(force=True)
     # The settlement preview follows: T = 22 + 3 + 4 (Buwa has 0), Didi wins.
     page.wait_for_function("document.querySelector('#preview').textContent.includes('T = 29')")
     page.get_by_role("button", name="Save round").click()

@@ -1,0 +1,23 @@
+"""The hidden one-time key of a form that creates something (see scoring/savekeys.py)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+
+from ..savekeys import new_save_key, posted_save_key
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def save_key_field(context: template.Context) -> str:
+    """A fresh key; a refused form shown again keeps the key it was posted with
+    (nothing was saved under it), and a cached page gets its stand-in."""
+    key = context.get("save_key")
+    request = context.get("request")
+    if not key and request is not None:
+        key = posted_save_key(request)
+    return format_html(
+        '<input type="hidden" name="save_key" value="{}" data-save-key>', key or new_save_key()
+    )

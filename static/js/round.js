@@ -1,0 +1,79 @@
+// The round screen's conveniences; the form works without them.
+(function () {
+  "use strict";
+  var form = document.getElementById("round-form");
+  if (!form) return;
+
+  function rowOf(playerId) {
+    return form.querySelector('.player-row[data-player-id="' + playerId + '"]');
+  }
+
+  function visible(element) {
+    // Inside a closed "more" a box still has a layout box, but cannot be seen.
+    return element.offsetParent !== null && !element.disabled && !element.closest("details:not([open])");
+  }
+
+  // Picking a winner: they play, and they are seen (ending a round shows the
+  // pure sets). Each change is announced so the preview follows.
+  form.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input.name !== "winner" || !input.checked || input.value === "none") return;
+    var row = rowOf(input.value);
+    if (!row) return;
+    [row.querySelector('input[name$="-plays"]'), row.querySelector('input[name$="-status"][value="seen"]')]
+      .forEach(function (box) {
+        if (box && !box.checked) {
+          box.checked = true;
+          box.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
+  });
+
+  // A number box takes what is typed: its content is selected on focus, so
+  // tapping "12" and typing 5 gives 5, never 125 or 512.
+  form.addEventListener("focusin", function (event) {
+    if (event.target.matches("[data-points]")) event.target.select();
+  });
+  form.addEventListener("mouseup", function (event) {
+    // A mouse click would put the caret back where it landed.
+    if (event.target.matches("[data-points]") && event.target.selectionStart !== event.target.selectionEnd) {
+      event.preventDefault();
+    }
+  });
+
+  // The keyboard's Next (Enter) goes to the next box, and after the last to Save:
+  // it never saves the round by accident.
+  form.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !event.target.matches("[data-points]")) return;
+    event.preventDefault();
+    var boxes = Array.prototype.filter.call(form.querySelectorAll("[data-points]"), visible);
+    var next = boxes[boxes.indexOf(event.target) + 1];
+    (next || form.querySelector('.sticky-save button[type="submit"]')).focus();
+  });
+
+  // "More" opens by itself where a message about tunnel or dhoos appeared.
+  function openWithErrors() {
+    form.querySelectorAll("details.more").forEach(function (details) {
+      if (details.querySelector(".errorlist li")) details.open = true;
+    });
+  }
+  document.body.addEventListener("htmx:afterSettle", openWithErrors);
+
+  // A refused save: its summary in view and focused; each item focuses its field.
+  var summary = document.getElementById("form-errors");
+  if (summary) {
+    openWithErrors();
+    summary.scrollIntoView({ block: "start" });
+    summary.focus();
+    summary.addEventListener("click", function (event) {
+      var link = event.target.closest('a[href^="#"]');
+      var target = link && document.getElementById(link.getAttribute("href").slice(1));
+      if (!target) return;
+      event.preventDefault();
+      var details = target.closest("details");
+      if (details) details.open = true;
+      target.focus();
+      target.scrollIntoView({ block: "center" });
+    });
+  }
+})();

@@ -1,0 +1,176 @@
+"""The round at the table, on a phone (390×844, touch): one screen and a half for
+five players, numbers that take what is typed, one save per tap, and a refused
+save's errors where the eye is.
+
+Figures (pagat: seen 3, unseen 10 to the winner, 5 players, all seen unless said):
+Didi wins; Aama 5, Buwa 2, Didi 7, Dai 0, Bhai 3. T = 17, n = 5.
+Aama pays 17 + 3 − 25 = −5 (receives 5), Buwa 17 + 3 − 10 = 10,
+Dai 17 + 3 − 0 = 20, Bhai 17 + 3 − 15 = 5; Didi +30: nets +5, −10, +30, −20, −5.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Round
+
+from ..web_helpers import make_session
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+TOUCH = {"has_touch": True, "is_mobile": True}
+FIVE = ("Aama", "Buwa", "Didi", "Dai", "Bhai")
+MAX_HEIGHT = 1266  # one phone screen and a half
+HAND = {"Aama": 5, "Buwa": 2, "Didi": 7, "Dai": 0, "Bhai": 3}
+NETS = {"Aama": "+5", "Buwa": "-10", "Didi": "+30", "Dai": "-20", "Bhai": "-5"}
+
+
+@pytest.fixture
+def table(logged_in_page, live_server):
+    """A 5-player session and the owner's phone on its new-round form."""
+    page, user = logged_in_page(viewport=PHONE, **TOUCH)
+    session = make_session(user, players=FIVE)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    return page, session
+
+
+def row(page, name: str):
+    return page.locator(f'.player-row[data-player="{name}"]')
+
+
+def maal(page, name: str):
+    return row(page, name).locator('input[name$="-maal"]')
+
+
+def page_height(page) -> int:
+    return page.evaluate("document.documentElement.scrollHeight")
+
+
+def test_five_players_fit_a_screen_and_a_half_and_a_round_takes_six_taps(table):
+    page, session = table
+    assert page_height(page) <= MAX_HEIGHT
+    taps = 0
+    page.locator(".pick", has_text="Didi").tap()
+    taps += 1
+    for name, points in HAND.items():
+        if points:
+            maal(page, name).tap()
+            taps += 1
+            page.keyboard.type(str(points))
+    for name, net in NETS.items():
+        expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    page.screenshot(path="/tmp/round_form_390.png", full_page=True)
+    assert page_height(page) <= MAX_HEIGHT
+    # The settlement shows without scrolling far: its top is within the first screen.
+    assert page.locator("#preview").bounding_box()["y"] < 844
+    page.get_by_role("button", name="Save round").tap()
+    taps += 1
+    expect(page.locator(".message")).to_have_text("Round 1 saved.")
+    assert taps <= 6
+    assert Round.objects.filter(session=session).count() == 1
+
+
+def to_nepali(page) -> None:
+    page.locator('.lang-switch button[value="ne"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", "ne")
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_tapping_a_box_and_typing_5_gives_5(table, live_server, language):
+    page, _session = table
+    if language == "ne":
+        to_nepali(page)
+    box = maal(page, "Aama")
+    expect(box).to_have_value("")  # empty means 0, shown as a 0 placeholder
+    assert box.get_attribute("placeholder") == "0"
+    assert box.get_attribute("inputmode") == "numeric"
+    box.tap()
+    page.keyboard.type("5")
+    expect(box).to_have_value("5")
+    # A box with a number in it: the tap selects it, so typing replaces it.
+    tunnel_more = row(page, "Buwa").locator("summary")
+    tunnel_more.tap()
+    tunnel = row(page, "Buwa").locator('input[name$="-tunnel"]')
+    tunnel.tap()
+    page.keyboard.type("12")
+    box.tap()
+    page.keyboard.type("7")
+    expect(box).to_have_value("7")
+    tunnel.tap()
+    page.keyboard.type("3")
+    expect(tunnel).to_have_value("3")
+    # Next on the phone's keyboard goes on to the next box, never saves.
+    maal(page, "Didi").tap()
+    page.keyboard.type("4")
+    page.keyboard.press("Enter")
+    expect(maal(page, "Dai")).to_be_focused()
+    page.keyboard.type("९" if language == "ne" else "9")  # a Nepali keyboard's digits count too
+    page.locator(".pick", has_text="Didi").tap()
+    expect(page.locator('#preview li[data-player="Dai"] .calc')).to_contain_text("S = 9")
+    expect(page.locator('#preview li[data-player="Aama"] .calc')).to_contain_text("S = 7")
+    expect(page.locator('#preview li[data-player="Buwa"] .calc')).to_contain_text("S = 3")
+    assert Round.objects.count() == 0
+
+
+def test_a_double_tap_on_save_saves_one_round(table):
+    page, session = table
+    page.locator(".pick", has_text="Didi").tap()
+    for name, points in HAND.items():
+        maal(page, name).fill(str(points))
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+30")
+    posts: list[str] = []
+    held = []
+    page.on("request", lambda r: posts.append(r.url) if r.url.endswith("/rounds/new/") else None)
+    page.route("**/rounds/new/", lambda route: held.append(route))  # held until we look
+    # The page notes the Save button as each submit leaves it; the note outlives
+    # the page (locators and evaluate wait while a navigation is pending).
+    page.evaluate(
+        """() => window.addEventListener("submit", (event) => {
+          const b = document.querySelector(".sticky-save button");
+          const notes = JSON.parse(sessionStorage.notes || "[]");
+          notes.push([event.defaultPrevented, b.disabled, b.textContent]);
+          sessionStorage.notes = JSON.stringify(notes);
+        })"""
+    )
+    save = page.get_by_role("button", name="Save round")
+    box = save.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)  # the second tap, a few milliseconds later
+    assert len(held) == 1 and len(posts) == 1
+    held[0].continue_()
+    expect(page.locator(".message")).to_have_text("Round 1 saved.")
+    assert Round.objects.filter(session=session).count() == 1
+    assert len(posts) == 1
+    # One submit went out, leaving the button disabled and saying so; the second
+    # tap met a disabled button.
+    assert page.evaluate("() => JSON.parse(sessionStorage.notes)") == [[False, True, "Saving…"]]
+
+
+def test_a_refused_save_shows_every_error_at_the_top_in_view(table):
+    page, _session = table
+    # Buwa wins; Aama's maal has a typo, and Dai's tunnel behind "more".
+    page.locator(".pick", has_text="Buwa").tap()
+    maal(page, "Aama").fill("5x")
+    row(page, "Dai").locator("summary").tap()
+    row(page, "Dai").locator('input[name$="-tunnel"]').fill("-3")
+    row(page, "Dai").locator("summary").tap()  # closed again
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.get_by_role("button", name="Save round").tap()
+    alert = page.get_by_role("alert")
+    expect(alert).to_be_visible()
+    expect(alert).to_be_in_viewport()
+    expect(alert).to_be_focused()
+    items = [" ".join(t.split()) for t in alert.locator("li").all_inner_texts()]
+    assert items == [
+        "Aama, maal: must be a whole number, got '5x'",
+        "Dai, tunnel: must not be negative, got -3",
+    ]
+    # Each message also stays beside its field, and each item leads to it.
+    expect(row(page, "Aama").locator('[id$="-maal"].errorlist')).to_contain_text("whole number")
+    expect(row(page, "Dai").locator("details.more")).to_have_attribute("open", "")
+    alert.get_by_role("link", name="Dai, tunnel: must not be negative, got -3").tap()
+    expect(row(page, "Dai").locator('input[name$="-tunnel"]')).to_be_focused()
+    assert Round.objects.count() == 0
