@@ -251,6 +251,16 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     rounds before it leave it: its dealer, its better default and the dhoos
     pending before it, for the round form and its preview."""
     rules = session.get_rules()
+    players = list(session.players.all())
+    if not (
+        rules.dhoos_payee == "next_winner"
+        or rules.better_after_rotation
+        or rules.dublee_triggers_better
+    ):
+        # Every round stands on its own: nothing before it to read.
+        number = max(1, min(number, Round.objects.filter(session=session).count() + 1))
+        plain = BetterDefault(False, False, False, 0, 0, None)
+        return NextRound(number, dealer_of(players, number), plain)
     saved = list(
         Round.objects.filter(session=session)
         .select_related("winner")
@@ -266,7 +276,6 @@ def round_setting(session: GameSession, number: int) -> NextRound:
             pending = settle_session(before, rules).pending
         except RoundError:
             pending = ()
-    players = list(session.players.all())
     return NextRound(number, dealer_of(players, number), better, pending)
 
 
