@@ -79,6 +79,8 @@ def random_round(rng: random.Random, players: list[str], rules):
                     player=name,
                     status="unseen" if unseen else "seen",
                     maal=0 if unseen else rng.randint(0, 20),
+                    # Under next-winner dhoos some is always pending or being booked.
+                    dhoos=rules.dhoos_payee == "next_winner" and rng.random() < 0.05,
                 )
             )
         seen = [e.player for e in entries if e.status == "seen"]
@@ -92,14 +94,14 @@ def random_round(rng: random.Random, players: list[str], rules):
         return round_input
 
 
-def build_session(owner, rounds: int, name: str):
+def build_session(owner, rounds: int, name: str, preset: str = "pagat", **options):
     from scoring.engine import make_rules
     from scoring.engine.sessionfile import SessionDoc
     from scoring.services import save_document
 
     rng = random.Random(rounds)
     players = ["Aama", "Buwa", "Didi", "Dai", "Bahini"]
-    rules = make_rules("pagat")
+    rules = make_rules(preset, **options)
     doc = SessionDoc(
         name=name,
         currency="NPR",
@@ -212,6 +214,48 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
     seconds, queries = measure(saver(big), repeat)
     rows.append(("round save (POST, redirect)", seconds, queries, measure(saver(small), 1)[1]))
     return rows
+
+
+def across_rounds(big, small, owner, repeat: int) -> list[tuple[str, float, int, int]]:
+    """House rules that look at earlier rounds (nepal: next-winner dhoos; better
+    after a rotation): a save settles every round again in order, and the round
+    form reads the rounds before the new one."""
+    from django.core.cache import caches
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(owner)
+
+    def calls(session):
+        def save():
+            response = client.post(reverse("round_new", args=[session.pk]), round_post(session))
+            assert response.status_code == 302, response.status_code
+
+        def form():
+            caches["pages"].clear()
+            assert client.get(reverse("round_new", args=[session.pk])).status_code == 200
+
+        def preview():
+            url = reverse("round_preview", args=[session.pk])
+            assert client.post(url, round_post(session)).status_code == 200
+
+        def ledger():
+            caches["pages"].clear()
+            assert client.get(reverse("session_detail", args=[session.pk])).status_code == 200
+
+        return {
+            "round save, all re-settled": save,
+            "round form, new (cold)": form,
+            "round preview (POST)": preview,
+            "ledger with pending (cold)": ledger,
+        }
+
+    small_calls = calls(small)
+    return [
+        (name, *measure(call, repeat), measure(small_calls[name], 1)[1])
+        for name, call in calls(big).items()
+    ]
 
 
 def free_port() -> int:
@@ -355,6 +399,23 @@ def main() -> None:
             )
         constant = all(q == s for _n, _t, q, s in rows)
         print(f"\nQuery counts constant in the number of rounds: {'yes' if constant else 'NO'}")
+
+        options = {"better_after_rotation": True}
+        nepal = build_session(owner, args.rounds, "Benchmark nepal", "nepal", **options)
+        nepal_small = build_session(owner, 10, "Benchmark nepal 10", "nepal", **options)
+        print(
+            f"\nnepal, better after a rotation ({args.rounds} rounds; each save settles "
+            "every round again in order)"
+        )
+        print(header)
+        print("-" * len(header))
+        for name, seconds, queries, small_queries in across_rounds(
+            nepal, nepal_small, owner, args.repeat
+        ):
+            print(
+                f"{name:32} {seconds * 1000:8.2f} {seconds / trivial:10.1f} "
+                f"{queries:8d} {small_queries:12d}"
+            )
 
         served = under_gunicorn(env, big, owner, args.seconds, args.workers)
         base_rps = served[0][1]

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from .engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
 from .engine.ledger import EXACT_SETTLE_LIMIT
 from .engine.settlement import better_defaults
 from .models import GameSession, Player, Round, RoundEntry
+from .services.rounds import saved_rounds
 from .snapshot import read_snapshot
 
 
@@ -261,14 +261,9 @@ def round_setting(session: GameSession, number: int) -> NextRound:
         number = max(1, min(number, Round.objects.filter(session=session).count() + 1))
         plain = BetterDefault(False, False, False, 0, 0, None)
         return NextRound(number, dealer_of(players, number), plain)
-    saved = list(
-        Round.objects.filter(session=session)
-        .select_related("winner")
-        .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
-        .order_by("number")
-    )
+    saved = saved_rounds(session)
     number = max(1, min(number, len(saved) + 1))
-    before = [r.to_input(marked=True) for r in saved[: number - 1]]
+    before = [r.input for r in saved[: number - 1]]
     better = better_defaults(before, rules)[-1]
     pending: tuple[Dhoos, ...] = ()
     if rules.dhoos_payee == "next_winner":
@@ -285,13 +280,7 @@ def pending_dhoos(session: GameSession) -> tuple[PendingDhoos, ...]:
     rules = session.get_rules()
     if rules.dhoos_payee != "next_winner":
         return ()
-    saved = (
-        Round.objects.filter(session=session)
-        .select_related("winner")
-        .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
-        .order_by("number")
-    )
-    inputs = [r.to_input(marked=True) for r in saved]
+    inputs = [r.input for r in saved_rounds(session)]
     try:
         settled = settle_session(inputs, rules, range(1, len(inputs) + 1))
     except RoundError:

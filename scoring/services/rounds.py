@@ -4,7 +4,7 @@ in one transaction, with the nets the engine computed."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -198,6 +198,53 @@ def needs_sequence(rules: Rules) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SavedRound:
+    """A saved round read as plain values: building a thousand Round instances
+    with their entries costs more than settling them."""
+
+    pk: int
+    better: bool  # as it settled
+    input: RoundInput  # better as the table marked it (None: its default)
+    entries: dict[str, tuple[int, int]]  # player name -> (entry id, stored net)
+
+
+def saved_rounds(session: GameSession) -> list[SavedRound]:
+    """Every saved round of the session in order, in two queries."""
+    rows = Round.objects.filter(session=session).order_by("number")
+    entries: dict[int, list[tuple]] = {}
+    for row in (
+        RoundEntry.objects.filter(round__session=session)
+        .order_by("player__position", "player_id")
+        .values_list(
+            "round_id", "id", "player__name", "status", "maal", "tunnel", "dhoos", "dublees", "net"
+        )
+    ):
+        entries.setdefault(row[0], []).append(row[1:])
+    saved = []
+    for pk, winner, win_type, mark, better in rows.values_list(
+        "id", "winner__name", "win_type", "better_mark", "better"
+    ):
+        mine = entries.get(pk, [])
+        saved.append(
+            SavedRound(
+                pk=pk,
+                better=better,
+                input=RoundInput(
+                    entries=tuple(
+                        Entry(name, status, maal, tunnel, dhoos, dublees)
+                        for _id, name, status, maal, tunnel, dhoos, dublees, _net in mine
+                    ),
+                    winner=winner,
+                    win_type=win_type,
+                    better=mark,
+                ),
+                entries={name: (entry_id, net) for entry_id, name, *_rest, net in mine},
+            )
+        )
+    return saved
+
+
 def resettle(
     session: GameSession,
     rules: Rules,
@@ -214,21 +261,30 @@ def resettle(
     inside the caller's transaction, with the session row locked."""
     if not force and not needs_sequence(rules):
         return  # every round settles on its own: the caller wrote it so
-    saved = list(rounds_with_entries(session))
+    saved = saved_rounds(session)
     numbers = list(range(1, len(saved) + 1))  # as the ledger numbers them
-    settled = settle_session([r.to_input(marked=True) for r in saved], rules, numbers)
+    settled = settle_session([r.input for r in saved], rules, numbers)
+    changed = {
+        r.pk: result
+        for r, result in zip(saved, settled.rounds, strict=True)
+        if r.better != result.better
+        or any(net != result.of(name).net for name, (_id, net) in r.entries.items())
+    }
+    if not changed:
+        return
     who = user if getattr(user, "pk", None) else None
     moved_entries: list[RoundEntry] = []
     moved_rounds: list[Round] = []
     audit: list[RoundChange] = []
-    for round_, result in zip(saved, settled.rounds, strict=True):
+    # Only the rounds that changed are read whole, for the history.
+    for round_ in rounds_with_entries(session).filter(pk__in=changed):
+        result = changed[round_.pk]
         before = round_snapshot(round_)
-        moved = [e for e in round_.entries.all() if e.net != result.of(e.player.name).net]
-        for entry in moved:
-            entry.net = result.of(entry.player.name).net
-        if not moved and round_.better == result.better:
-            continue
-        moved_entries.extend(moved)
+        for entry in round_.entries.all():
+            net = result.of(entry.player.name).net
+            if entry.net != net:
+                entry.net = net
+                moved_entries.append(entry)
         if round_.better != result.better:
             round_.better = result.better
             moved_rounds.append(round_)
