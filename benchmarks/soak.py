@@ -13,7 +13,8 @@ were told against what the database holds:
   all must be 0. (Aama's page is a 404 while her session has no round: expected.)
 
 Every saved round is told apart by Aama's maal, a number no other save uses.
-A save that gets no answer (a timeout) is counted as "unanswered", not as lost.
+A save that gets no answer (a timeout) is counted as "unanswered" and sent
+again, twice at most, with the same one-time `save_key`, as a phone would.
 
 Runs on a fresh SQLite database in a temporary directory, or with --postgres
 on the database in DATABASE_URL (e.g. under scripts/with-postgres):
@@ -123,13 +124,19 @@ def play(phone: Phone, session_id: int, ids, markers, deadline: float, tally: Ta
         action = rng.random()
         if action < 0.45:
             marker = next(markers)
-            status, _body = phone.request(f"{base}rounds/new/", round_post(ids, marker))
-            tally.saw("save", status)
+            # A one-time key, as the round form sends: a retry of a save that got
+            # no answer must not store the round twice (counted as duplicates).
+            data = round_post(ids, marker) | {"save_key": secrets.token_urlsafe(16)}
+            for _attempt in range(3):
+                status, _body = phone.request(f"{base}rounds/new/", data)
+                tally.saw("save", status)
+                if status != 0:
+                    break
+                with tally.lock:
+                    tally.unanswered += 1
             with tally.lock:
                 if status == 302:
                     tally.acknowledged.setdefault(session_id, set()).add(marker)
-                elif status == 0:
-                    tally.unanswered += 1
         elif action < 0.55:
             status, body = phone.request(f"{base}undo/")
             tally.saw("undo page", status)
