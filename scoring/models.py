@@ -227,3 +227,28 @@ class RoundChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} round {self.round_pk} of {self.session_id}"
+
+
+class SavedKey(models.Model):
+    """A form's one-time key, remembered with what its save created (see
+    scoring/savekeys.py): a repeat of the same POST saves nothing new."""
+
+    KINDS = [("round", "round"), ("session", "session"), ("player", "player"), ("import", "import")]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_keys"
+    )
+    key = models.CharField(max_length=64)
+    kind = models.CharField(max_length=10, choices=KINDS)
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    # What was created, by id: a round may be deleted and restored with its old id.
+    object_pk = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="unique_saved_key")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.object_pk} saved under {self.key}"

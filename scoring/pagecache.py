@@ -31,11 +31,14 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
 from .models import GameSession
+from .savekeys import new_save_key
 from .snapshot import read_snapshot
 
 PAGE_CACHE_SECONDS = 600
 CSRF_STAND_IN = "csrf-stand-in-9c41e7"
 NONCE_STAND_IN = "nonce-stand-in-9c41e7"
+# A form's one-time key (scoring/savekeys.py): fresh in every answer, never cached.
+SAVE_KEY_STAND_IN = "save-key-stand-in-9c41e7"
 
 
 def version_of(session_id: int, updated_at: datetime) -> str:
@@ -95,7 +98,10 @@ def page_key(request: HttpRequest, name: str, version: str, *parts: object) -> s
 def fill_in(html: str, request: HttpRequest) -> str:
     nonce = get_nonce(request)  # lazy, and falsy until used: str() makes it
     nonce = "" if nonce is None else str(nonce)
-    return html.replace(CSRF_STAND_IN, get_token(request)).replace(NONCE_STAND_IN, nonce)
+    html = html.replace(CSRF_STAND_IN, get_token(request)).replace(NONCE_STAND_IN, nonce)
+    if SAVE_KEY_STAND_IN in html:
+        html = html.replace(SAVE_KEY_STAND_IN, new_save_key())
+    return html
 
 
 def cached_page(
@@ -115,7 +121,11 @@ def cached_page(
     pages = caches["pages"]
     html = pages.get(key)
     if html is None:
-        stand_ins = {"csrf_token": CSRF_STAND_IN, "csp_nonce": NONCE_STAND_IN}
+        stand_ins = {
+            "csrf_token": CSRF_STAND_IN,
+            "csp_nonce": NONCE_STAND_IN,
+            "save_key": SAVE_KEY_STAND_IN,
+        }
         with read_snapshot():
             html = render_to_string(template_name, context() | stand_ins, request)
         pages.set(key, html, PAGE_CACHE_SECONDS)

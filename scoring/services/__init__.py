@@ -10,6 +10,7 @@ from .players import (
     rename_player,
 )
 from .rounds import (
+    AlreadySaved,
     RestoreError,
     RoundConflict,
     add_round,
@@ -25,6 +26,7 @@ from .sessions import create_session, delete_session, edit_session
 from .sharing import create_share_link, revoke_share_link
 
 __all__ = [
+    "AlreadySaved",
     "PlayerNotRemoved",
     "RestoreError",
     "RoundConflict",

@@ -21,7 +21,7 @@ from ..engine import (
     settle_session,
 )
 from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round_tallies
-from ..models import GameSession, Player, Round, RoundChange, RoundEntry
+from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
 
 CONFLICT_MESSAGE = (
     "This round was changed by someone else since you opened it; reload to see their version."
@@ -312,11 +312,22 @@ def add_round(
     tiplu: str = "",
     tallies: Tallies | None = None,
     user=None,
+    save_key: str | None = None,
 ) -> Round:
     """Append a round. The session row is locked so two phones saving at once get
     consecutive numbers instead of a clash. `tiplu` and `tallies` come from the
-    maal calculator, when it was used."""
+    maal calculator, when it was used. With `save_key` (the form's one-time key),
+    a key saved before returns the round it saved, marked `replayed`, and saves
+    nothing; the key is remembered in this transaction, so a save and its key
+    are kept together or not at all."""
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    who = user if getattr(user, "pk", None) else None
+    if save_key and who is not None:
+        # After the lock: a duplicate sent at the same moment waits for the first
+        # save's commit, then finds its key (the unique key is the last guard).
+        earlier = SavedKey.objects.filter(user=who, key=save_key).first()
+        if earlier is not None:
+            return _saved_round(earlier)
     rules = locked.get_rules()
     settle_round(_checked(round_input), rules)  # refuse before writing anything
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
@@ -334,7 +345,29 @@ def add_round(
     write_entries(round_, round_input, rules, players, checked)
     resettle(locked, rules, user=user, quiet={round_.pk})
     _record(locked.pk, round_.pk, "create", user, after=_fresh_snapshot(round_.pk))
+    if save_key and who is not None:
+        SavedKey.objects.create(
+            user=who, key=save_key, kind="round", session=locked, object_pk=round_.pk
+        )
     round_.position = position_of(round_)
+    round_.replayed = False  # type: ignore[attr-defined]
+    return round_
+
+
+class AlreadySaved(Exception):
+    """A repeated save whose round has been deleted since: nothing to show but its session."""
+
+    def __init__(self, session_id: int | None) -> None:
+        super().__init__("saved already")
+        self.session_id = session_id
+
+
+def _saved_round(saved: SavedKey) -> Round:
+    round_ = Round.objects.filter(pk=saved.object_pk).first()
+    if round_ is None:
+        raise AlreadySaved(saved.session_id)
+    round_.position = position_of(round_)
+    round_.replayed = True  # type: ignore[attr-defined]
     return round_
 
 

@@ -20,6 +20,7 @@ from ..i18n import translate
 from ..models import GameSession, Round, RoundChange
 from ..pagecache import cached_page, page_key
 from ..reports import NextRound, round_setting
+from ..savekeys import posted_save_key
 from ..services.rounds import RoundConflict
 from .access import round_for_user, session_for_user, session_version_for_user
 
@@ -84,16 +85,21 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
                 tiplu=form.tiplu,
                 tallies=form.tallies,
                 user=request.user,
+                save_key=posted_save_key(request),
             )
         except RoundError as error:  # the rules changed under our feet
             form._place(error)
+        except services.AlreadySaved as saved:  # a repeat, and its round deleted since
+            messages.info(request, _("This round was saved already."))
+            return redirect("session_detail", session_id=saved.session_id or session.pk)
         else:
+            # A repeat of a save (a double tap, a retry) answers as the first did.
             # Nothing after the commit may fail the save: the position came back
             # with the round, and the redirect needs no query.
             messages.success(
                 request, _("Round %(position)d saved.") % {"position": round_.position}
             )
-            return redirect("session_detail", session_id=session.pk)
+            return redirect("session_detail", session_id=round_.session_id)
     return _round_page(request, session, form, setting)
 
 
