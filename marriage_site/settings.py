@@ -165,19 +165,13 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 
-# Two caches. "pages" holds rendered pages and fragments (scoring/pagecache.py),
-# keyed on each session's updated_at, so the copy in each process can never be
-# out of date: it lives in the process's memory, the fastest to read. "default"
-# holds what every worker must agree on: failed log-in counts (accounts/ratelimit.py)
-# and, read on every request, the log-in sessions and users. With several
-# gunicorn workers set CACHE_DIR so they share it; only then are sessions and
-# users read from it, and the database is asked only when they change.
-PAGE_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "pages": PAGE_CACHE,
-    "template_fragments": PAGE_CACHE,  # {% cache %}: the same store
-}
+# The cache holds what every worker must agree on: failed log-in counts
+# (accounts/ratelimit.py) and, read on every request, the log-in sessions and
+# users. With several gunicorn workers set CACHE_DIR so they share it; only then
+# are sessions and users read from it, and the database is asked only when they
+# change. (Data computed from a session is kept in each process's memory under
+# the session's version: scoring/versions.py.)
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if os.environ.get("CACHE_DIR"):
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

@@ -6,7 +6,7 @@ rounds, so the ledger of a 1,000-round night is as cheap to ask for as a new one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
@@ -17,6 +17,7 @@ from .engine.settlement import better_defaults
 from .models import GameSession, Player, Round, RoundEntry
 from .services.rounds import saved_rounds
 from .snapshot import read_snapshot
+from .versions import remember, version_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,14 +134,18 @@ class Ledger:
         EXACT_SETTLE_LIMIT players owing or owed, and greedy beyond."""
         return sum(1 for s in self.standings if s.points) <= EXACT_SETTLE_LIMIT
 
-    @property
-    def totals(self) -> dict[str, int]:
-        return {s.player.name: s.points for s in self.standings}
-
 
 # A page shows the latest rounds of a long night; the rest are one tap away.
 # Rendering a thousand-row table is what makes a page slow, not the totals.
 LATEST_ROUNDS = 50
+
+
+def session_ledger(session: GameSession, latest: int | None = None) -> Ledger:
+    """build_ledger's answer, computed once per version of the session (a
+    thousand rounds take longer to add up than to read back from the cache)."""
+    ledger = remember("ledger", version_of(session), lambda: build_ledger(session))
+    shown_from = max(0, ledger.round_count - latest) if latest is not None else 0
+    return replace(ledger, shown_from=shown_from)
 
 
 @read_snapshot()

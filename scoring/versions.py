@@ -1,7 +1,12 @@
 """One rule keeps every reader's page current: a session's version (its
-`updated_at`, see pagecache.py) moves whenever the session, one of its
-players, rounds or round entries is saved or deleted, whoever writes it: a
-view, a service, the admin, a command or the shell.
+`updated_at`) moves whenever the session, one of its players, rounds or round
+entries is saved or deleted, whoever writes it: a view, a service, the admin, a
+command or the shell.
+
+Computed data (a session's ledger, a user's rounds for the record pages) is
+cached under the version it was computed from (`remember`), so a change is a new
+key and nothing stale is ever read; pages are rendered normally from it. The
+share page's polls compare versions to answer 304 while nothing changed.
 
 The signals below are that rule's only home. Within one transaction the
 version moves once, however many rows the transaction writes (a round and its
@@ -12,12 +17,79 @@ is made only beside one that does, such as the round or session it belongs to.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime
+
 from django.db import connections, transaction
+from django.db.models import Count, Max
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 from django.utils import timezone
 
 from .models import GameSession, Player, Round, RoundEntry
+
+
+def version_of(session: GameSession) -> str:
+    """E.g. "s12-1795425600.123456"."""
+    return _version(session.pk, session.updated_at)
+
+
+def _version(session_id: int, updated_at: datetime) -> str:
+    if updated_at.tzinfo is None:  # a naive time is UTC: how SQLite stores it
+        updated_at = updated_at.replace(tzinfo=UTC)
+    return f"s{session_id}-{updated_at.timestamp():.6f}"
+
+
+def shared_version(token: str) -> str | None:
+    """The version of the session shared under `token`, without loading the rest
+    of it; None if there is none (never shared, or the link was turned off)."""
+    if not token:
+        return None
+    row = GameSession.objects.filter(share_token=token).values_list("pk", "updated_at").first()
+    return None if row is None else _version(*row)
+
+
+def owner_version(owner_id: int) -> str:
+    """The state of all of a user's sessions, for data drawn from every one of
+    them (history, player pages, leaderboard): how many there are and the latest
+    change. Any write moves the latest change, and a deletion the count."""
+    state = GameSession.objects.filter(owner_id=owner_id).aggregate(
+        count=Count("pk"), latest=Max("updated_at")
+    )
+    latest: datetime | None = state["latest"]
+    return f"u{owner_id}-{state['count']}-{latest.timestamp() if latest else 0}"
+
+
+# Kept as objects in this process's memory, not pickled: reading back a
+# 1,000-round ledger costs a dictionary lookup. Values must be treated as
+# read-only. The oldest go first beyond COMPUTED_LIMIT.
+COMPUTED_LIMIT = 32
+_computed: OrderedDict[str, object] = OrderedDict()
+_lock = threading.Lock()
+
+
+def remember[T](name: str, version: str, compute: Callable[[], T]) -> T:
+    """`compute()`, kept in this process under `name` at `version`: a change of
+    the version is a new key, so a value is never out of date."""
+    key = f"{name}:{version}"
+    with _lock:
+        if key in _computed:
+            _computed.move_to_end(key)
+            return _computed[key]  # type: ignore[return-value]
+    value = compute()
+    with _lock:
+        _computed[key] = value
+        while len(_computed) > COMPUTED_LIMIT:
+            _computed.popitem(last=False)
+    return value
+
+
+def forget_computed() -> None:
+    """Drop everything remembered (tests, benchmarks: "after a change")."""
+    with _lock:
+        _computed.clear()
 
 
 class _Moved:

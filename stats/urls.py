@@ -7,7 +7,6 @@ urlpatterns = [
     path("leaderboard/", views.leaderboard_view, name="leaderboard"),
     # A name may hold any character but "/" breaks nothing with <path:>.
     path("players/<path:name>/", views.player_detail, name="player_detail"),
-    path("sessions/<int:session_id>/chart/", views.session_chart, name="session_chart"),
     path("sessions/<int:session_id>/ledger.csv", views.ledger_csv, name="ledger_csv"),
     path("sessions/<int:session_id>/summary/", views.session_summary, name="session_summary"),
 ]

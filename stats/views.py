@@ -1,5 +1,5 @@
 """The record: round history, player pages, the lifetime leaderboard, a session's
-chart, its ledger as CSV and its printable summary. Owner-only, like every screen:
+ledger as CSV and its printable summary. Owner-only, like every screen:
 another user's session is a 404 and their players are simply not found."""
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from scoring import charts
-from scoring.pagecache import cached_page, owner_version, page_key
-from scoring.reports import Ledger, build_ledger
+from scoring.reports import Ledger, session_ledger
 from scoring.session_chart import fmt_money, fmt_number, running_chart
+from scoring.versions import owner_version, remember
 from scoring.views.access import session_for_user
 
 from .forms import HistoryForm
 from .records import (
     Board,
+    RoundRow,
     display_names,
     filter_rounds,
     leaderboard,
@@ -32,68 +33,59 @@ from .records import (
 HISTORY_PAGE_SIZE = 50
 
 
-def _cached(request: HttpRequest, name: str, template: str, context) -> HttpResponse:
-    """Pages drawn from all the reader's sessions, rendered once per change of any
-    of them (pagecache.owner_version) and per address, query string included."""
-    key = page_key(
-        request, name, owner_version(request), request.get_full_path(), bool(request.htmx)
-    )
-    return cached_page(request, key, template, context)
+def _rounds(request: HttpRequest) -> list[RoundRow]:
+    """Every round of the reader's sessions, read once per change of any of them."""
+    user = request.user
+    return remember("rounds", owner_version(user.pk), lambda: load_rounds(user))
 
 
 @login_required
 def round_history(request: HttpRequest) -> HttpResponse:
-    def context() -> dict[str, object]:
-        rounds = load_rounds(request.user)
-        names = display_names(rounds)
-        form = HistoryForm(request.GET or None, players=names)
-        focus = ""
-        if form.is_bound:
-            found = []
-            if form.is_valid():
-                history_filter = form.to_filter()
-                found = filter_rounds(rounds, history_filter)
-                focus = history_filter.player
-        else:
-            found = list(reversed(rounds))
-        page = Paginator(found, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
-        query = request.GET.copy()
-        query.pop("page", None)
-        return {
-            "form": form,
-            "page": page,
-            "total": len(found),
-            "query": query.urlencode(),
-            "has_rounds": bool(rounds),
-            "focus": focus,  # the player searched for: their net stands out
-        }
-
+    rounds = _rounds(request)
+    names = display_names(rounds)
+    form = HistoryForm(request.GET or None, players=names)
+    focus = ""
+    if form.is_bound:
+        found = []
+        if form.is_valid():
+            history_filter = form.to_filter()
+            found = filter_rounds(rounds, history_filter)
+            focus = history_filter.player
+    else:
+        found = list(reversed(rounds))
+    page = Paginator(found, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "total": len(found),
+        "query": query.urlencode(),
+        "has_rounds": bool(rounds),
+        "focus": focus,  # the player searched for: their net stands out
+    }
     template = "stats/history.html#results" if request.htmx else "stats/history.html"
-    return _cached(request, "history", template, context)
+    return render(request, template, context)
 
 
 @login_required
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
-    # An unknown name is a 404 raised while rendering: nothing is cached.
-    def context() -> dict[str, object]:
-        stats = player_stats(load_rounds(request.user), name_key(name))
-        if stats is None:
-            raise Http404("No such player in your sessions.")
-        chart = ""
-        if stats.sessions:
-            chart = charts.bar_chart(
-                [
-                    # The date is short and tells apart every year's "Dashain".
-                    (f"{p.session.played_on:%Y-%m-%d}", p.points)
-                    for p in reversed(stats.sessions[:12])
-                ],
-                title=_("%(name)s: points per session") % {"name": stats.name},
-                value_label=_("Points"),
-                fmt=fmt_number,
-            )
-        return {"stats": stats, "chart": chart}
-
-    return _cached(request, "player", "stats/player.html", context)
+    stats = player_stats(_rounds(request), name_key(name))
+    if stats is None:
+        raise Http404("No such player in your sessions.")
+    chart = ""
+    if stats.sessions:
+        chart = charts.bar_chart(
+            [
+                # The date is short and tells apart every year's "Dashain".
+                (f"{p.session.played_on:%Y-%m-%d}", p.points)
+                for p in reversed(stats.sessions[:12])
+            ],
+            title=_("%(name)s: points per session") % {"name": stats.name},
+            value_label=_("Points"),
+            fmt=fmt_number,
+        )
+    return render(request, "stats/player.html", {"stats": stats, "chart": chart})
 
 
 def standings_chart(board: Board) -> str:
@@ -118,18 +110,9 @@ def standings_chart(board: Board) -> str:
 
 @login_required
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
-    def context() -> dict[str, object]:
-        boards = leaderboard(load_rounds(request.user))
-        return {"boards": [(board, standings_chart(board)) for board in boards]}
-
-    return _cached(request, "leaderboard", "stats/leaderboard.html", context)
-
-
-@login_required
-def session_chart(request: HttpRequest, session_id: int) -> HttpResponse:
-    """Just the chart, for embedding in another page (e.g. by htmx)."""
-    ledger = build_ledger(session_for_user(request, session_id))
-    return render(request, "stats/_session_chart.html", {"ledger": ledger})
+    boards = leaderboard(_rounds(request))
+    context = {"boards": [(board, standings_chart(board)) for board in boards]}
+    return render(request, "stats/leaderboard.html", context)
 
 
 def _cell(text: str) -> str:
@@ -167,7 +150,7 @@ def ledger_rows(ledger: Ledger) -> list[list[str]]:
 @login_required
 def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    ledger = build_ledger(session)
+    ledger = session_ledger(session)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"ledger-{session.played_on:%Y-%m-%d}-{session.pk}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -181,7 +164,7 @@ def ledger_csv(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 def session_summary(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    ledger = build_ledger(session)
+    ledger = session_ledger(session)
     return render(
         request,
         "stats/summary.html",

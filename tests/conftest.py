@@ -3,19 +3,23 @@
 import pytest
 from django.core.cache import caches
 
+from scoring.versions import forget_computed
+
 from .web_helpers import make_session
 
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache: log-in failures counted by one test
-    (accounts/ratelimit.py) must not lock out the next test's log-in, and pages cached
-    by one test must not be served to the next (ids and times repeat)."""
+    (accounts/ratelimit.py) must not lock out the next test's log-in, and data
+    computed by one test must not be read by the next (ids and times repeat)."""
     for cache in caches.all():
         cache.clear()
+    forget_computed()
     yield
     for cache in caches.all():
         cache.clear()
+    forget_computed()
 
 
 @pytest.fixture

@@ -15,6 +15,9 @@ from django.conf import settings
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
+from hypothesis import given
+from hypothesis import settings as settings_hypothesis
+from hypothesis import strategies as st
 
 from localise.bikram_sambat import BikramSambatError, bs_label, from_bs, parse_date, to_bs
 from scoring.models import GameSession
@@ -142,3 +145,23 @@ def test_csv_has_plain_numbers(logged_in, rich):
     figures = [cell for row in rows[1:] for cell in row[4:]]
     assert figures and all(re.fullmatch(r"-?\d+", cell) for cell in figures if cell), figures
     assert rows[-1][-4:] == ["39", "-29", "7", "-17"]  # running totals, last round
+
+
+@settings_hypothesis(max_examples=300, deadline=None)
+@given(
+    value=st.integers(min_value=-(10**15), max_value=10**15),
+    cents=st.integers(min_value=-(10**9), max_value=10**9),
+    language=st.sampled_from(["en", "ne"]),
+)
+def test_numbers_formatted_once_per_page_read_as_the_filters_do(value, cents, language):
+    """The ledger table formats its numbers with NumberFormat (the format read once
+    per page): the text is the filters' to the character, in both languages."""
+    from localise.numbers import NumberFormat
+    from localise.templatetags.local_format import money, num, signed
+
+    amount = Decimal(cents) / 100
+    with translation.override(language):
+        fmt = NumberFormat.current()
+        assert fmt.num(value) == num(value)
+        assert fmt.signed(value) == signed(value)
+        assert fmt.money(amount) == money(amount)

@@ -185,7 +185,6 @@ ACCESS = {
     "round_changes": ("owner", "GET"),
     "session_changes": ("owner", "GET"),
     "round_restore": ("owner", "POST"),
-    "session_chart": ("owner", "GET"),
     "ledger_csv": ("owner", "GET"),
     "session_summary": ("owner", "GET"),
 }

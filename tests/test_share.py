@@ -245,7 +245,7 @@ def test_public_page_is_rendered_once_per_change_for_visitors(session, django_as
     services.add_round(session, worked_round())
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     assert "+30" in first.get(path).content.decode()
-    with django_assert_num_queries(1):  # the validator; the page itself comes from the cache
+    with django_assert_num_queries(1):  # the session; its ledger comes from the cache
         response = second.get(path)
     html = response.content.decode()
     assert "+30" in html and "Didi" in html

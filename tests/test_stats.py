@@ -239,7 +239,6 @@ def test_pages_need_login(client, sessions):
         reverse("player_detail", args=["Aama"]),
         reverse("ledger_csv", args=[dashain.pk]),
         reverse("session_summary", args=[dashain.pk]),
-        reverse("session_chart", args=[dashain.pk]),
     ):
         response = client.get(url)
         assert response.status_code == 302
@@ -250,7 +249,7 @@ def test_another_users_session_and_players_are_404(client, sessions, django_user
     other = django_user_model.objects.create_user("sita", password="pw-sita-12345")
     client.force_login(other)
     dashain = sessions[0]
-    for name in ("ledger_csv", "session_summary", "session_chart"):
+    for name in ("ledger_csv", "session_summary"):
         assert client.get(reverse(name, args=[dashain.pk])).status_code == 404
     assert client.get(reverse("player_detail", args=["Aama"])).status_code == 404
     html = client.get(reverse("round_history")).content.decode()
@@ -315,7 +314,7 @@ def test_names_are_escaped_everywhere(logged_in, owner):
         reverse("leaderboard"),
         reverse("player_detail", args=["<b>Bad</b>"]),
         reverse("session_summary", args=[session.pk]),
-        reverse("session_chart", args=[session.pk]),
+        reverse("session_detail", args=[session.pk]),
     ):
         html = logged_in.get(url).content.decode()
         assert "<b>Bad</b>" not in html, url

@@ -10,13 +10,13 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import GameSession, Player, RoundEntry
-from scoring.pagecache import owned_version
+from scoring.versions import version_of
 
 from .web_helpers import make_session, worked_round
 
 
 def version(session: GameSession) -> str | None:
-    return owned_version(session.pk, session.owner_id)
+    return version_of(GameSession.objects.get(pk=session.pk))
 
 
 @pytest.mark.django_db

@@ -5,13 +5,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.engine import PRESETS, make_rules
 from scoring.models import GameSession, Player, Round, RoundEntry
+from scoring.versions import forget_computed
 
 from .web_helpers import (
     WORKED,
@@ -302,16 +302,16 @@ def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
             assert response.status_code == 200
             counts.append(len(queries))
     assert len(set(counts)) == 1
-    # The session row; the log-in's session and user and the page come from the cache.
+    # The session row; the log-in's session and user and the ledger come from the cache.
     assert counts[0] == 1
-    caches["pages"].clear()  # the first view after a change renders everything
+    forget_computed()  # the first view after a change computes everything
     with CaptureQueriesContext(connection) as queries:
         logged_in.get(reverse("session_detail", args=[small.pk]))
     cold = len(queries)
-    caches["pages"].clear()
+    forget_computed()
     with CaptureQueriesContext(connection) as queries:
         logged_in.get(reverse("session_detail", args=[big.pk]))
-    assert len(queries) == cold == 6  # … the whole session row, the round count, the ledger's three
+    assert len(queries) == cold == 4  # … the session row, the ledger's three
     html = response.content.decode()
     assert html.count("ledger-round") == 1000  # ?all=1 shows every round
     assert "+30,000" in html  # Didi after 1,000 rounds, grouped
@@ -336,7 +336,7 @@ def test_session_page_is_rendered_once_per_change(logged_in, owner, django_asser
     assert "Round 1 saved." in saved.content.decode()
     first = logged_in.get(url).content.decode()
     assert "Round 1 saved." not in first  # a message is shown once, never cached
-    with django_assert_num_queries(1):  # the session row; the rest comes from the cache
+    with django_assert_num_queries(1):  # the session row; its ledger comes from the cache
         response = logged_in.get(url)
     html = response.content.decode()
     assert "+30" in html and "1 round" in html

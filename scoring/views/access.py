@@ -10,20 +10,11 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange
-from ..pagecache import owned_version
 from ..services import rounds_with_entries
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
     return get_object_or_404(GameSession, pk=session_id, owner=request.user)
-
-
-def session_version_for_user(request: HttpRequest, session_id: int) -> str:
-    """The version (pagecache.py) of the reader's session, without loading it."""
-    version = owned_version(session_id, request.user.pk)
-    if version is None:
-        raise Http404
-    return version
 
 
 def _check_owner(request: HttpRequest, session: GameSession) -> None:

@@ -18,11 +18,11 @@ from ..engine import RoundError, settle_round
 from ..forms.rounds import RoundForm
 from ..i18n import translate
 from ..models import GameSession, Round, RoundChange
-from ..pagecache import cached_page, page_key
 from ..reports import NextRound, round_setting
 from ..savekeys import posted_save_key
 from ..services.rounds import RoundConflict
-from .access import round_for_user, session_for_user, session_version_for_user
+from ..snapshot import read_snapshot
+from .access import round_for_user, session_for_user
 
 
 def _position(round_: Round) -> int:
@@ -104,22 +104,11 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    """The new-round form depends only on the session: rendered once per version."""
-
-    def context() -> dict[str, object]:
+    with read_snapshot():  # the last round and the players as of one moment
         session = session_for_user(request, session_id)
         setting = _new_setting(session)
         form = _form(session, setting)
-        return {
-            "session": session,
-            "form": form,
-            "round": None,
-            "position": None,
-            "setting": setting,
-        }
-
-    key = page_key(request, "round-new", session_version_for_user(request, session_id))
-    return cached_page(request, key, "scoring/round_form.html", context)
+    return _round_page(request, session, form, setting)
 
 
 @login_required
@@ -138,32 +127,30 @@ def round_preview(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
-    # An unknown round is a 404 raised while rendering: nothing is cached.
-    def context() -> dict[str, object]:
+    with read_snapshot():  # the round and its entries as of one moment
         session = session_for_user(request, session_id)
         round_ = round_for_user(request, session, round_id)
-        result, problem = None, None
+        played = {e.player_id for e in round_.entries.all()}
+        sat_out = [p for p in session.players.all() if p.pk not in played]
         position = _position(round_)
         # Settled in its place: with the next-winner dhoos pending before it.
         pending = round_setting(session, position).pending
-        try:
-            result = settle_round(
-                round_.to_input(), session.get_rules(), number=position, pending=pending
-            )
-        except RoundError as error:
-            problem = translate(error.msg)
-        played = {e.player_id for e in round_.entries.all()}
-        return {
-            "session": session,
-            "round": round_,
-            "position": position,
-            "result": result,
-            "problem": problem,
-            "sat_out": [p for p in session.players.all() if p.pk not in played],
-        }
-
-    key = page_key(request, "round", session_version_for_user(request, session_id), round_id)
-    return cached_page(request, key, "scoring/round_detail.html", context)
+    result, problem = None, None
+    try:
+        result = settle_round(
+            round_.to_input(), session.get_rules(), number=position, pending=pending
+        )
+    except RoundError as error:
+        problem = translate(error.msg)
+    context = {
+        "session": session,
+        "round": round_,
+        "position": position,
+        "result": result,
+        "problem": problem,
+        "sat_out": sat_out,
+    }
+    return render(request, "scoring/round_detail.html", context)
 
 
 def _opened_version(request: HttpRequest) -> int | None:

@@ -13,17 +13,16 @@ from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from .. import services
 from ..engine.rules import closest_preset, preset_of
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
-from ..models import GameSession, Player, Round, RoundEntry
-from ..pagecache import cached_page, owner_version, page_key
-from ..reports import LATEST_ROUNDS, build_ledger
-from .access import session_for_user, session_version_for_user
+from ..ledger_table import ledger_table
+from ..models import GameSession, Player, RoundEntry
+from ..reports import LATEST_ROUNDS, session_ledger
+from .access import session_for_user
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
@@ -48,17 +47,13 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
 
-    def context() -> dict[str, object]:
-        sessions = list(
-            GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
-        )
-        leaders = _leaders(sessions)
-        for session in sessions:
-            session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
-        return {"sessions": sessions}
-
-    key = page_key(request, "home", owner_version(request))
-    return cached_page(request, key, "home.html", context)
+    sessions = list(
+        GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
+    )
+    leaders = _leaders(sessions)
+    for session in sessions:
+        session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
+    return render(request, "home.html", {"sessions": sessions})
 
 
 @login_required
@@ -94,38 +89,28 @@ def session_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
     show_all = bool(request.GET.get("all"))
-    key = page_key(request, "session", session_version_for_user(request, session_id), show_all)
-
-    def context() -> dict[str, object]:
-        session = session_for_user(request, session_id)
-        rules = session.get_rules()
-        return {
-            "session": session,
-            # Built only when the template's cached fragment (keyed on the
-            # session's updated_at) has to be rendered again.
-            "ledger": SimpleLazyObject(
-                lambda: build_ledger(session, latest=None if show_all else LATEST_ROUNDS)
-            ),
-            "round_count": Round.objects.filter(session=session).count(),
-            "show_all": show_all,
-            "can_edit": True,
-            "preset": preset_of(rules),
-            "closest": closest_preset(rules),
-        }
-
-    return cached_page(request, key, "scoring/session_detail.html", context)
+    ledger = session_ledger(session, latest=None if show_all else LATEST_ROUNDS)
+    heads, rows = ledger_table(ledger, can_edit=True)
+    rules = session.get_rules()
+    context = {
+        "session": session,
+        "ledger": ledger,
+        "heads": heads,
+        "rows": rows,
+        "can_edit": True,
+        "preset": preset_of(rules),
+        "closest": closest_preset(rules),
+    }
+    return render(request, "scoring/session_detail.html", context)
 
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    key = page_key(request, "settle-up", session_version_for_user(request, session_id))
-
-    def context() -> dict[str, object]:
-        session = session_for_user(request, session_id)
-        return {"session": session, "ledger": build_ledger(session), "can_edit": True}
-
-    return cached_page(request, key, "scoring/settle_up.html", context)
+    session = session_for_user(request, session_id)
+    context = {"session": session, "ledger": session_ledger(session), "can_edit": True}
+    return render(request, "scoring/settle_up.html", context)
 
 
 @login_required

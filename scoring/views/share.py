@@ -14,10 +14,8 @@ import json
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
@@ -26,22 +24,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from .. import services
+from ..ledger_table import ledger_table
 from ..models import GameSession
-from ..pagecache import cached_page, page_key, shared_version, version_of
-from ..reports import LATEST_ROUNDS, build_ledger
-from ..snapshot import read_snapshot
+from ..reports import LATEST_ROUNDS, session_ledger
+from ..versions import shared_version, version_of
 from .access import session_for_user, shared_session
 
 # A save shows on every watching phone within about this long. An unchanged
 # session answers each poll with a bare 304 (one indexed row read), and a hidden
 # page does not poll at all (static/js/live.js), so a quick poll costs little.
 POLL_SECONDS = 1.5
-LIVE_CACHE_SECONDS = 600
 
 
 def _etag(request: HttpRequest | None, token: str) -> str | None:
     """What the live partial shows changes only when the session's version
-    (pagecache.py) does, or the reader's language. One indexed row, so an idle
+    (versions.py) does, or the reader's language. One indexed row, so an idle
     table's polls cost almost nothing. None for an unknown token: 404."""
     version = shared_version(token)
     return None if version is None else _validator(version)
@@ -52,18 +49,21 @@ def _validator(version: str) -> str:
     return f"{version}-{get_language()}"
 
 
-def _live_context(
-    session: GameSession, etag: str | None, latest: int | None = LATEST_ROUNDS
-) -> dict[str, object]:
+def _live_context(session: GameSession, latest: int | None = LATEST_ROUNDS) -> dict[str, object]:
+    ledger = session_ledger(session, latest=latest)
+    heads, rows = ledger_table(ledger, can_edit=False)
+    etag = _validator(version_of(session))
     return {
         "session": session,
-        "ledger": build_ledger(session, latest=latest),
+        "ledger": ledger,
+        "heads": heads,
+        "rows": rows,
         "can_edit": False,
         "poll_url": reverse("share_live", args=[session.share_token]),
         "poll_seconds": POLL_SECONDS,
         # The next poll sends If-None-Match itself, so the answer is a bare 304
         # (which htmx is configured to ignore) until something changes.
-        "poll_headers": json.dumps({"If-None-Match": f'"{etag}"'}) if etag else "",
+        "poll_headers": json.dumps({"If-None-Match": f'"{etag}"'}),
     }
 
 
@@ -75,35 +75,10 @@ def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _live_html(request: HttpRequest, session: GameSession, latest: int | None) -> str:
-    """The live part, rendered once per change of the session and shared by every
-    phone watching it: the cache key holds the validator (version and language),
-    so a change is a new key and nothing stale is ever served."""
-    etag = _validator(version_of(session.pk, session.updated_at))
-    # The token too: the partial polls its own link.
-    key = f"share-live:{etag}:{session.share_token}:{latest}"
-    html = caches["pages"].get(key)
-    if html is None:
-        with read_snapshot():
-            context = _live_context(session, etag, latest)
-            html = render_to_string("scoring/share_view.html#live", context, request)
-        caches["pages"].set(key, html, LIVE_CACHE_SECONDS)
-    return html
-
-
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
-    version = shared_version(token)
-    if version is None:
-        raise Http404
+    session = shared_session(token)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
-
-    def context() -> dict[str, object]:
-        session = shared_session(token)
-        # Rendered here by our own template, escaped there: safe to insert as is.
-        return {"session": session, "live_html": mark_safe(_live_html(request, session, latest))}
-
-    key = page_key(request, "share", version, token, latest)
-    response = cached_page(request, key, "scoring/share_view.html", context)
+    response = render(request, "scoring/share_view.html", _live_context(session, latest))
     return _no_store_in_shared_caches(response)
 
 
@@ -118,7 +93,7 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
         # that does not poll again (the page swaps 404 answers in; see share_view.html).
         response = render(request, "scoring/share_view.html#gone", status=404)
         return _no_store_in_shared_caches(response)
-    response = HttpResponse(_live_html(request, session, LATEST_ROUNDS))
+    response = render(request, "scoring/share_view.html#live", _live_context(session))
     return _no_store_in_shared_caches(response)
 
 

@@ -1,0 +1,144 @@
+"""The ledger table as a page shows it: plain text, each number formatted once.
+
+A 1,000-round night is 10,000 numbers. Formatted by template filters (each
+looking up the language) inside a template loop per cell, the table was most of
+a page's time. Here the language's number format is read once per page, each
+player's name is escaped once, and each row's cells are joined as text; the
+template (scoring/_ledger.html) lays out the rows.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from localise.numbers import NumberFormat
+
+from .reports import Ledger
+
+# Short player names for the column heads on a phone: a name that fits stays
+# whole; a longer one becomes its first word or its first letters, and any clash
+# between short names falls back to initials, then a number. The full name stays
+# on the page (title, and a popover on tap).
+FITS = 7  # characters a narrow number column shows without widening
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most `limit` characters and an ellipsis, never splitting a letter from
+    its combining marks (Devanagari vowel signs, virama)."""
+    if len(text) <= limit:
+        return text
+    end = limit - 1
+    while end > 1 and unicodedata.category(text[end]) in ("Mn", "Mc"):
+        end -= 1
+    return text[:end] + "…"
+
+
+def _short(name: str) -> str:
+    if len(name) <= FITS:
+        return name
+    first = name.split()[0]
+    return first if len(first) <= FITS else _cut(first, FITS)
+
+
+def _initials(name: str) -> str:
+    words = name.split()
+    return "".join(w[0] for w in words) if len(words) > 1 else _cut(name, 4)
+
+
+def short_names(names: Iterable[tuple[int, str]]) -> dict[int, str]:
+    """{id: short name} for (id, full name) pairs, the short names all distinct."""
+    names = list(names)
+    shorts = {pid: _short(name) for pid, name in names}
+    clash = Counter(shorts.values())
+    for pid, name in names:
+        if clash[shorts[pid]] > 1 and shorts[pid] != name:
+            shorts[pid] = _initials(name)
+    seen: Counter[str] = Counter()
+    clash = Counter(shorts.values())
+    for pid, _name in names:
+        if clash[shorts[pid]] > 1:
+            seen[shorts[pid]] += 1
+            if seen[shorts[pid]] > 1:
+                shorts[pid] = f"{shorts[pid]}{seen[shorts[pid]]}"
+    return shorts
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """A player's column head: the short name, and the full one it stands for."""
+
+    player_id: int
+    name: str
+    short: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    position: int
+    url: str  # the round's page; "" for a reader who may not open rounds
+    label: str  # "Round 12", the link's name for screen readers
+    winner: SafeString  # the winner cell's contents
+    nets: SafeString  # one <td> per player
+    running: SafeString  # one <td> per player: the totals after this round
+
+
+def _css(value: int) -> str:
+    return "pos" if value > 0 else "neg" if value < 0 else ""
+
+
+def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], list[TableRow]]:
+    """The heads and the shown rows (ledger.shown_rows) of the ledger table."""
+    shorts = short_names((p.id, p.name) for p in ledger.players)
+    heads = [Head(p.id, p.name, shorts[p.id]) for p in ledger.players]
+    fmt = NumberFormat.current()
+    # A winner as the cell shows them, escaped once: the short name, the full
+    # one in a tooltip when they differ.
+    winner_cell = {}
+    for head in heads:
+        short, full = escape(head.short), escape(head.name)
+        winner_cell[head.player_id] = (
+            short if head.short == head.name else f'<abbr title="{full}">{short}</abbr>'
+        )
+    no_winner = f'<span class="muted">{escape(_("no winner"))}</span>'
+    dublee = f' <span class="tag">{escape(_("dublee"))}</span>'
+    better = f' <span class="tag">{escape(_("better"))}</span>'
+    # The rounds' addresses differ only in the round's id.
+    rounds_url = reverse("session_detail", args=[ledger.session.pk]) + "rounds/" if can_edit else ""
+
+    rows = []
+    for row in ledger.shown_rows:
+        winner = winner_cell[row.winner.id] if row.winner else no_winner
+        if row.win_type == "dublee":
+            winner += dublee
+        if row.better:
+            winner += better
+        nets = []
+        for column, net in enumerate(row.nets):
+            css = "num win-cell" if column == row.winner_column else "num"
+            if net is None:
+                nets.append(f'<td class="{css}"></td>')
+            else:
+                nets.append(
+                    f'<td class="{css}"><span class="{_css(net)}">{fmt.signed(net)}</span></td>'
+                )
+        running = "".join(f'<td class="num small">{fmt.num(total)}</td>' for total in row.running)
+        rows.append(
+            TableRow(
+                position=row.position,
+                url=f"{rounds_url}{row.round_id}/" if can_edit else "",
+                label=_("Round %(position)s") % {"position": row.position},
+                # Escaped above: names once each, the rest is numbers and our own markup.
+                winner=mark_safe(winner),
+                nets=mark_safe("".join(nets)),
+                running=mark_safe(running),
+            )
+        )
+    return heads, rows
