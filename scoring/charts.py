@@ -117,18 +117,19 @@ def _decimate(values: Sequence[float], limit: int = MAX_POINTS) -> list[tuple[in
     """The (round, value) points of a line to draw: every one up to `limit`;
     beyond it, the lowest and the highest of each run of rounds (so every peak
     and trough still shows) and always the last round, the final total."""
-    points = [(i, float(v)) for i, v in enumerate(values, start=1)]
-    if len(points) <= limit:
-        return points
-    size = math.ceil(len(points) / (limit // 2))
+    if len(values) <= limit:
+        return [(i, float(v)) for i, v in enumerate(values, start=1)]
+    values = list(values)
+    size = math.ceil(len(values) / (limit // 2))
     kept: list[tuple[int, float]] = []
-    for start in range(0, len(points), size):
-        run = points[start : start + size]
-        low = min(run, key=lambda p: p[1])
-        high = max(run, key=lambda p: p[1])
+    for start in range(0, len(values), size):
+        run = values[start : start + size]
+        # The first lowest and the first highest of the run, by their round.
+        low = (start + run.index(min(run)) + 1, float(min(run)))
+        high = (start + run.index(max(run)) + 1, float(max(run)))
         kept.extend(sorted({low, high}))
-    if kept[-1] != points[-1]:
-        kept.append(points[-1])
+    if kept[-1][0] != len(values):
+        kept.append((len(values), float(values[-1])))
     return kept
 
 

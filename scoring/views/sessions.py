@@ -22,6 +22,7 @@ from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..ledger_table import ledger_table
 from ..models import GameSession, Player, RoundEntry
 from ..reports import LATEST_ROUNDS, session_ledger
+from ..snapshot import read_snapshot
 from .access import session_for_user
 
 
@@ -47,10 +48,11 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
 
-    sessions = list(
-        GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
-    )
-    leaders = _leaders(sessions)
+    with read_snapshot():  # the sessions and their leaders as of one moment
+        sessions = list(
+            GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
+        )
+        leaders = _leaders(sessions)
     for session in sessions:
         session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
     return render(request, "home.html", {"sessions": sessions})
