@@ -1,4 +1,5 @@
-"""The ledger table as a page shows it: plain text, each number formatted once.
+"""The ledger table (and chart) as a page shows them: plain text, each number
+formatted once, kept per version of the session and language.
 
 A 1,000-round night is 10,000 numbers. Formatted by template filters (each
 looking up the language) inside a template loop per cell, the table was most of
@@ -17,11 +18,15 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat
 
-from .reports import Ledger
+from .models import GameSession
+from .reports import Ledger, session_ledger
+from .session_chart import running_chart
+from .versions import remember, version_of
 
 # Short player names for the column heads on a phone: a name that fits stays
 # whole; a longer one becomes its first word or its first letters, and any clash
@@ -142,3 +147,21 @@ def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], list[Ta
             )
         )
     return heads, rows
+
+
+def ledger_context(
+    session: GameSession, *, latest: int | None, can_edit: bool, chart: bool = False
+) -> dict[str, object]:
+    """What a page showing the session's standings and ledger needs: `ledger`,
+    the table's `heads` and `rows` and, with `chart`, the running-totals `chart`
+    (SVG). Each is computed once per version of the session and language."""
+    version = version_of(session)
+    ledger = session_ledger(session, latest=latest)
+    table = f"ledger-table:{get_language()}:{latest}:{can_edit}"
+    heads, rows = remember(table, version, lambda: ledger_table(ledger, can_edit=can_edit))
+    context: dict[str, object] = {"ledger": ledger, "heads": heads, "rows": rows}
+    if chart:
+        key = f"ledger-chart:{get_language()}"
+        # Every text in the SVG is escaped by scoring.charts.
+        context["chart"] = remember(key, version, lambda: mark_safe(running_chart(ledger)))
+    return context

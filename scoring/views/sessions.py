@@ -19,10 +19,11 @@ from .. import services
 from ..engine.rules import closest_preset, preset_of
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
-from ..ledger_table import ledger_table
+from ..ledger_table import ledger_context
 from ..models import GameSession, Player, RoundEntry
 from ..reports import LATEST_ROUNDS, session_ledger
 from ..snapshot import read_snapshot
+from ..versions import owner_version, remember
 from .access import session_for_user
 
 
@@ -47,15 +48,18 @@ def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
+    user = request.user
+    sessions = remember("home", owner_version(user.pk), lambda: _sessions_with_leaders(user))
+    return render(request, "home.html", {"sessions": sessions})
 
-    with read_snapshot():  # the sessions and their leaders as of one moment
-        sessions = list(
-            GameSession.objects.filter(owner=request.user).annotate(round_count=Count("rounds"))
-        )
-        leaders = _leaders(sessions)
+
+@read_snapshot()
+def _sessions_with_leaders(owner) -> list[GameSession]:
+    sessions = list(GameSession.objects.filter(owner=owner).annotate(round_count=Count("rounds")))
+    leaders = _leaders(sessions)
     for session in sessions:
         session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
-    return render(request, "home.html", {"sessions": sessions})
+    return sessions
 
 
 @login_required
@@ -92,15 +96,11 @@ def session_new(request: HttpRequest) -> HttpResponse:
 @login_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    show_all = bool(request.GET.get("all"))
-    ledger = session_ledger(session, latest=None if show_all else LATEST_ROUNDS)
-    heads, rows = ledger_table(ledger, can_edit=True)
+    latest = None if request.GET.get("all") else LATEST_ROUNDS
     rules = session.get_rules()
     context = {
         "session": session,
-        "ledger": ledger,
-        "heads": heads,
-        "rows": rows,
+        **ledger_context(session, latest=latest, can_edit=True, chart=True),
         "can_edit": True,
         "preset": preset_of(rules),
         "closest": closest_preset(rules),

@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from .. import services
-from ..ledger_table import ledger_table
+from ..ledger_table import ledger_context
 from ..models import GameSession
-from ..reports import LATEST_ROUNDS, session_ledger
+from ..reports import LATEST_ROUNDS
 from ..versions import shared_version, version_of
 from .access import session_for_user, shared_session
 
@@ -50,14 +50,10 @@ def _validator(version: str) -> str:
 
 
 def _live_context(session: GameSession, latest: int | None = LATEST_ROUNDS) -> dict[str, object]:
-    ledger = session_ledger(session, latest=latest)
-    heads, rows = ledger_table(ledger, can_edit=False)
     etag = _validator(version_of(session))
     return {
         "session": session,
-        "ledger": ledger,
-        "heads": heads,
-        "rows": rows,
+        **ledger_context(session, latest=latest, can_edit=False),
         "can_edit": False,
         "poll_url": reverse("share_live", args=[session.share_token]),
         "poll_seconds": POLL_SECONDS,
