@@ -140,6 +140,20 @@ class Ledger:
 LATEST_ROUNDS = 50
 
 
+def session_players(session: GameSession) -> list[Player]:
+    """The session's players in seat order, read once per version of the session."""
+    return remember("players", version_of(session), lambda: list(session.players.all()))
+
+
+def new_round_setting(session: GameSession) -> NextRound:
+    """round_setting for a new round (one past the last), from the session's
+    ledger: no query when the ledger of this version is at hand."""
+    ledger = session_ledger(session)
+    assert ledger.next_round is not None  # build_ledger always sets it
+    pending = tuple(Dhoos(d.player, d.amount, d.round) for d in ledger.pending)
+    return replace(ledger.next_round, pending=pending)
+
+
 def session_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     """build_ledger's answer, computed once per version of the session (a
     thousand rounds take longer to add up than to read back from the cache)."""

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from django.db import connections, transaction
+from django.db import connections, router, transaction
 from django.db.models import Count, Max
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
@@ -138,6 +138,24 @@ def session_changed(session_id: int | None, using: str, round_id: int | None = N
         mark = _remember(session_id, using)
     if mark is not None and round_id is not None:
         mark.round_ids.add(round_id)
+
+
+def claim_unchanged(session: GameSession) -> bool:
+    """Inside a write's transaction: move the session's version if it is still
+    the one `session` was read at, and say whether it was. The UPDATE holds the
+    row until the commit, so a True means that nothing the version covers (the
+    session, its players, rounds and entries) has changed since the read, and
+    that no other save can change it before this one commits."""
+    using = router.db_for_write(GameSession)
+    now = timezone.now()
+    unchanged = GameSession.objects.using(using).filter(
+        pk=session.pk, updated_at=session.updated_at
+    )
+    if not unchanged.update(updated_at=now):
+        return False
+    session.updated_at = now
+    _remember(session.pk, using)
+    return True
 
 
 def _remember(session_id: int, using: str) -> _Moved | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -347,9 +349,43 @@ def test_the_empty_round_form_follows_each_change_at_once(
     session = make_session(owner, dublee_triggers_better=True)
     url = reverse("round_new", args=[session.pk])
     logged_in.get(url)
-    with django_assert_num_queries(3):  # the session, its last round, its players
+    with django_assert_num_queries(1):  # the session; its players and ledger are kept per version
         html = logged_in.get(url).content.decode()
     assert 'name="better" value="on" checked' not in html and "Aama" in html
     # After a dublee win the next round is better: the new form says so at once.
     enter(logged_in, session, WORKED, "Didi", win_type="dublee")
     assert 'name="better" value="on" checked' in logged_in.get(url).content.decode()
+
+
+def test_a_round_save_takes_at_most_nine_queries(logged_in, owner, django_assert_max_num_queries):
+    session = make_session(owner)
+    url = reverse("round_new", args=[session.pk])
+    enter(logged_in, session, WORKED, "Didi")
+    data = round_data(session, WORKED, "Didi")
+    # At the table the phone opens the form, then saves with its one-time key.
+    form = logged_in.get(url).content.decode()
+    data["save_key"] = re.search(r'name="save_key" value="([^"]+)"', form).group(1)
+    # The session; the transaction's start; the version moved and the row locked;
+    # the last number; the round, its entries, its change and its key; the commit.
+    with django_assert_max_num_queries(9):
+        response = logged_in.post(url, data)
+    assert response.status_code == 302
+    assert list(Round.objects.filter(session=session).values_list("number", flat=True)) == [1, 2]
+    assert RoundEntry.objects.filter(round__session=session, round__number=2).count() == 4
+    html = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert "Round 2 saved." in html and "+60" in html
+
+
+def test_a_save_after_another_phones_change_reads_everything_again(owner):
+    from scoring import services
+    from scoring.models import GameSession
+
+    from .web_helpers import worked_round
+
+    session = make_session(owner)
+    stale = GameSession.objects.get(pk=session.pk)
+    players = list(stale.players.all())
+    services.add_round(session, worked_round())  # another phone, after this one read
+    round_ = services.add_round(stale, worked_round(), players=players)
+    assert (round_.number, round_.position) == (2, 2)
+    assert list(Round.objects.filter(session=session).values_list("number", flat=True)) == [1, 2]

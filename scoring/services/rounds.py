@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
-from django.db.models import Max, Prefetch, QuerySet
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Prefetch, QuerySet
 from django.utils.translation import gettext_noop
 
 from ..engine import (
@@ -22,6 +22,10 @@ from ..engine import (
 )
 from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round_tallies
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
+from ..versions import claim_unchanged
+
+if TYPE_CHECKING:
+    from ..reports import NextRound
 
 CONFLICT_MESSAGE = (
     "This round was changed by someone else since you opened it; reload to see their version."
@@ -35,10 +39,13 @@ class RoundConflict(RoundError):
         super().__init__(message)
 
 
-def round_snapshot(round_: Round) -> dict[str, Any]:
+def round_snapshot(round_: Round, entries: list[RoundEntry] | None = None) -> dict[str, Any]:
     """The round as the audit trail keeps it: input, nets and maal tallies, with
-    players by id and name (a player may be renamed later)."""
-    entries = sorted(round_.entries.all(), key=lambda e: (e.player.position, e.player_id))
+    players by id and name (a player may be renamed later). `entries`: the
+    round's entries just written (with their players), when the caller has them."""
+    if entries is None:
+        entries = list(round_.entries.all())
+    entries = sorted(entries, key=lambda e: (e.player.position, e.player_id))
     snapshot: dict[str, Any] = {
         "number": round_.number,
         "winner": round_.winner.name if round_.winner_id else None,
@@ -151,12 +158,12 @@ def write_entries(
     players: dict[str, Player],
     tallies: dict[str, dict[str, int]] | None = None,
     result: RoundResult | None = None,
-) -> None:
+) -> list[RoundEntry]:
     """The round's entries with their nets: `result`, else the round settled on
     its own (`resettle` then settles it in its place in the session)."""
     result = result or settle_round(_checked(round_input), rules)
     tallies = tallies or {}
-    RoundEntry.objects.bulk_create(
+    return RoundEntry.objects.bulk_create(
         RoundEntry(
             round=round_,
             player=players[entry.player],
@@ -187,6 +194,20 @@ def _checked(round_input: RoundInput) -> RoundInput:
     """The round as one settles alone: a round taking its default better (None)
     is checked and provisionally settled as not better."""
     return round_input if round_input.better is not None else replace(round_input, better=False)
+
+
+def _settled_in_place(round_input: RoundInput, rules: Rules, setting: NextRound) -> RoundResult:
+    """The round appended after the saved ones, settled as `settle_session` would
+    settle it last: its better default and the dhoos pending before it."""
+    if round_input.better is None:
+        round_input = replace(round_input, better=setting.better.better)
+    return settle_round(
+        round_input,
+        rules,
+        number=setting.number,
+        pending=setting.pending,
+        better_default=setting.better,
+    )
 
 
 def needs_sequence(rules: Rules) -> bool:
@@ -304,52 +325,97 @@ def resettle(
     RoundChange.objects.bulk_create(audit, batch_size=500)
 
 
-@transaction.atomic
 def add_round(
     session: GameSession,
     round_input: RoundInput,
     *,
+    players: list[Player] | None = None,
+    setting: NextRound | None = None,
     tiplu: str = "",
     tallies: Tallies | None = None,
     user=None,
     save_key: str | None = None,
 ) -> Round:
-    """Append a round. The session row is locked so two phones saving at once get
-    consecutive numbers instead of a clash. `tiplu` and `tallies` come from the
-    maal calculator, when it was used. With `save_key` (the form's one-time key),
-    a key saved before returns the round it saved, marked `replayed`, and saves
-    nothing; the key is remembered in this transaction, so a save and its key
+    """Append a round. Two phones saving at once get consecutive numbers instead
+    of a clash: the session row is locked until the commit. `players` and
+    `setting` (the new round's better default and pending dhoos): as read with
+    `session`, if the caller has them. `tiplu` and `tallies` come from the maal
+    calculator, when it was used. With `save_key` (the form's one-time key), a
+    key saved before returns the round it saved, marked `replayed`, and saves
+    nothing; the key is written in the save's transaction, so a save and its key
     are kept together or not at all."""
-    locked = GameSession.objects.select_for_update().get(pk=session.pk)
     who = user if getattr(user, "pk", None) else None
-    if save_key and who is not None:
-        # After the lock: a duplicate sent at the same moment waits for the first
-        # save's commit, then finds its key (the unique key is the last guard).
-        earlier = SavedKey.objects.filter(user=who, key=save_key).first()
-        if earlier is not None:
-            return _saved_round(earlier)
+    try:
+        return _add_round(
+            session,
+            round_input,
+            players=players,
+            setting=setting,
+            tiplu=tiplu,
+            tallies=tallies,
+            who=who,
+            save_key=save_key,
+        )
+    except IntegrityError:
+        # The key's unique constraint, last guard of a repeated save (even one
+        # sent at the same moment, which waited for the first one's commit).
+        earlier = SavedKey.objects.filter(user=who, key=save_key).first() if save_key else None
+        if earlier is None:
+            raise
+        return _saved_round(earlier)
+
+
+@transaction.atomic
+def _add_round(
+    session: GameSession,
+    round_input: RoundInput,
+    *,
+    players: list[Player] | None,
+    setting: NextRound | None,
+    tiplu: str,
+    tallies: Tallies | None,
+    who,
+    save_key: str | None,
+) -> Round:
+    claimed = players is not None and claim_unchanged(session)
+    if claimed and players is not None:
+        # Neither the session (its rules) nor its players or rounds changed since
+        # they were read (any change would have moved the version), and the row
+        # is locked until the commit.
+        locked, by_name = session, {p.name: p for p in players}
+    else:
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        by_name = players_by_name(locked)
     rules = locked.get_rules()
     settle_round(_checked(round_input), rules)  # refuse before writing anything
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
-    players = players_by_name(locked)
-    number = (Round.objects.filter(session=locked).aggregate(top=Max("number"))["top"] or 0) + 1
+    so_far = Round.objects.filter(session=locked).aggregate(top=Max("number"), count=Count("pk"))
+    position = so_far["count"] + 1  # the last: every other number is lower
+    in_place = None
+    if claimed and setting is not None and setting.number == position:
+        # Appending changes no earlier round: settled in its place at once.
+        in_place = _settled_in_place(round_input, rules, setting)
     round_ = Round.objects.create(
         session=locked,
-        number=number,
-        winner=players[round_input.winner] if round_input.winner else None,
+        number=(so_far["top"] or 0) + 1,
+        winner=by_name[round_input.winner] if round_input.winner else None,
         win_type=round_input.win_type,
-        better=bool(round_input.better),
+        better=in_place.better if in_place else bool(round_input.better),
         better_mark=round_input.better,
         tiplu=tiplu,
     )
-    write_entries(round_, round_input, rules, players, checked)
-    resettle(locked, rules, user=user, quiet={round_.pk})
-    _record(locked.pk, round_.pk, "create", user, after=_fresh_snapshot(round_.pk))
+    entries = write_entries(round_, round_input, rules, by_name, checked, in_place)
+    if in_place is None:
+        resettle(locked, rules, user=who, quiet={round_.pk})
+        after = _fresh_snapshot(round_.pk)  # settled again, its nets may have moved
+    else:
+        after = round_snapshot(round_, entries)
+    _record(locked.pk, round_.pk, "create", who, after=after)
     if save_key and who is not None:
         SavedKey.objects.create(
             user=who, key=save_key, kind="round", session=locked, object_pk=round_.pk
         )
-    round_.position = position_of(round_)
+    round_.position = position
     round_.replayed = False  # type: ignore[attr-defined]
     return round_
 

@@ -18,7 +18,7 @@ from ..engine import RoundError, settle_round
 from ..forms.rounds import RoundForm
 from ..i18n import translate
 from ..models import GameSession, Round, RoundChange
-from ..reports import NextRound, round_setting
+from ..reports import NextRound, new_round_setting, round_setting, session_players
 from ..savekeys import posted_save_key
 from ..services.rounds import RoundConflict
 from ..snapshot import read_snapshot
@@ -56,7 +56,7 @@ def _form(session: GameSession, setting: NextRound, data=None, **initial: object
     """The round form for the round `setting` describes (its number, better
     default and the dhoos pending before it)."""
     return RoundForm(
-        list(session.players.all()),
+        session_players(session),
         session.get_rules(),
         data=data,
         better_default=setting.better.better,
@@ -66,22 +66,20 @@ def _form(session: GameSession, setting: NextRound, data=None, **initial: object
     )
 
 
-def _new_setting(session: GameSession) -> NextRound:
-    return round_setting(session, Round.objects.filter(session=session).count() + 1)
-
-
 @login_required
 def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.method != "POST":
         return _empty_round_page(request, session_id)
     session = session_for_user(request, session_id)
-    setting = _new_setting(session)
+    setting = new_round_setting(session)
     form = _form(session, setting, data=request.POST)
     if form.is_valid() and form.round_input is not None:
         try:
             round_ = services.add_round(
                 session,
                 form.round_input,
+                players=session_players(session),
+                setting=setting,
                 tiplu=form.tiplu,
                 tallies=form.tallies,
                 user=request.user,
@@ -106,7 +104,7 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
     with read_snapshot():  # the last round and the players as of one moment
         session = session_for_user(request, session_id)
-        setting = _new_setting(session)
+        setting = new_round_setting(session)
         form = _form(session, setting)
     return _round_page(request, session, form, setting)
 
@@ -116,7 +114,9 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 def round_preview(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     number = request.POST.get("number", "")
-    setting = round_setting(session, int(number)) if number.isdigit() else _new_setting(session)
+    setting = (
+        round_setting(session, int(number)) if number.isdigit() else new_round_setting(session)
+    )
     form = _form(session, setting, data=request.POST)
     form.is_valid()
     if request.htmx:
