@@ -3,9 +3,9 @@ formatted once, kept per version of the session and language.
 
 A 1,000-round night is 10,000 numbers. Formatted by template filters (each
 looking up the language) inside a template loop per cell, the table was most of
-a page's time. Here the language's number format is read once per page, each
-player's name is escaped once, and each row's cells are joined as text; the
-template (scoring/_ledger.html) lays out the rows.
+a page's time. Here the language's number format is read once, each player's
+name is escaped once, and the rows are joined as text; the template
+(scoring/_ledger.html) lays out the rest of the table around them.
 """
 
 from __future__ import annotations
@@ -85,22 +85,26 @@ class Head:
     short: str
 
 
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    position: int
-    url: str  # the round's page; "" for a reader who may not open rounds
-    label: str  # "Round 12", the link's name for screen readers
-    winner: SafeString  # the winner cell's contents
-    nets: SafeString  # one <td> per player
-    running: SafeString  # one <td> per player: the totals after this round
+# A round's two table rows: its nets, then everyone's totals after it. Filled
+# in with text escaped once (names) or made here (numbers, our own markup).
+ROUND_ROWS = (
+    '<tr class="ledger-round"{href}><td class="num col-round" rowspan="2">{number}</td>'
+    '<td class="col-winner">{winner}</td>{nets}</tr>\n'
+    '<tr class="running muted"{href}><td class="small col-winner">{total}</td>{running}</tr>\n'
+)
+ROUND_LINK = '<a class="round-link" href="{url}" aria-label="{label}">{position}</a>'
 
 
 def _css(value: int) -> str:
     return "pos" if value > 0 else "neg" if value < 0 else ""
 
 
-def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], list[TableRow]]:
-    """The heads and the shown rows (ledger.shown_rows) of the ledger table."""
+def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], SafeString]:
+    """The column heads, and the table body of the shown rows (ledger.shown_rows).
+
+    A 1,000-round table is 2,000 rows of 7 cells: as a template loop per row
+    (let alone per cell) that was most of a page's time, so the rows are
+    joined here, once per version of the session (ledger_context)."""
     shorts = short_names((p.id, p.name) for p in ledger.players)
     heads = [Head(p.id, p.name, shorts[p.id]) for p in ledger.players]
     fmt = NumberFormat.current()
@@ -115,10 +119,12 @@ def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], list[Ta
     no_winner = f'<span class="muted">{escape(_("no winner"))}</span>'
     dublee = f' <span class="tag">{escape(_("dublee"))}</span>'
     better = f' <span class="tag">{escape(_("better"))}</span>'
+    total = escape(_("total"))
+    label = escape(_("Round %(position)s"))
     # The rounds' addresses differ only in the round's id.
-    rounds_url = reverse("session_detail", args=[ledger.session.pk]) + "rounds/" if can_edit else ""
+    rounds_url = reverse("session_detail", args=[ledger.session.pk]) + "rounds/"
 
-    rows = []
+    body = []
     for row in ledger.shown_rows:
         winner = winner_cell[row.winner.id] if row.winner else no_winner
         if row.win_type == "dublee":
@@ -134,32 +140,38 @@ def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], list[Ta
                 nets.append(
                     f'<td class="{css}"><span class="{_css(net)}">{fmt.signed(net)}</span></td>'
                 )
-        running = "".join(f'<td class="num small">{fmt.num(total)}</td>' for total in row.running)
-        rows.append(
-            TableRow(
-                position=row.position,
-                url=f"{rounds_url}{row.round_id}/" if can_edit else "",
-                label=_("Round %(position)s") % {"position": row.position},
-                # Escaped above: names once each, the rest is numbers and our own markup.
-                winner=mark_safe(winner),
-                nets=mark_safe("".join(nets)),
-                running=mark_safe(running),
+        number: int | str = row.position
+        href = ""
+        if can_edit:
+            url = f"{rounds_url}{row.round_id}/"
+            href = f' data-href="{url}"'
+            number = ROUND_LINK.format(
+                url=url, label=label % {"position": row.position}, position=row.position
+            )
+        body.append(
+            ROUND_ROWS.format(
+                href=href,
+                number=number,
+                winner=winner,
+                nets="".join(nets),
+                total=total,
+                running="".join(f'<td class="num small">{fmt.num(t)}</td>' for t in row.running),
             )
         )
-    return heads, rows
+    return heads, mark_safe("".join(body))
 
 
 def ledger_context(
     session: GameSession, *, latest: int | None, can_edit: bool, chart: bool = False
 ) -> dict[str, object]:
     """What a page showing the session's standings and ledger needs: `ledger`,
-    the table's `heads` and `rows` and, with `chart`, the running-totals `chart`
+    the table's `heads` and `body` and, with `chart`, the running-totals `chart`
     (SVG). Each is computed once per version of the session and language."""
     version = version_of(session)
     ledger = session_ledger(session, latest=latest)
     table = f"ledger-table:{get_language()}:{latest}:{can_edit}"
-    heads, rows = remember(table, version, lambda: ledger_table(ledger, can_edit=can_edit))
-    context: dict[str, object] = {"ledger": ledger, "heads": heads, "rows": rows}
+    heads, body = remember(table, version, lambda: ledger_table(ledger, can_edit=can_edit))
+    context: dict[str, object] = {"ledger": ledger, "heads": heads, "body": body}
     if chart:
         key = f"ledger-chart:{get_language()}"
         # Every text in the SVG is escaped by scoring.charts.
