@@ -32,7 +32,6 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-dev-only-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
-SITE_ROOT = os.environ.get("SITE_ROOT", "http://localhost:8000")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.engine import Transfer, money, running_totals, settle_up, totals
+from scoring.engine import Transfer, money, settle_up, totals
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT, _settle_group, _zero_sum_groups
 
 NIGHT = [
@@ -27,15 +27,6 @@ def test_totals_are_sums_of_round_nets():
         "Dai": -17,
     }
     assert totals([], ["Aama", "Buwa"]) == {"Aama": 0, "Buwa": 0}
-
-
-def test_running_totals_after_each_round():
-    assert running_totals(NIGHT, ["Aama", "Buwa", "Didi", "Dai"]) == [
-        {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17},
-        {"Aama": 48, "Buwa": -37, "Didi": 28, "Dai": -39},
-        {"Aama": 42, "Buwa": -23, "Didi": 20, "Dai": -39},
-    ]
-    assert running_totals([], ["Aama"]) == []
 
 
 def test_money_is_points_times_the_stake_in_decimal():

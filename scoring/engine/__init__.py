@@ -1,6 +1,6 @@
 """The scoring engine: pure Python, no Django. Dataclasses in, dataclasses out."""
 
-from .ledger import Transfer, money, running_totals, settle_up, totals
+from .ledger import Transfer, money, settle_up, totals
 from .rules import PRESETS, RuleError, Rules, make_rules, rules_from_options
 from .settlement import (
     BetterDefault,
@@ -38,7 +38,6 @@ __all__ = [
     "make_rules",
     "money",
     "rules_from_options",
-    "running_totals",
     "settle_long_way",
     "settle_round",
     "settle_session",

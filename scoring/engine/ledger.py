@@ -37,19 +37,6 @@ def money(points: Mapping[str, int], stake_per_point: Decimal) -> dict[str, Deci
     return {player: total * stake_per_point for player, total in points.items()}
 
 
-def running_totals(
-    nets: Iterable[Mapping[str, int]], players: Iterable[str]
-) -> list[dict[str, int]]:
-    """The totals after each round, for the ledger and its chart."""
-    running = {player: 0 for player in players}
-    rows = []
-    for round_nets in nets:
-        for player, net in round_nets.items():
-            running[player] = running.get(player, 0) + net
-        rows.append(dict(running))
-    return rows
-
-
 def _zero_sum_groups(balances: list[int]) -> list[list[int]]:
     """Split the balances (indexes into `balances`) into the most disjoint groups
     that each sum to zero; the balances must sum to zero.

@@ -54,7 +54,6 @@ TunnelKind = Literal["ordinary", "ordinary_joker", "poplu", "jhiplu", "alter"]
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RED_SUITS = frozenset({"H", "D"})
 DECKS = 3
 COPIES = DECKS  # each card appears once per deck
@@ -66,17 +65,6 @@ PRINTED_JOKER = "JOKER"
 MASTER_CARD = "MASTER"
 MAX_TIER_POINTS = 1_000
 MAX_TIERS = 8
-
-ROLE_LABELS: dict[str, str] = {
-    "tiplu": "tiplu",
-    "poplu": "poplu",
-    "jhiplu": "jhiplu",
-    "alter": "alter",
-    "ordinary_joker": "ordinary joker",
-    "printed_joker": "printed joker",
-    "master_card": "master card",
-    "ordinary": "ordinary card",
-}
 
 
 class MaalError(EngineError):

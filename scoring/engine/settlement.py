@@ -680,12 +680,3 @@ def settle_session(
         pending = result.dhoos_pending
         results.append(result)
     return SessionResult(tuple(results), pending, defaults[-1])
-
-
-def players_of(rounds: Sequence[RoundInput]) -> list[str]:
-    """Players in the order they first appear."""
-    order: dict[str, None] = {}
-    for round_ in rounds:
-        for entry in round_.entries:
-            order.setdefault(entry.player, None)
-    return list(order)

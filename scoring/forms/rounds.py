@@ -40,9 +40,6 @@ class PlayerRow:
     maal_tally: str = ""  # the maal calculator's count, as JSON
     errors: dict[str, list[str]] = field(default_factory=dict)
 
-    def prefix(self) -> str:
-        return f"p-{self.player.pk}-"
-
     def add_error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(f"{name}: {message}")
 
@@ -61,10 +58,6 @@ class PlayerRow:
     @property
     def dhoos_errors(self) -> list[str]:
         return self.errors.get("dhoos", [])
-
-    @property
-    def plays_errors(self) -> list[str]:
-        return self.errors.get("plays", [])
 
     @property
     def dublees_errors(self) -> list[str]:
