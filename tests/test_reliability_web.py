@@ -276,6 +276,17 @@ def test_a_saved_round_is_answered_saved_even_if_the_database_goes_away(
     assert Round.objects.count() == 1
 
 
+def test_a_retried_save_with_its_key_answers_with_the_saved_round(logged_in, session):
+    data = {**round_data(session, WORKED, "Didi"), "save_key": "retry-key-0001"}
+    url = reverse("round_new", args=[session.pk])
+    first = logged_in.post(url, data)
+    again = logged_in.post(url, data, follow=True)  # the phone never saw the first answer
+    assert first.status_code == 302
+    assert "Round 1 saved." in again.content.decode()
+    assert Round.objects.count() == 1
+    assert RoundEntry.objects.count() == 4
+
+
 # --- error pages --------------------------------------------------------------------------
 
 
