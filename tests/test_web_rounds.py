@@ -169,7 +169,7 @@ def test_delete_a_round_after_confirming(logged_in, session):
     first = Round.objects.filter(session=session).order_by("number").first()
     url = reverse("round_delete", args=[session.pk, first.pk])
     confirm = logged_in.get(url)
-    assert "Delete round 1 for good?" in confirm.content.decode()
+    assert "Delete round 1? You can restore it from History." in confirm.content.decode()
     assert Round.objects.count() == 2  # asking is not deleting
     response = logged_in.post(url)
     assert response.status_code == 302
@@ -182,7 +182,7 @@ def test_undo_deletes_the_last_round(logged_in, session):
     enter(logged_in, session, WORKED, "Didi")
     enter(logged_in, session, {**WORKED, "Aama": ("seen", 9)}, "Aama")
     url = reverse("round_undo", args=[session.pk])
-    assert "Delete round 2 for good?" in logged_in.get(url).content.decode()
+    assert "Delete round 2? You can restore it from History." in logged_in.get(url).content.decode()
     response = logged_in.post(url)
     assert response.status_code == 302
     assert list(Round.objects.values_list("winner__name", flat=True)) == ["Didi"]
@@ -389,3 +389,23 @@ def test_a_save_after_another_phones_change_reads_everything_again(owner):
     round_ = services.add_round(stale, worked_round(), players=players)
     assert (round_.number, round_.position) == (2, 2)
     assert list(Round.objects.filter(session=session).values_list("number", flat=True)) == [1, 2]
+
+
+def test_an_edit_that_changes_nothing_records_nothing(logged_in, session):
+    from scoring.models import RoundChange
+
+    enter(logged_in, session, WORKED, "Didi")
+    logged_in.get(reverse("session_detail", args=[session.pk]))  # "Round 1 saved." shown
+    round_ = Round.objects.get(session=session)
+    url = reverse("round_edit", args=[session.pk, round_.pk])
+    data = round_data(session, WORKED, "Didi") | {"version": str(round_.version)}
+    response = logged_in.post(url, data, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["Nothing changed in round 1."]
+    round_.refresh_from_db()
+    assert round_.version == 1
+    assert list(RoundChange.objects.values_list("action", flat=True)) == ["create"]
+    # A real change is recorded, once.
+    changed = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi")
+    response = logged_in.post(url, changed | {"version": "1"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["Round 1 changed."]
+    assert RoundChange.objects.filter(action="edit").count() == 1

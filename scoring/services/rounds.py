@@ -461,6 +461,17 @@ def replace_round(
     settle_round(_checked(round_input), rules)
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     players = players_by_name(session)
+    stored = rounds_with_entries(session).get(pk=round_.pk)
+    stored_tallies = {e.player.name: e.maal_tally for e in stored.entries.all() if e.maal_tally}
+    if (stored.to_input(marked=True), stored.tiplu, stored_tallies) == (
+        round_input,
+        tiplu,
+        checked,
+    ):
+        # Saved as it was: nothing to write, nothing to record.
+        round_.position = position_of(round_)
+        round_.unchanged = True  # type: ignore[attr-defined]
+        return round_
     before = _fresh_snapshot(round_.pk)
     round_.version = current.version + 1
     round_.winner = players[round_input.winner] if round_input.winner else None
@@ -475,6 +486,7 @@ def replace_round(
     round_.refresh_from_db(fields=["better"])
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
     round_.position = position_of(round_)
+    round_.unchanged = False  # type: ignore[attr-defined]
     # The caller's object may hold prefetched entries from before the edit.
     if hasattr(round_, "_prefetched_objects_cache"):
         round_._prefetched_objects_cache.pop("entries", None)

@@ -200,7 +200,7 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
             return _round_page(request, session, form, setting, round_, status=400)
         if form.is_valid() and form.round_input is not None:
             try:
-                services.replace_round(
+                round_ = services.replace_round(
                     round_,
                     form.round_input,
                     tiplu=form.tiplu,
@@ -215,9 +215,15 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
             except RoundError as error:
                 form._place(error)
             else:
-                messages.success(
-                    request, _("Round %(position)d changed.") % {"position": round_.position}
-                )
+                if round_.unchanged:  # type: ignore[attr-defined]
+                    messages.info(
+                        request,
+                        _("Nothing changed in round %(position)d.") % {"position": round_.position},
+                    )
+                else:
+                    messages.success(
+                        request, _("Round %(position)d changed.") % {"position": round_.position}
+                    )
                 return redirect("session_detail", session_id=session.pk)
         return _round_page(request, session, form, setting, round_)
     tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
