@@ -121,9 +121,7 @@ def test_a_double_tap_on_save_saves_one_round(table):
         maal(page, name).fill(str(points))
     expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+30")
     posts: list[str] = []
-    held = []
     page.on("request", lambda r: posts.append(r.url) if r.url.endswith("/rounds/new/") else None)
-    page.route("**/rounds/new/", lambda route: held.append(route))  # held until we look
     # The page notes the Save button as each submit leaves it; the note outlives
     # the page (locators and evaluate wait while a navigation is pending).
     page.evaluate(
@@ -139,8 +137,6 @@ def test_a_double_tap_on_save_saves_one_round(table):
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.touchscreen.tap(x, y)
     page.touchscreen.tap(x, y)  # the second tap, a few milliseconds later
-    assert len(held) == 1 and len(posts) == 1
-    held[0].continue_()
     expect(page.locator(".message")).to_have_text("Round 1 saved.")
     assert Round.objects.filter(session=session).count() == 1
     assert len(posts) == 1
