@@ -107,6 +107,10 @@ class Player(models.Model):
 
 class Round(models.Model):
     WIN_TYPES = [("normal", "Normal"), ("dublee", "Dublee (eight dublees)")]
+    # Set by a save on the round it returns (services.rounds), not stored: its
+    # place as the ledger shows it, and whether the save was a repeat.
+    position: int
+    replayed: bool
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rounds")
     # Order within the session; the ledger shows the position, so a deleted

@@ -172,7 +172,7 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     by_id = {p.id: p for p in players}
     column = {p.id: index for index, p in enumerate(players)}
     # Each round's nets as a row of columns (None: sat out), filled from the triples.
-    blank = [None] * len(players)
+    blank: list[int | None] = [None] * len(players)
     nets_of: dict[int, list[int | None]] = {}
     for round_id, player_id, net in RoundEntry.objects.filter(round__session=session).values_list(
         "round_id", "player_id", "net"
@@ -191,9 +191,9 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         rounds.values_list(*fields), start=1
     ):
         row_nets = nets_of.get(round_id) or blank.copy()
-        for index, net in enumerate(row_nets):
-            if net is not None:
-                running[index] += net
+        for index, cell in enumerate(row_nets):
+            if cell is not None:
+                running[index] += cell
                 played[index] += 1
         winner_column = column.get(winner_id)
         if winner_column is not None:

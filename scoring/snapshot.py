@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
@@ -28,18 +29,20 @@ def read_snapshot(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
         return
     connection.ensure_connection()
     if connection.vendor == "sqlite":
-        mode = connection.transaction_mode
-        connection.transaction_mode = None  # a plain (deferred) BEGIN
+        # SQLite's wrapper only; django-stubs does not know the attribute yet.
+        sqlite: Any = connection
+        mode = sqlite.transaction_mode
+        sqlite.transaction_mode = None  # a plain (deferred) BEGIN
         try:
             atomic = transaction.atomic(using)
             atomic.__enter__()
         finally:
-            connection.transaction_mode = mode
+            sqlite.transaction_mode = mode
         try:
             yield
         except BaseException as error:
-            if not atomic.__exit__(type(error), error, error.__traceback__):
-                raise
+            atomic.__exit__(type(error), error, error.__traceback__)  # rolls back
+            raise
         else:
             atomic.__exit__(None, None, None)
         return

@@ -51,7 +51,7 @@ def shared_version(token: str) -> str | None:
     return None if row is None else _version(*row)
 
 
-def owner_version(owner_id: int) -> str:
+def owner_version(owner_id: int | None) -> str:
     """The state of all of a user's sessions, for data drawn from every one of
     them (history, player pages, leaderboard): how many there are and the latest
     change. Any write moves the latest change, and a deletion the count."""
@@ -122,9 +122,9 @@ def _marks(using: str) -> list[_Moved]:
     savepoints = _savepoints(connection)
     # run_on_commit holds (savepoint ids, callback, robust) per pending callback.
     return [
-        func
-        for _sids, func, _robust in connection.run_on_commit
-        if isinstance(func, _Moved) and func.savepoints == savepoints
+        pending[1]
+        for pending in connection.run_on_commit
+        if isinstance(pending[1], _Moved) and pending[1].savepoints == savepoints
     ]
 
 
@@ -195,6 +195,7 @@ def _round_changed(sender, instance: Round, using: str, raw: bool = False, **kwa
 def _entry_changed(sender, instance: RoundEntry, using: str, raw: bool = False, **kwargs) -> None:
     if raw or any(instance.round_id in m.round_ids for m in _marks(using)):
         return
+    session_id: int | None
     if RoundEntry.round.is_cached(instance):
         session_id = instance.round.session_id
     else:

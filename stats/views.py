@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from scoring import charts
+from scoring.htmx import HtmxHttpRequest
 from scoring.reports import Ledger, session_ledger
 from scoring.session_chart import fmt_money, fmt_number, running_chart
 from scoring.versions import owner_version, remember
@@ -40,7 +41,7 @@ def _rounds(request: HttpRequest) -> list[RoundRow]:
 
 
 @login_required
-def round_history(request: HttpRequest) -> HttpResponse:
+def round_history(request: HtmxHttpRequest) -> HttpResponse:
     rounds = _rounds(request)
     names = display_names(rounds)
     form = HistoryForm(request.GET or None, players=names)

@@ -40,7 +40,7 @@ def money(value) -> str:
     except ArithmeticError:
         return str(value)
     # Two places, or more when the amount has them (a stake of 0.125 a point).
-    places = max(2, -amount.normalize().as_tuple().exponent)
+    places = max(2, -int(amount.normalize().as_tuple().exponent))
     return number_format(amount, decimal_pos=places, use_l10n=True, force_grouping=True)
 
 

@@ -236,7 +236,7 @@ def tunnel_kind(card: Card | str, tiplu: Card, rules: Rules) -> TunnelKind:
             )
         )
     if role in ("poplu", "jhiplu", "alter", "ordinary_joker"):
-        return role  # type: ignore[return-value]
+        return role
     return "ordinary"
 
 

@@ -416,7 +416,7 @@ def _add_round(
             user=who, key=save_key, kind="round", session=locked, object_pk=round_.pk
         )
     round_.position = position
-    round_.replayed = False  # type: ignore[attr-defined]
+    round_.replayed = False
     return round_
 
 
@@ -433,7 +433,7 @@ def _saved_round(saved: SavedKey) -> Round:
     if round_ is None:
         raise AlreadySaved(saved.session_id)
     round_.position = position_of(round_)
-    round_.replayed = True  # type: ignore[attr-defined]
+    round_.replayed = True
     return round_
 
 

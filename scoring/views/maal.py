@@ -20,12 +20,13 @@ from .. import services
 from ..engine import RoundError, Rules
 from ..engine.maal import ITEM_LABELS, TIER_ITEMS, point_table_for
 from ..forms.maal import TableForm, read_calculator, read_table
+from ..htmx import HtmxHttpRequest
 from ..i18n import translate
 from .access import session_for_user
 
 
 @login_required
-def maal_calculator(request: HttpRequest, session_id: int) -> HttpResponse:
+def maal_calculator(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """GET: the calculator on its own page. POST: its result (htmx: the partial)."""
     session = session_for_user(request, session_id)
     rules = session.get_rules()

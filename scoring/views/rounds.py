@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from .. import services
 from ..engine import RoundError, settle_round
 from ..forms.rounds import RoundForm
+from ..htmx import HtmxHttpRequest
 from ..i18n import translate
 from ..models import GameSession, Round, RoundChange
 from ..reports import NextRound, new_round_setting, round_setting, session_players
@@ -111,7 +112,7 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_preview(request: HttpRequest, session_id: int) -> HttpResponse:
+def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     number = request.POST.get("number", "")
     setting = (

@@ -55,7 +55,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @read_snapshot()
 def _sessions_with_leaders(owner) -> list[GameSession]:
-    sessions = list(GameSession.objects.filter(owner=owner).annotate(round_count=Count("rounds")))
+    sessions: list[GameSession] = list(
+        GameSession.objects.filter(owner=owner).annotate(round_count=Count("rounds"))
+    )
     leaders = _leaders(sessions)
     for session in sessions:
         session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
@@ -81,7 +83,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
     if not form.is_bound:
         form.initial["played_on"] = timezone.localdate()
     past_players = list(
-        Player.objects.filter(session__owner=request.user)
+        Player.objects.filter(session__owner_id=request.user.pk)
         .values_list("name", flat=True)
         .distinct()
         .order_by("name")[:40]
