@@ -115,7 +115,7 @@ class RoundForm:
                 self.rows.append(PlayerRow(player, plays=index < self.rules.max_players))
             self.winner = ""
             self.win_type = "normal"
-            self.better = better_default
+            self.better: bool | None = better_default
             return
         by_name = {e.player: e for e in initial.entries}
         for player in self.players:
@@ -241,16 +241,16 @@ class RoundForm:
         if self.winner in ("", None):
             self.add_error("winner", str(_('choose the winner, or "no winner"')))
         elif self.winner != "none":
-            row = next((r for r in self.rows if str(r.player.pk) == self.winner), None)
-            if row is None:
+            chosen = next((r for r in self.rows if str(r.player.pk) == self.winner), None)
+            if chosen is None:
                 self.add_error("winner", str(_("not a player of this session")))
-            elif not row.plays:
+            elif not chosen.plays:
                 self.add_error(
                     "winner",
-                    str(_("%(name)s sits this round out") % {"name": row.player.name}),
+                    str(_("%(name)s sits this round out") % {"name": chosen.player.name}),
                 )
             else:
-                winner_name = row.player.name
+                winner_name = chosen.player.name
         if self.win_type not in ("normal", "dublee"):
             self.add_error("win_type", str(_("must be normal or dublee")))
         if self.has_errors:

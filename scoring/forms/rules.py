@@ -110,7 +110,7 @@ class RulesForm(RulesFieldsMixin, forms.Form):
             del self.fields["recompute"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         self.rules = self.cleaned_rules()
         if self.has_rounds and not data.get("recompute"):
             self.add_error(

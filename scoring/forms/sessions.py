@@ -94,6 +94,6 @@ class SessionForm(RulesFieldsMixin, SessionDetailsForm):
         return names
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         self.rules = self.cleaned_rules()
         return data
