@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -7,8 +9,11 @@ from scoring.engine.rules import PRESETS
 
 from .records import HistoryFilter
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def variant_choices() -> list[tuple[str, str]]:
+
+def variant_choices() -> list[tuple[str, StrOrPromise]]:
     return [
         ("", _("Any rules")),
         *((name, _("%(preset)s preset") % {"preset": _(name)}) for name in PRESETS),
@@ -40,9 +45,14 @@ class HistoryForm(forms.Form):
     def __init__(self, *args, players: dict[str, str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         names = sorted(players.items(), key=lambda item: item[1].casefold())
-        self.fields["player"].choices = [("", _("Anyone")), *names]
-        self.fields["winner"].choices = [("", _("Anyone")), *names]
-        self.fields["variant"].choices = variant_choices()
+        for name, choices in (
+            ("player", [("", _("Anyone")), *names]),
+            ("winner", [("", _("Anyone")), *names]),
+            ("variant", variant_choices()),
+        ):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
 
     def clean(self):
         data = super().clean()

@@ -50,7 +50,7 @@ def round_maal_lines(round_: Round, rules: Rules) -> list[tuple[str, str]]:
 def _rules(context: template.Context, session: GameSession) -> Rules:
     """The session's rules, parsed once per render."""
     cache = context.render_context
-    key = ("maal-rules", session.pk)
+    key = f"maal-rules-{session.pk}"
     if key not in cache:
         cache[key] = session.get_rules()
     return cache[key]
