@@ -150,7 +150,7 @@ class Round(models.Model):
         entries = sorted(self.entries.all(), key=lambda e: (e.player.position, e.player_id))
         return RoundInput(
             entries=tuple(e.to_entry() for e in entries),
-            winner=self.winner.name if self.winner_id else None,
+            winner=self.winner.name if self.winner else None,
             win_type=self.win_type,  # type: ignore[arg-type]
             better=self.better_mark if marked else self.better,
         )

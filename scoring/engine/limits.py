@@ -9,6 +9,7 @@ README.md lists them for users.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from .rules import MAX_PLAYERS_LIMIT
@@ -33,6 +34,7 @@ def check_depth(data: Any, limit: int = MAX_JSON_DEPTH) -> bool:
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(value, dict):
             children = value.values()
         elif isinstance(value, list):

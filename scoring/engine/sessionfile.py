@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -279,7 +279,7 @@ TOP_KEYS = {
 }
 
 
-def parse_round(raw: object, number: int, players: Sequence[str], rules: Rules) -> RoundInput:
+def parse_round(raw: object, number: int, players: Collection[str], rules: Rules) -> RoundInput:
     """One round of a file; `number` counts from 1 for messages. A round without
     `better` has better None: its default, which depends on the rounds before it
     (`parse_document` fills it in)."""

@@ -479,12 +479,12 @@ def settle_round(
                 name=owed.player,
             )
         )
-    for owed in lapsed:
-        dhoos_notes[owed.player].append(
+    for lapse in lapsed:
+        dhoos_notes[lapse.player].append(
             message(
                 gettext_noop("dhoos of %(amount)s from round %(round)s lapses: won this round"),
-                round=owed.round,
-                amount=owed.amount,
+                round=lapse.round,
+                amount=lapse.amount,
             )
         )
 

@@ -48,7 +48,7 @@ def round_snapshot(round_: Round, entries: list[RoundEntry] | None = None) -> di
     entries = sorted(entries, key=lambda e: (e.player.position, e.player_id))
     snapshot: dict[str, Any] = {
         "number": round_.number,
-        "winner": round_.winner.name if round_.winner_id else None,
+        "winner": round_.winner.name if round_.winner else None,
         "winner_id": round_.winner_id,
         "win_type": round_.win_type,
         "better": round_.better,
