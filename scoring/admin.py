@@ -10,7 +10,7 @@ from django.http import HttpRequest
 
 from .models import GameSession, Player, Round, RoundEntry
 
-ENTRY_FIELDS = ["player", "status", "maal", "tunnel", "dhoos", "net", "maal_tally"]
+ENTRY_FIELDS = ("player", "status", "maal", "tunnel", "dhoos", "net", "maal_tally")
 
 
 class PlayerInline(admin.TabularInline):
@@ -61,7 +61,7 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = ["win_type", "better"]
     search_fields = ["session__name", "winner__name"]
     list_select_related = ["session", "winner"]
-    fields = ["session", "number", "winner", "win_type", "better", "tiplu", "created_at"]
+    fields = ("session", "number", "winner", "win_type", "better", "tiplu", "created_at")
     readonly_fields = fields
     inlines = [RoundEntryInline]
 
@@ -75,7 +75,7 @@ class RoundEntryAdmin(admin.ModelAdmin):
     list_filter = ["status", "dhoos"]
     search_fields = ["player__name", "round__session__name"]
     list_select_related = ["player", "round__session"]
-    fields = ["round", *ENTRY_FIELDS]
+    fields = ("round", *ENTRY_FIELDS)
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:

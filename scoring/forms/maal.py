@@ -150,8 +150,8 @@ def read_calculator(data: Any, rules: Rules) -> Calculator:
         counts[name] = max(0, min(value, MAX_COUNT))
     # A marriage count (an older page, a script) is shown as the cards it stands for.
     marriages = counts.pop("marriages", 0)
-    for card in ("tiplu", "poplu", "jhiplu"):
-        counts[card] += marriages
+    for role in ("tiplu", "poplu", "jhiplu"):
+        counts[role] += marriages
     calc.counts = counts
     if calc.error:
         return calc
@@ -222,9 +222,6 @@ def read_table(data: Any, rules: Rules) -> tuple[TableForm, Rules | None]:
     options["marriage_on_top"] = bool(values["marriage_on_top"])
     if form.errors:
         return form, None
-    new_rules = replace(
-        rules,
-        maal_points=check_option("maal_points", options),
-        **{name: bool(values[f"on-{name}"]) for name in TOGGLES},
-    )
+    toggles: dict[str, Any] = {name: bool(values[f"on-{name}"]) for name in TOGGLES}
+    new_rules = replace(rules, maal_points=check_option("maal_points", options), **toggles)
     return form, new_rules

@@ -70,6 +70,11 @@ def save_document(doc: SessionDoc, *, owner=None) -> GameSession:
             tiplu=maal.tiplu,
         )
         rounds.write_entries(
-            round_, round_input, doc.rules, players, dict(maal.tallies), result=result
+            round_,
+            round_input,
+            doc.rules,
+            players,
+            {name: dict(tally) for name, tally in maal.tallies.items()},
+            result=result,
         )
     return session

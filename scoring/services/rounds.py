@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Prefetch, QuerySet
@@ -25,6 +25,7 @@ from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedK
 from ..versions import claim_unchanged
 
 if TYPE_CHECKING:
+    from ..engine.settlement import WinType
     from ..reports import NextRound
 
 CONFLICT_MESSAGE = (
@@ -257,7 +258,7 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
                         for _id, name, status, maal, tunnel, dhoos, dublees, _net in mine
                     ),
                     winner=winner,
-                    win_type=win_type,
+                    win_type=cast("WinType", win_type),  # a stored choice
                     better=mark,
                 ),
                 entries={name: (entry_id, net) for entry_id, name, *_rest, net in mine},
@@ -429,7 +430,7 @@ class AlreadySaved(Exception):
 
 
 def _saved_round(saved: SavedKey) -> Round:
-    round_ = Round.objects.filter(pk=saved.object_pk).first()
+    round_ = Round.objects.filter(pk=saved.object_pk).first() if saved.object_pk else None
     if round_ is None:
         raise AlreadySaved(saved.session_id)
     round_.position = position_of(round_)

@@ -70,6 +70,7 @@ def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
     rules = session.get_rules()
     has_rounds = session.rounds.exists()
     form = TableForm.initial(rules)
+    new_rules: Rules | None
     problem = ""
     if request.method == "POST":
         if request.POST.get("reset"):
