@@ -27,9 +27,7 @@ run: setup
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The whole suite twice: on SQLite, then on a throwaway PostgreSQL cluster.
-test: setup system-deps
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test: lint system-deps
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest
 	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres $(BIN)/pytest
 
@@ -42,9 +40,11 @@ bench: setup system-deps
 soak: setup system-deps
 	$(BIN)/python benchmarks/soak.py
 
+# Lint: ruff (code and format) and mypy (with django-stubs; settings in pyproject.toml).
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
 
 format: setup
 	$(BIN)/ruff check --fix .

@@ -207,7 +207,7 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
             ),
         }
 
-    rows = []
+    rows: list[tuple[str, float, int, int | None]] = []
     small_pages = pages(small)
     for name, call in pages(big).items():
         seconds, queries = measure(call, repeat)
@@ -445,12 +445,12 @@ def main() -> None:
         )
         print(header)
         print("-" * len(header))
-        for name, seconds, queries, small_queries in across_rounds(
+        for name, seconds, count, small_count in across_rounds(
             nepal, nepal_small, owner, args.repeat
         ):
             print(
                 f"{name:32} {seconds * 1000:8.2f} {seconds / login:9.1f} "
-                f"{queries:8d} {small_queries:12d}"
+                f"{count:8d} {small_count:12d}"
             )
 
         served = under_gunicorn(env, big, owner, args.seconds, args.workers)

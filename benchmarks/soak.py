@@ -204,7 +204,7 @@ def stored_markers(session_ids: list[int]) -> tuple[Counter[tuple[int, int]], se
     for session_id, before in RoundChange.objects.filter(
         session_id__in=session_ids, action="undo"
     ).values_list("session_id", "before"):
-        aama = next(e for e in before["entries"] if e["player"] == "Aama")
+        aama = next(e for e in (before or {})["entries"] if e["player"] == "Aama")
         undone.add((session_id, aama["maal"]))
     return stored, undone
 

@@ -71,7 +71,7 @@ def test_line_chart_structure():
 
 def test_line_chart_points_are_placed_by_value():
     svg = line_chart([("A", [10, -10])], title="t", x_label="x", y_label="y")
-    points = parse(svg).find(f"{SVG}polyline").get("points").split()  # type: ignore[union-attr]
+    points = parse(svg).find(f"{SVG}polyline").get("points").split()
     (x0, y0), (x1, y1), (x2, y2) = (tuple(map(float, p.split(","))) for p in points)
     assert x0 < x1 < x2
     assert y1 < y0 < y2  # +10 above the zero line, −10 below
@@ -90,7 +90,7 @@ def test_names_are_escaped():
     parse(svg)
 
 
-def legend_lines(svg: str) -> list[tuple[float, str]]:
+def legend_lines(svg: str) -> list[tuple[float, str | None]]:
     return [
         (float(t.get("y")), t.text)  # type: ignore[arg-type]
         for t in parse(svg).iter(f"{SVG}text")
@@ -149,16 +149,16 @@ def test_bar_chart():
     bars = root.findall(f"{SVG}rect")
     assert len(bars) == 2
     (aama, buwa) = bars
-    zero = float(aama.get("x"))  # type: ignore[arg-type]
+    zero = float(aama.get("x"))
     # Aama's bar starts at zero and goes right; Buwa's ends at zero.
-    assert float(buwa.get("x")) + float(buwa.get("width")) == pytest.approx(zero)  # type: ignore[arg-type]
+    assert float(buwa.get("x")) + float(buwa.get("width")) == pytest.approx(zero)
     assert aama.get("fill") != buwa.get("fill")
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "+97.5" in texts and "-72.5" in texts  # the sign, for print
     assert "Lifetime" in texts and "NPR" in texts
 
 
-def polyline_points(svg: str) -> list[tuple[float, float]]:
+def polyline_points(svg: str) -> list[tuple[float, ...]]:
     points = parse(svg).find(f"{SVG}polyline").get("points").split()  # type: ignore[union-attr]
     return [tuple(map(float, p.split(","))) for p in points]
 
@@ -192,7 +192,7 @@ def test_bar_names_too_long_for_the_column_stand_whole_above_their_bars():
     )
     root = parse(svg)
     names = [(float(t.get("y")), t.text) for t in root.iter(f"{SVG}text") if t.get("class")]
-    bars = [float(r.get("y")) for r in root.iter(f"{SVG}rect")]  # type: ignore[arg-type]
+    bars = [float(r.get("y")) for r in root.iter(f"{SVG}rect")]
     assert [text for _y, text in names] == ["Dai", "Bhanubhakta Acharya", "Buwa"]
     # Each name just above its own bar, the bars one under the other.
     assert all(bar - 20 < y < bar for (y, _text), bar in zip(names, bars, strict=True))

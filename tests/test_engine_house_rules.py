@@ -86,7 +86,7 @@ def test_dublees_on_an_unseen_player_is_refused():
     )
     assert (error.value.field, error.value.player) == ("dublees", "B")
     with pytest.raises(RoundError, match="must be true or false, got 'yes'"):
-        settle_round(RoundInput((Entry("A"), Entry("B", dublees="yes")), "A"), PAGAT)  # type: ignore[arg-type]
+        settle_round(RoundInput((Entry("A"), Entry("B", dublees="yes")), "A"), PAGAT)
 
 
 # --- dublee_min_players ---------------------------------------------------------------------------

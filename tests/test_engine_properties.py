@@ -26,7 +26,7 @@ from scoring.engine.rules import (
     UNSEEN_MAAL_CHOICES,
     UNSEEN_TUNNEL_CHOICES,
 )
-from scoring.engine.settlement import game_payment
+from scoring.engine.settlement import Status, game_payment
 
 FAST = settings(max_examples=200, deadline=None)
 
@@ -64,7 +64,7 @@ def rounds_under(draw: st.DrawFn, rules: Rules) -> RoundInput:
             unique=True,
         )
     )
-    statuses = [draw(st.sampled_from(("seen", "unseen"))) for _ in names]
+    statuses: list[Status] = [draw(st.sampled_from(("seen", "unseen"))) for _ in names]
     entries = tuple(
         Entry(
             name,

@@ -32,7 +32,7 @@ from scoring.engine.rules import (
     UNSEEN_TUNNEL_CHOICES,
 )
 from scoring.engine.sessionfile import export_document, loads, parse_document
-from scoring.engine.settlement import better_defaults
+from scoring.engine.settlement import Status, better_defaults
 from tests import engine_v1
 
 SESSIONS = settings(max_examples=150, deadline=None)
@@ -89,7 +89,7 @@ def a_round(draw: st.DrawFn, rules: Rules, dublees: bool = True) -> RoundInput:
     names = draw(st.permutations(NAMES))[:count]
     entries = []
     for name in names:
-        status = draw(st.sampled_from(("seen", "seen", "unseen")))
+        status: Status = draw(st.sampled_from(("seen", "seen", "unseen")))
         entries.append(
             Entry(
                 name,

@@ -641,7 +641,7 @@ def test_a_tiplu_given_as_text_raises_the_engines_error():
     ]
     for call in calls:
         with pytest.raises(MaalError) as error:
-            call()  # type: ignore[arg-type]
+            call()
         assert str(error.value).startswith("the tiplu must be a card such as QH, got '")
 
 

@@ -84,7 +84,7 @@ def entries(draw: st.DrawFn) -> list[dict[str, Any]]:
         names[0] = ""
     result = []
     for name in names:
-        status = draw(st.sampled_from(["seen", "unseen"]))
+        status: str | None = draw(st.sampled_from(["seen", "unseen"]))
         if rare(draw, 2):
             status = draw(st.sampled_from(["Seen", "", None]))
         entry: dict[str, Any] = {
@@ -118,7 +118,7 @@ def rounds(draw: st.DrawFn) -> dict[str, Any]:
     win_type = "dublee" if rare(draw, 20) else "normal"
     if rare(draw, 2):
         win_type = "triple"
-    better = rare(draw, 25)
+    better: bool | str | None = rare(draw, 25)
     if rare(draw, 2):
         better = draw(st.sampled_from([None, "on"]))
     return {"entries": round_entries, "winner": winner, "win_type": win_type, "better": better}
@@ -130,7 +130,7 @@ def option_overrides(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         return {}
     chosen = draw(st.lists(st.sampled_from(SETTLEMENT_OPTIONS), max_size=4, unique=True))
-    overrides = {}
+    overrides: dict[str, Any] = {}
     for name in chosen:
         if name in rules_module._CHOICES:
             overrides[name] = draw(st.sampled_from(rules_module._CHOICES[name]))

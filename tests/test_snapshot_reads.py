@@ -57,6 +57,7 @@ def test_stats_ledger_exports_and_backups_while_phones_save_and_undo(live_server
             statuses.append(phone.post(new, hand(session, n + 1))[0])
             statuses.append(phone.post(new, hand(session, n + 50))[0])
             last = Round.objects.filter(session=session).order_by("-number").first()
+            assert last is not None
             statuses.append(phone.post(undo, {"round": str(last.pk)})[0])
 
     def read_pages() -> None:

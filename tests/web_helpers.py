@@ -6,6 +6,7 @@ import re
 from decimal import Decimal
 
 from scoring.engine import Entry, RoundInput, make_rules
+from scoring.engine.settlement import Status
 from scoring.models import GameSession, Player
 
 
@@ -62,7 +63,7 @@ def round_data(
 # RULES.md worked example (preset pagat), with the family's names:
 # Didi wins; Aama seen 5, Buwa unseen 2, Didi 7, Dai seen 0.
 # T = 14, n = 4. Nets: Aama +3, Buwa −16, Didi +30, Dai −17.
-WORKED = {
+WORKED: dict[str, tuple[Status, int]] = {
     "Aama": ("seen", 5),
     "Buwa": ("unseen", 2),
     "Didi": ("seen", 7),
@@ -106,6 +107,10 @@ def filled_in_token(response) -> str:
     """A page has this request's values in it: the nonce the CSP header names.
     Returns its CSRF token."""
     html = response.content.decode()
-    nonce = re.search(r'nonce="([^"]+)"', html).group(1)
+    found = re.search(r'nonce="([^"]+)"', html)
+    assert found is not None
+    nonce = found.group(1)
     assert f"'nonce-{nonce}'" in response.headers["Content-Security-Policy"]
-    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert token is not None
+    return token.group(1)

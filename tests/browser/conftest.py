@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,11 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 375, "height": 812}
 # The phone the issues measure on: 390x844 with a touch screen. new_page(**TOUCH_PHONE).
-TOUCH_PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+TOUCH_PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+}
 TIMEOUT_MS = 10_000
 
 
