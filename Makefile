@@ -40,15 +40,19 @@ bench: setup system-deps
 soak: setup system-deps
 	$(BIN)/python benchmarks/soak.py
 
-# Lint: ruff (code and format) and mypy (with django-stubs; settings in pyproject.toml).
+# Lint: ruff (code and format), djade (templates' format) and mypy (with django-stubs;
+# settings in pyproject.toml).
+TEMPLATES := $(shell find templates */templates -name '*.html' -not -path './.venv/*')
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/djade --target-version 6.1 --check $(TEMPLATES)
 	$(BIN)/mypy .
 
 format: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIN)/djade --target-version 6.1 $(TEMPLATES)
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -218,7 +218,7 @@ def test_round_page_helpers(session):
         tallies={"Aama": {"poplu": 1, "marriages": 1}},
     )
     round_ = services.rounds_with_entries(session).get(pk=round_.pk)
-    html = Template("{% load maal %}{% include 'scoring/maal_round.html' %}").render(
+    html = Template("{% load maal %}{% include 'scoring/maal/_round.html' %}").render(
         Context({"round": round_, "session": session})
     )
     assert "10♠" in html
@@ -227,7 +227,7 @@ def test_round_page_helpers(session):
     # After the table changes, the items are shown instead of a wrong breakdown.
     session.rules = session.get_rules().to_options() | {"maal_table": "flat"}
     session.save()
-    html = Template("{% load maal %}{% include 'scoring/maal_round.html' %}").render(
+    html = Template("{% load maal %}{% include 'scoring/maal/_round.html' %}").render(
         Context({"round": round_, "session": session})
     )
     assert "1 poplu, 1 marriages (counted under an earlier point table)" in html

@@ -78,7 +78,7 @@ def maal_summary(context: template.Context, tally: Any) -> str:
         return ""
 
 
-@register.inclusion_tag("scoring/maal_dialog.html", takes_context=True)
+@register.inclusion_tag("scoring/maal/_dialog.html", takes_context=True)
 def maal_dialog(context: template.Context, session: GameSession) -> dict[str, Any]:
     return {
         "session": session,

@@ -73,7 +73,7 @@ def _page(request, session, changes, round_pk=None) -> HttpResponse:
     )
     return render(
         request,
-        "scoring/round_changes.html",
+        "scoring/audit/changes.html",
         {
             "session": session,
             "changes": [describe(c) for c in changes],

@@ -48,7 +48,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
             return redirect("session_detail", session_id=session.pk)
     # A refused file is a client error (400), the form showing why.
     status = 400 if form.is_bound else 200
-    return render(request, "scoring/import_form.html", {"form": form}, status=status)
+    return render(request, "scoring/files/import.html", {"form": form}, status=status)
 
 
 def export_filename(session: GameSession) -> str:

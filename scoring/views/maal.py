@@ -34,8 +34,8 @@ def maal_calculator(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     calc = read_calculator(data, rules)
     context = {"session": session, "calc": calc, "table": _table_rows(rules)}
     if request.htmx:
-        return render(request, "scoring/maal_calculator.html#result", context)
-    return render(request, "scoring/maal_calculator.html", context)
+        return render(request, "scoring/maal/calculator.html#result", context)
+    return render(request, "scoring/maal/calculator.html", context)
 
 
 def _table_rows(rules: Rules) -> list[tuple[str, str]]:
@@ -93,7 +93,7 @@ def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
                     return redirect("maal_table", session_id=session.pk)
     return render(
         request,
-        "scoring/maal_table.html",
+        "scoring/maal/table.html",
         {
             "session": session,
             "form": form,

@@ -35,7 +35,7 @@ def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
             return redirect("session_detail", session_id=session.pk)
     return render(
         request,
-        "scoring/player_form.html",
+        "scoring/players/add.html",
         {"session": session, "form": form, "players": list(session.players.all())},
     )
 
@@ -64,7 +64,7 @@ def player_edit(request: HttpRequest, session_id: int, player_id: int) -> HttpRe
             return redirect("player_add", session_id=session.pk)
     return render(
         request,
-        "scoring/player_edit.html",
+        "scoring/players/edit.html",
         {
             "session": session,
             "player": player,

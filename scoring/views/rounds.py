@@ -41,7 +41,7 @@ def _round_page(
 ) -> HttpResponse:
     return render(
         request,
-        "scoring/round_form.html",
+        "scoring/rounds/form.html",
         {
             "session": session,
             "form": form,
@@ -122,7 +122,7 @@ def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     form.is_valid()
     if request.htmx:
         # The summary, plus (out of band) the messages beside each field.
-        return render(request, "scoring/round_form.html#preview", {"form": form, "oob": True})
+        return render(request, "scoring/rounds/form.html#preview", {"form": form, "oob": True})
     return _round_page(request, session, form, setting)
 
 
@@ -151,7 +151,7 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         "problem": problem,
         "sat_out": sat_out,
     }
-    return render(request, "scoring/round_detail.html", context)
+    return render(request, "scoring/rounds/detail.html", context)
 
 
 def _opened_version(request: HttpRequest) -> int | None:
@@ -172,7 +172,7 @@ def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> Ht
     )
     return render(
         request,
-        "scoring/round_gone.html",
+        "scoring/rounds/gone.html",
         {"session": session, "deleted": deleted, "saving": request.method == "POST"},
         status=409 if request.method == "POST" else 404,
     )
@@ -237,7 +237,7 @@ def _confirm_delete(
 ) -> HttpResponse:
     return render(
         request,
-        "scoring/round_confirm_delete.html",
+        "scoring/rounds/confirm_delete.html",
         {"session": session, "round": round_, "position": _position(round_), "action": action},
     )
 

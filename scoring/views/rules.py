@@ -131,7 +131,7 @@ def _rules_page(
 ) -> HttpResponse:
     return render(
         request,
-        "scoring/session_rules.html",
+        "scoring/rules/rules.html",
         {
             "session": session,
             "form": form,

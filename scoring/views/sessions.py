@@ -90,7 +90,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
     )
     return render(
         request,
-        "scoring/session_form.html",
+        "scoring/sessions/new.html",
         {"form": form, "past_players": past_players, "presets": preset_options()},
     )
 
@@ -107,14 +107,14 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
         "preset": preset_of(rules),
         "closest": closest_preset(rules),
     }
-    return render(request, "scoring/session_detail.html", context)
+    return render(request, "scoring/sessions/detail.html", context)
 
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     context = {"session": session, "ledger": session_ledger(session), "can_edit": True}
-    return render(request, "scoring/settle_up.html", context)
+    return render(request, "scoring/sessions/settle_up.html", context)
 
 
 @login_required
@@ -129,7 +129,7 @@ def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
         services.edit_session(session=session, **form.cleaned_data)
         messages.success(request, _("Session details saved."))
         return redirect("session_detail", session_id=session.pk)
-    return render(request, "scoring/session_edit.html", {"session": session, "form": form})
+    return render(request, "scoring/sessions/edit.html", {"session": session, "form": form})
 
 
 @login_required
@@ -142,7 +142,7 @@ def session_delete(request: HttpRequest, session_id: int) -> HttpResponse:
         return redirect("home")
     return render(
         request,
-        "scoring/session_confirm_delete.html",
+        "scoring/sessions/confirm_delete.html",
         {
             "session": session,
             "round_count": session.rounds.count(),

@@ -74,7 +74,7 @@ def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
     session = shared_session(token)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
-    response = render(request, "scoring/share_view.html", _live_context(session, latest))
+    response = render(request, "scoring/share/view.html", _live_context(session, latest))
     return _no_store_in_shared_caches(response)
 
 
@@ -87,9 +87,9 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
     except Http404:
         # Revoked while phones were watching: replace the live part with a notice
         # that does not poll again (the page swaps 404 answers in; see share_view.html).
-        response = render(request, "scoring/share_view.html#gone", status=404)
+        response = render(request, "scoring/share/view.html#gone", status=404)
         return _no_store_in_shared_caches(response)
-    response = render(request, "scoring/share_view.html#live", _live_context(session))
+    response = render(request, "scoring/share/view.html#live", _live_context(session))
     return _no_store_in_shared_caches(response)
 
 
@@ -112,7 +112,7 @@ def session_share(request: HttpRequest, session_id: int) -> HttpResponse:
     if session.share_token:
         url = request.build_absolute_uri(reverse("share_view", args=[session.share_token]))
         context.update(share_url=url, qr=qr_svg(url))
-    return render(request, "scoring/share_manage.html", context)
+    return render(request, "scoring/share/manage.html", context)
 
 
 @login_required
