@@ -43,26 +43,6 @@ class PlayerRow:
     def add_error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(f"{name}: {message}")
 
-    @property
-    def status_errors(self) -> list[str]:
-        return self.errors.get("status", [])
-
-    @property
-    def maal_errors(self) -> list[str]:
-        return self.errors.get("maal", [])
-
-    @property
-    def tunnel_errors(self) -> list[str]:
-        return self.errors.get("tunnel", [])
-
-    @property
-    def dhoos_errors(self) -> list[str]:
-        return self.errors.get("dhoos", [])
-
-    @property
-    def dublees_errors(self) -> list[str]:
-        return self.errors.get("dublees", [])
-
 
 class RoundForm:
     """One round as a screen: a row per session player, then winner, win type, better.
@@ -174,7 +154,11 @@ class RoundForm:
     # -- validation --
 
     def add_error(self, name: str, message: str) -> None:
-        self.errors.setdefault(name, []).append(f"{name}: {message}" if name else message)
+        """A message beside field `name`; with no name, about the round as a whole
+        (kept under "round": a template cannot read an empty key)."""
+        self.errors.setdefault(name or "round", []).append(
+            f"{name}: {message}" if name else message
+        )
 
     def _points(self, row: PlayerRow, name: str) -> int | None:
         raw = getattr(row, name)
@@ -312,27 +296,5 @@ class RoundForm:
             self.add_error(error.field, translate(error.problem))
         else:
             self.add_error("", translate(error.msg))
-
-    # -- for templates --
-
-    @property
-    def tiplu_errors(self) -> list[str]:
-        return self.errors.get("tiplu", [])
-
-    @property
-    def winner_errors(self) -> list[str]:
-        return self.errors.get("winner", [])
-
-    @property
-    def win_type_errors(self) -> list[str]:
-        return self.errors.get("win_type", [])
-
-    @property
-    def players_errors(self) -> list[str]:
-        return self.errors.get("players", [])
-
-    @property
-    def other_errors(self) -> list[str]:
-        return self.errors.get("", []) + self.errors.get("better", [])
 
     win_type_choices = WIN_TYPE_CHOICES
