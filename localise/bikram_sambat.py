@@ -11,7 +11,6 @@ import datetime
 import re
 
 from nepali.constants import NEPALI_MONTHS_EN, NEPALI_MONTHS_NE
-from nepali.date_converter import converter
 from nepali.datetime import nepalidate
 
 DEVANAGARI_DIGITS = str.maketrans("०१२३४५६७८९", "0123456789")
@@ -82,7 +81,3 @@ def parse_date(text: str, *, today: datetime.date | None = None) -> datetime.dat
         return datetime.date(year, month, day)
     except ValueError:
         raise BikramSambatError(f"{text!r} is not a Gregorian date") from None
-
-
-def bs_year_range() -> tuple[int, int]:
-    return converter.np_min_year(), converter.np_max_year()

@@ -23,7 +23,6 @@ from .limits import (
     MAX_ROUND_ENTRIES,
     MAX_ROUNDS,
     MAX_SESSION_PLAYERS,
-    DuplicateKeys,
     check_depth,
     first_duplicate,
     object_pairs,
@@ -90,9 +89,6 @@ def _at(where: Place, problem: Message | str) -> Message:
     return message(
         WHERE, where=where, problem=problem if isinstance(problem, Message) else Message(problem)
     )
-
-
-_JsonObject = DuplicateKeys  # a decoded object remembers keys it was given twice
 
 
 @dataclass(frozen=True, slots=True)
