@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 
+from django.db import IntegrityError
 from django.http import HttpRequest
+
+from .models import GameSession, SavedKey
 
 SAVE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
@@ -26,3 +30,31 @@ def posted_save_key(request: HttpRequest) -> str | None:
     """The POST's key if it has a well-formed one; None means "save as before"."""
     key = request.POST.get("save_key", "") if request.method == "POST" else ""
     return key if SAVE_KEY_RE.fullmatch(key) else None
+
+
+def earlier_save(user, key: str | None) -> SavedKey | None:
+    """What `user` saved under `key` before, if anything."""
+    if not key or not getattr(user, "pk", None):
+        return None
+    return SavedKey.objects.filter(user=user, key=key).first()
+
+
+def remember_save(
+    *, user, key: str | None, kind: str, object_pk: int, session: GameSession | None = None
+) -> None:
+    """Called inside the save's transaction: the key is kept with what it saved, or
+    neither is. A second save under the same key fails the unique constraint."""
+    if key and getattr(user, "pk", None):
+        SavedKey.objects.create(user=user, key=key, kind=kind, session=session, object_pk=object_pk)
+
+
+def once[T](save: Callable[[], T], *, user, key: str | None, replay: Callable[[SavedKey], T]) -> T:
+    """`save()`, or, when the same key was saved meanwhile (a repeat sent at the
+    same moment, which waited for the first one's commit), `replay` of that save."""
+    try:
+        return save()
+    except IntegrityError:
+        earlier = earlier_save(user, key)
+        if earlier is None:
+            raise  # not the key: another unique constraint
+        return replay(earlier)

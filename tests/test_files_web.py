@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from decimal import Decimal
+from html import unescape
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from scoring import services
+from scoring.engine.sessionfile import loads
 from scoring.models import GameSession, Player, Round, RoundEntry
 
 from .web_helpers import make_session, worked_round
@@ -158,7 +163,8 @@ def test_export_then_import_round_trips(logged_in):
     upload(logged_in, DEMO.read_text(encoding="utf-8"))
     first = GameSession.objects.get()
     exported = logged_in.get(reverse("session_export", args=[first.pk])).content
-    upload(logged_in, exported)
+    question = upload(logged_in, exported)  # the same evening: asked first
+    logged_in.post(reverse("session_import"), {"confirm": confirm_token(question)})
     second = GameSession.objects.exclude(pk=first.pk).get()
     again = logged_in.get(reverse("session_export", args=[second.pk])).content
     assert again == exported
@@ -177,3 +183,113 @@ def test_export_is_owner_only(client, django_user_model, owner):
     assert client.get(reverse("session_export", args=[session.pk])).status_code == 404
     client.logout()
     assert client.get(reverse("session_export", args=[session.pk])).status_code == 302
+
+
+# --- an evening imported twice ----------------------------------------------------------------
+
+
+def asked(response) -> str:
+    """The question an import asks before a second copy, or "" if it asks none."""
+    html = response.content.decode()
+    match = re.search(r'<section class="card narrow import-again".*?</section>', html, re.S)
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match[0])).strip()) if match else ""
+
+
+def confirm_token(response) -> str:
+    found = re.search(r'name="confirm" value="([^"]+)"', response.content.decode())
+    assert found is not None
+    return found[1]
+
+
+def test_an_evening_you_already_have_is_asked_about_before_a_second_copy(logged_in, owner):
+    text = DEMO.read_text(encoding="utf-8")
+    upload(logged_in, text)
+    first = GameSession.objects.get()
+    response = upload(logged_in, text)
+    assert response.status_code == 200
+    saved_on = date_format(timezone.localdate(), "j M Y")
+    assert asked(response) == (
+        "Import a second copy? "
+        f"You already have this evening: Dashain 2026 (demo), 4 rounds, saved on {saved_on}. "
+        "A second copy counts the evening twice on the leaderboard. "
+        "Import a second copy "
+        "Open Dashain 2026 (demo) · Choose another file"
+    )
+    html = response.content.decode()
+    assert f'href="{reverse("session_detail", args=[first.pk])}"' in html
+    assert 'type="file"' not in html  # one question, one answer
+    assert GameSession.objects.count() == 1
+
+
+def test_a_confirmed_second_copy_is_imported(logged_in, owner):
+    text = DEMO.read_text(encoding="utf-8")
+    upload(logged_in, text)
+    question = upload(logged_in, text)
+    key = re.search(r'name="save_key" value="([^"]+)"', question.content.decode())[1]
+    data = {"confirm": confirm_token(question), "save_key": key}
+    response = logged_in.post(reverse("session_import"), data)
+    second = GameSession.objects.latest("id")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("session_detail", args=[second.pk])
+    assert GameSession.objects.count() == 2 and Round.objects.count() == 8
+    assert services.export_session(second) == services.export_session(GameSession.objects.first())
+    page = logged_in.get(response["Location"]).content.decode()
+    assert "Imported Dashain 2026 (demo): 4 players, 4 rounds." in page
+    # A double tap on the answer: the same key, answered as the first.
+    again = logged_in.post(reverse("session_import"), data)
+    assert again["Location"] == response["Location"]
+    assert GameSession.objects.count() == 2
+
+
+def test_an_answer_whose_file_is_gone_asks_for_the_file_again(logged_in, owner):
+    text = DEMO.read_text(encoding="utf-8")
+    upload(logged_in, text)
+    upload(logged_in, text)
+    response = logged_in.post(reverse("session_import"), {"confirm": "not-the-token"})
+    assert response.status_code == 302 and response["Location"] == reverse("session_import")
+    page = logged_in.get(response["Location"]).content.decode()
+    assert "That file is no longer held here; choose it again." in page
+    assert GameSession.objects.count() == 1
+
+
+def test_the_same_evening_written_otherwise_is_asked_about(logged_in, owner):
+    upload(logged_in, DEMO.read_text(encoding="utf-8"))
+    # Its own export (rules resolved, nets and totals added), a stake of "2.5",
+    # the entries of each round in another order, no date: the same evening.
+    doc = services.export_session(GameSession.objects.get())
+    doc["stake_per_point"] = "2.5"
+    del doc["played_on"]
+    for round_ in doc["rounds"]:
+        round_["entries"].reverse()
+    assert asked(upload(logged_in, json.dumps(doc))).startswith("Import a second copy?")
+    assert GameSession.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda doc: doc["rounds"][3]["entries"][1].update(
+            maal=doc["rounds"][3]["entries"][1]["maal"] + 1
+        ),
+        lambda doc: doc["rounds"].pop(),
+        lambda doc: doc.update(played_on="2026-10-03"),
+        lambda doc: doc.update(stake_per_point="5"),
+        lambda doc: doc.update(name="Tihar 2026"),
+    ],
+    ids=["one maal", "a round fewer", "another day", "another stake", "another name"],
+)
+def test_a_different_file_imports_straight_away(logged_in, owner, change):
+    upload(logged_in, DEMO.read_text(encoding="utf-8"))
+    doc = demo_doc()
+    change(doc)
+    response = upload(logged_in, json.dumps(doc))
+    assert response.status_code == 302
+    assert GameSession.objects.count() == 2
+
+
+def test_another_users_evening_is_not_asked_about(logged_in, owner, django_user_model):
+    other = django_user_model.objects.create_user("sita")
+    services.save_document(loads(DEMO.read_text(encoding="utf-8")), owner=other)
+    response = upload(logged_in, DEMO.read_text(encoding="utf-8"))
+    assert response.status_code == 302
+    assert GameSession.objects.filter(owner=owner).count() == 1

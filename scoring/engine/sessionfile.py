@@ -641,5 +641,24 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
     }
 
 
+COMPUTED = ("totals", "money", "transfers", "dhoos_pending")
+COMPUTED_PER_ROUND = ("net", "dhoos_booked")
+
+
+def fingerprint(doc: SessionDoc) -> dict[str, Any]:
+    """What a document holds, as the export writes it without what it computes
+    from it: two documents of one evening are equal, however written (rules
+    given by preset or one by one, entries in any order, a stake of "2.5" or
+    "2.50")."""
+    document = export_document(doc)
+    for key in COMPUTED:
+        document.pop(key, None)
+    for round_ in document["rounds"]:
+        for key in COMPUTED_PER_ROUND:
+            round_.pop(key, None)
+    document["stake_per_point"] = str(doc.stake_per_point.normalize())
+    return document
+
+
 def dumps(document: Mapping[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -24,6 +24,7 @@ class ImportForm(forms.Form):
     )
 
     doc: SessionDoc | None = None
+    text: str = ""  # the file as read, kept when the import asks before saving
 
     def __init__(self, *args, too_large: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -46,6 +47,7 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("not a text file (it must be UTF-8 JSON)")) from None
         try:
             self.doc = loads(text)
+            self.text = text
         except SessionFileError as error:
             # The file's own one-line message names the round, player and field.
             raise forms.ValidationError(shorten(translate(error.msg))) from None

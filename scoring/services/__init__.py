@@ -1,6 +1,6 @@
 """Every write: views translate, these write, the engine decides."""
 
-from .files import export_session, save_document, session_doc
+from .files import export_session, same_evening, save_document, session_doc
 from .players import (
     PlayerNotRemoved,
     add_player,
@@ -8,6 +8,7 @@ from .players import (
     removal_problem,
     remove_player,
     rename_player,
+    saved_player,
 )
 from .rounds import (
     AlreadySaved,
@@ -22,7 +23,7 @@ from .rounds import (
     rounds_with_entries,
 )
 from .rules import recompute_session
-from .sessions import create_session, delete_session, edit_session
+from .sessions import create_session, delete_session, edit_session, saved_session
 from .sharing import create_share_link, revoke_share_link
 
 __all__ = [
@@ -49,6 +50,9 @@ __all__ = [
     "revoke_share_link",
     "round_snapshot",
     "rounds_with_entries",
+    "same_evening",
     "save_document",
+    "saved_player",
+    "saved_session",
     "session_doc",
 ]

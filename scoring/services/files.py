@@ -3,14 +3,24 @@ and a saved session as a document."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, QuerySet
 
 from ..engine import settle_session
-from ..engine.sessionfile import RoundMaal, SessionDoc, export_document, maal_per_round
+from ..engine.sessionfile import (
+    RoundMaal,
+    SessionDoc,
+    export_document,
+    fingerprint,
+    maal_per_round,
+)
 from ..models import GameSession, Player, Round
+from ..savekeys import once, remember_save
 from . import rounds
+from .sessions import saved_session
 
 
 def session_doc(session: GameSession) -> SessionDoc:
@@ -39,9 +49,39 @@ def export_session(session: GameSession) -> dict[str, Any]:
     return export_document(session_doc(session))
 
 
+def save_document(doc: SessionDoc, *, owner=None, save_key: str | None = None) -> GameSession:
+    """A parsed session file saved whole, or (on any error) not at all. With
+    `save_key` (the import form's one-time key), a key saved before returns the
+    session it saved and saves nothing (see scoring/savekeys.py)."""
+    return once(
+        lambda: _save_document(doc, owner=owner, save_key=save_key),
+        user=owner,
+        key=save_key,
+        replay=lambda saved: saved_session(saved, owner=owner),
+    )
+
+
+def same_evening(doc: SessionDoc, sessions: QuerySet[GameSession]) -> GameSession | None:
+    """The first of `sessions` (the importer's own) holding what the file holds,
+    so that an import does not count an evening twice without asking. A file
+    without a date matches whatever date the session has."""
+    candidates = (
+        sessions.filter(name=doc.name)
+        .annotate(round_count=Count("rounds"))
+        .filter(round_count=len(doc.rounds))
+        .order_by("-created_at", "-id")
+    )
+    for session in candidates:
+        if list(session.players.values_list("name", flat=True)) != list(doc.players):
+            continue
+        dated = doc if doc.played_on else replace(doc, played_on=session.played_on)
+        if fingerprint(dated) == fingerprint(session_doc(session)):
+            return session
+    return None
+
+
 @transaction.atomic
-def save_document(doc: SessionDoc, *, owner=None) -> GameSession:
-    """A parsed session file saved whole, or (on any error) not at all."""
+def _save_document(doc: SessionDoc, *, owner, save_key: str | None) -> GameSession:
     dated = {"played_on": doc.played_on} if doc.played_on else {}  # else today
     session = GameSession.objects.create(
         owner=owner,
@@ -77,4 +117,6 @@ def save_document(doc: SessionDoc, *, owner=None) -> GameSession:
             {name: dict(tally) for name, tally in maal.tallies.items()},
             result=result,
         )
+    # No session on the key: it outlives a deleted session (as a new session's).
+    remember_save(user=owner, key=save_key, kind="import", object_pk=session.pk)
     return session

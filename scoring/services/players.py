@@ -8,18 +8,47 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..engine.rules import MIN_PLAYERS
-from ..models import GameSession, Player
+from ..models import GameSession, Player, SavedKey
+from ..savekeys import once, remember_save
+from .rounds import AlreadySaved
 
 
 class PlayerNotRemoved(Exception):
     """The player cannot leave the session; the message says why."""
 
 
+def add_player(
+    *, session: GameSession, name: str, user=None, save_key: str | None = None
+) -> Player:
+    """A new player, seated last; IntegrityError if the name is taken meanwhile.
+    With `save_key` (the form's one-time key), a key saved before returns the
+    player it added and saves nothing (see scoring/savekeys.py)."""
+    return once(
+        lambda: _add_player(session=session, name=name, user=user, save_key=save_key),
+        user=user,
+        key=save_key,
+        replay=lambda saved: saved_player(saved, session=session),
+    )
+
+
 @transaction.atomic
-def add_player(*, session: GameSession, name: str) -> Player:
-    """A new player, seated last; IntegrityError if the name is taken meanwhile."""
+def _add_player(*, session: GameSession, name: str, user, save_key: str | None) -> Player:
     position = (session.players.aggregate(top=Max("position"))["top"] or 0) + 1
-    return Player.objects.create(session=session, name=name, position=position)
+    player = Player.objects.create(session=session, name=name, position=position)
+    remember_save(user=user, key=save_key, kind="player", session=session, object_pk=player.pk)
+    return player
+
+
+def saved_player(saved: SavedKey, *, session: GameSession) -> Player:
+    """The player a key added to `session`; AlreadySaved if removed since."""
+    player = (
+        Player.objects.filter(pk=saved.object_pk, session=session).first()
+        if saved.kind == "player" and saved.object_pk
+        else None
+    )
+    if player is None:
+        raise AlreadySaved(session.pk)
+    return player
 
 
 @transaction.atomic

@@ -8,10 +8,11 @@ from decimal import Decimal
 from django.db import transaction
 
 from ..engine import Rules
-from ..models import GameSession, Player
+from ..models import GameSession, Player, SavedKey
+from ..savekeys import once, remember_save
+from .rounds import AlreadySaved
 
 
-@transaction.atomic
 def create_session(
     *,
     owner,
@@ -21,8 +22,40 @@ def create_session(
     stake_per_point: Decimal,
     rules: Rules,
     players: list[str],
+    save_key: str | None = None,
 ) -> GameSession:
-    """A new session with its players in seating order."""
+    """A new session with its players in seating order. With `save_key` (the
+    form's one-time key), a key saved before returns the session it saved and
+    saves nothing (see scoring/savekeys.py)."""
+    return once(
+        lambda: _create_session(
+            owner=owner,
+            name=name,
+            played_on=played_on,
+            currency=currency,
+            stake_per_point=stake_per_point,
+            rules=rules,
+            players=players,
+            save_key=save_key,
+        ),
+        user=owner,
+        key=save_key,
+        replay=lambda saved: saved_session(saved, owner=owner),
+    )
+
+
+@transaction.atomic
+def _create_session(
+    *,
+    owner,
+    name: str,
+    played_on: datetime.date,
+    currency: str,
+    stake_per_point: Decimal,
+    rules: Rules,
+    players: list[str],
+    save_key: str | None,
+) -> GameSession:
     session = GameSession.objects.create(
         owner=owner,
         name=name,
@@ -34,6 +67,23 @@ def create_session(
     Player.objects.bulk_create(
         Player(session=session, name=player, position=index) for index, player in enumerate(players)
     )
+    # No session on the key: it outlives a deleted session, whose repeat then
+    # saves nothing either.
+    remember_save(user=owner, key=save_key, kind="session", object_pk=session.pk)
+    return session
+
+
+def saved_session(saved: SavedKey, *, owner) -> GameSession:
+    """The session a key saved (a new session or an import); AlreadySaved if it
+    has been deleted since."""
+    kinds = ("session", "import")
+    session = (
+        GameSession.objects.filter(pk=saved.object_pk, owner=owner).first()
+        if saved.kind in kinds and saved.object_pk
+        else None
+    )
+    if session is None:
+        raise AlreadySaved(None)
     return session
 
 

@@ -6,15 +6,27 @@ session, round, player or change looks exactly like one that does not exist.
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from ..models import GameSession, Player, Round, RoundChange
+from ..models import GameSession, Player, Round, RoundChange, SavedKey
+from ..savekeys import earlier_save, posted_save_key
 from ..services import rounds_with_entries
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
     return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+
+
+def sessions_for_user(request: HttpRequest) -> QuerySet[GameSession]:
+    return GameSession.objects.filter(owner_id=request.user.pk)
+
+
+def saved_key_for_user(request: HttpRequest) -> SavedKey | None:
+    """What the reader saved before under the POST's one-time key, if anything
+    (scoring/savekeys.py): a repeat of that save answers with it."""
+    return earlier_save(request.user, posted_save_key(request))
 
 
 def _check_owner(request: HttpRequest, session: GameSession) -> None:

@@ -4,6 +4,9 @@ of yours, and download any of your sessions as one (the same JSON as
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,41 +17,91 @@ from django.utils.translation import gettext as _
 
 from .. import services
 from ..engine import RoundError
-from ..engine.sessionfile import dumps
+from ..engine.sessionfile import SessionDoc, SessionFileError, dumps, loads
 from ..forms.files import ImportForm
 from ..i18n import translate
 from ..models import GameSession
+from ..savekeys import posted_save_key
 from ..snapshot import read_snapshot
 from ..uploads import too_large
-from .access import session_for_user
+from .access import saved_key_for_user, session_for_user, sessions_for_user
+
+# The file of an import that asked first, kept in the reader's session (at most
+# a session file's size) until its answer: one tap imports it, nothing re-sent.
+PENDING = "import_pending"
 
 
 @login_required
 def session_import(request: HttpRequest) -> HttpResponse:
+    earlier = saved_key_for_user(request)
+    if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
+        return _imported(request, lambda: services.saved_session(earlier, owner=request.user))
+    if request.method == "POST" and "confirm" in request.POST:
+        return _import_confirmed(request)
     # Bound on any POST, even an empty one, so a missing file is reported.
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES, too_large=too_large(request))
     else:
         form = ImportForm()
     if form.is_bound and form.is_valid() and form.doc is not None:
+        doc = form.doc
+        same = services.same_evening(doc, sessions_for_user(request))
+        if same is not None:
+            # The leaderboard would count the evening twice: ask first.
+            token = secrets.token_urlsafe(16)
+            request.session[PENDING] = {"token": token, "text": form.text}
+            context = {
+                "form": ImportForm(),
+                "same": same,
+                "rounds": len(doc.rounds),
+                "token": token,
+            }
+            return render(request, "scoring/files/import.html", context)
         try:
-            session = services.save_document(form.doc, owner=request.user)
+            return _imported(request, lambda: _save(request, doc))
         except RoundError as error:  # cannot happen after loads(); never half-save anyway
             form.add_error("file", translate(error.msg))
-        else:
-            messages.success(
-                request,
-                _("Imported %(name)s: %(players)d players, %(rounds)d rounds.")
-                % {
-                    "name": session.name,
-                    "players": len(form.doc.players),
-                    "rounds": len(form.doc.rounds),
-                },
-            )
-            return redirect("session_detail", session_id=session.pk)
     # A refused file is a client error (400), the form showing why.
     status = 400 if form.is_bound else 200
     return render(request, "scoring/files/import.html", {"form": form}, status=status)
+
+
+def _save(request: HttpRequest, doc: SessionDoc) -> GameSession:
+    return services.save_document(doc, owner=request.user, save_key=posted_save_key(request))
+
+
+def _import_confirmed(request: HttpRequest) -> HttpResponse:
+    """ "Import a second copy": the file kept when the import asked."""
+    pending = request.session.get(PENDING) or {}
+    token = request.POST.get("confirm", "")
+    if not token or not secrets.compare_digest(str(pending.get("token", "")), token):
+        messages.error(request, _("That file is no longer held here; choose it again."))
+        return redirect("session_import")
+    try:
+        response = _imported(request, lambda: _save(request, loads(pending["text"])))
+    except (SessionFileError, RoundError) as error:  # the rules changed since it was read
+        messages.error(request, translate(error.msg))
+        return redirect("session_import")
+    del request.session[PENDING]
+    return response
+
+
+def _imported(request: HttpRequest, save: Callable[[], GameSession]) -> HttpResponse:
+    try:
+        session = save()
+    except services.AlreadySaved:  # a repeat, and its session deleted since
+        messages.info(request, _("This session was saved already."))
+        return redirect("home")
+    messages.success(
+        request,
+        _("Imported %(name)s: %(players)d players, %(rounds)d rounds.")
+        % {
+            "name": session.name,
+            "players": session.players.count(),
+            "rounds": session.rounds.count(),
+        },
+    )
+    return redirect("session_detail", session_id=session.pk)
 
 
 def export_filename(session: GameSession) -> str:

@@ -5,6 +5,8 @@ Every view fetches through `access`, so another user's session or player is a 40
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
@@ -15,29 +17,48 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..forms.players import PlayerForm
-from .access import player_for_user, session_for_user
+from ..models import Player
+from ..savekeys import posted_save_key
+from .access import player_for_user, saved_key_for_user, session_for_user
 
 
 @login_required
 def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
+    earlier = saved_key_for_user(request)
+    if earlier is not None:
+        # A repeat (a double tap, a retry), answered as the first: before the
+        # form, which would find the name taken by the first save.
+        return _player_added(request, lambda: services.saved_player(earlier, session=session))
     form = PlayerForm(request.POST or None, session=session)
     if request.method == "POST" and form.is_valid():
         try:
-            player = services.add_player(session=session, name=form.cleaned_data["name"])
+            return _player_added(
+                request,
+                lambda: services.add_player(
+                    session=session,
+                    name=form.cleaned_data["name"],
+                    user=request.user,
+                    save_key=posted_save_key(request),
+                ),
+            )
         except IntegrityError:  # added by another phone a moment ago
             form.add_error("name", _("%(name)s already plays in this session") % form.cleaned_data)
-        else:
-            messages.success(
-                request,
-                _("%(name)s joins from the next round.") % {"name": player.name},
-            )
-            return redirect("session_detail", session_id=session.pk)
     return render(
         request,
         "scoring/players/add.html",
         {"session": session, "form": form, "players": list(session.players.all())},
     )
+
+
+def _player_added(request: HttpRequest, save: Callable[[], Player]) -> HttpResponse:
+    try:
+        player = save()
+    except services.AlreadySaved as saved:  # a repeat, and its player removed since
+        messages.info(request, _("This player was added already."))
+        return redirect("session_detail", session_id=saved.session_id)
+    messages.success(request, _("%(name)s joins from the next round.") % {"name": player.name})
+    return redirect("session_detail", session_id=player.session_id)
 
 
 @login_required

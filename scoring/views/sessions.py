@@ -7,6 +7,8 @@ another user's session is a 404. Writes go through `services`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Sum
@@ -22,9 +24,10 @@ from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..ledger_table import ledger_context
 from ..models import GameSession, Player, RoundEntry
 from ..reports import LATEST_ROUNDS, session_ledger
+from ..savekeys import posted_save_key
 from ..snapshot import read_snapshot
 from ..versions import owner_version, remember
-from .access import session_for_user
+from .access import saved_key_for_user, session_for_user
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
@@ -66,20 +69,27 @@ def _sessions_with_leaders(owner) -> list[GameSession]:
 
 @login_required
 def session_new(request: HttpRequest) -> HttpResponse:
+    earlier = saved_key_for_user(request)
+    if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
+        return _session_created(
+            request, lambda: services.saved_session(earlier, owner=request.user)
+        )
     form = SessionForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and form.rules is not None:
-        data = form.cleaned_data
-        session = services.create_session(
-            owner=request.user,
-            name=data["name"],
-            played_on=data["played_on"],
-            currency=data["currency"],
-            stake_per_point=data["stake_per_point"],
-            rules=form.rules,
-            players=data["players"],
+        data, rules = form.cleaned_data, form.rules
+        return _session_created(
+            request,
+            lambda: services.create_session(
+                owner=request.user,
+                name=data["name"],
+                played_on=data["played_on"],
+                currency=data["currency"],
+                stake_per_point=data["stake_per_point"],
+                rules=rules,
+                players=data["players"],
+                save_key=posted_save_key(request),
+            ),
         )
-        messages.success(request, _("Session created. Enter the first round when it ends."))
-        return redirect("session_detail", session_id=session.pk)
     if not form.is_bound:
         form.initial["played_on"] = timezone.localdate()
     past_players = list(
@@ -93,6 +103,16 @@ def session_new(request: HttpRequest) -> HttpResponse:
         "scoring/sessions/new.html",
         {"form": form, "past_players": past_players, "presets": preset_options()},
     )
+
+
+def _session_created(request: HttpRequest, save: Callable[[], GameSession]) -> HttpResponse:
+    try:
+        session = save()
+    except services.AlreadySaved:  # a repeat, and its session deleted since
+        messages.info(request, _("This session was saved already."))
+        return redirect("home")
+    messages.success(request, _("Session created. Enter the first round when it ends."))
+    return redirect("session_detail", session_id=session.pk)
 
 
 @login_required
