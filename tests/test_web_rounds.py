@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.models import Player, Round, RoundEntry
+from scoring.models import Player, Round, RoundChange, RoundEntry
 
 from .web_helpers import WORKED, make_session, round_data
 
@@ -409,3 +409,107 @@ def test_an_edit_that_changes_nothing_records_nothing(logged_in, session):
     response = logged_in.post(url, changed | {"version": "1"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == ["Round 1 changed."]
     assert RoundChange.objects.filter(action="edit").count() == 1
+
+
+def test_a_stale_edit_says_so_with_a_link_to_the_newer_version(logged_in, session):
+    enter(logged_in, session, WORKED, "Didi")
+    round_ = Round.objects.get(session=session)
+    url = reverse("round_edit", args=[session.pk, round_.pk])
+    changed = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi")
+    assert logged_in.post(url, changed | {"version": "1"}).status_code == 302  # another phone
+    stale = logged_in.post(url, round_data(session, WORKED, "Aama") | {"version": "1"})
+    assert stale.status_code == 200
+    html = stale.content.decode()
+    summary = html[
+        html.index('id="form-errors"') : html.index("</div>", html.index('id="form-errors"'))
+    ]
+    assert (
+        "<li>This round was changed by someone else since you opened it; "
+        "reload to see their version.</li>"
+    ) in summary
+    link = re.search(r'<a class="button" id="conflict-reload" href="([^"]+)">([^<]+)</a>', summary)
+    assert link is not None
+    assert (link[1], link[2]) == (url, "Reload to see their version")
+    # The link opens the round as it is now: its newer version, to change again.
+    reloaded = logged_in.get(link[1]).content.decode()
+    aama = session.players.get(name="Aama").pk
+    assert f'name="p-{aama}-maal" value="6"' in reloaded
+    assert 'name="version" value="2"' in reloaded
+    assert nets_of(round_)["Aama"] == 6  # the first edit stands: Aama 6 maal, +3 before
+
+
+def test_a_refused_edit_for_another_reason_has_no_reload_link(logged_in, session):
+    enter(logged_in, session, WORKED, "Didi")
+    round_ = Round.objects.get(session=session)
+    url = reverse("round_edit", args=[session.pk, round_.pk])
+    bad = round_data(session, {**WORKED, "Aama": ("seen", -1)}, "Didi") | {"version": "1"}
+    assert 'id="conflict-reload"' not in logged_in.post(url, bad).content.decode()
+
+
+def found(pattern: str, text: str) -> str:
+    match = re.search(pattern, text)
+    assert match is not None, pattern
+    return match[1]
+
+
+def names_of_round(client, session, round_: Round) -> dict[str, str]:
+    """What each page calls `round_`: the ledger, its own page, its edit form,
+    its delete question and every line of the History about it."""
+    ledger = client.get(reverse("session_detail", args=[session.pk]) + "?all=1").content.decode()
+    link = re.search(
+        rf'<a class="round-link" href="{reverse("round_detail", args=[session.pk, round_.pk])}"'
+        r' aria-label="Round (\d+)">(\d+)</a>',
+        ledger,
+    )
+    page = client.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
+    form = client.get(reverse("round_edit", args=[session.pk, round_.pk])).content.decode()
+    ask = client.get(reverse("round_delete", args=[session.pk, round_.pk])).content.decode()
+    history = client.get(reverse("session_changes", args=[session.pk])).content.decode()
+    about = f'href="{reverse("round_changes", args=[session.pk, round_.pk])}"'
+    lines = {
+        found(r"round (\d+)", line)
+        for line in re.findall(r'<p id="change-\d+-what">(.*?)</p>', history, re.S)
+        if about in line
+    }
+    assert link is not None and link[1] == link[2]
+    return {
+        "ledger": link[1],
+        "page": found(r"<h1>Round (\d+)</h1>", page),
+        "form": found(r"<h1[^>]*>Edit round (\d+)</h1>", form),
+        "delete": found(r"Delete round (\d+)\? You can restore it from History\.", ask),
+        "history": ",".join(sorted(lines)),
+    }
+
+
+def test_one_round_number_everywhere_after_deletes_undos_and_restores(logged_in, session):
+    for _ in range(4):
+        enter(logged_in, session, WORKED, "Didi")
+    rounds = list(Round.objects.filter(session=session).order_by("number"))
+    fourth = rounds[3]
+    everywhere = dict.fromkeys(["ledger", "page", "form", "delete", "history"], "4")
+    assert names_of_round(logged_in, session, fourth) == everywhere
+
+    deleted = logged_in.post(reverse("round_delete", args=[session.pk, rounds[1].pk]), follow=True)
+    assert [str(m) for m in deleted.context["messages"]] == ["Round 2 deleted."]
+    # Round 4 is the third round now, on every page, and in the message of its edit.
+    assert names_of_round(logged_in, session, fourth) == dict.fromkeys(everywhere, "3")
+    edit = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi") | {"version": "1"}
+    edited = logged_in.post(reverse("round_edit", args=[session.pk, fourth.pk]), edit, follow=True)
+    assert [str(m) for m in edited.context["messages"]] == ["Round 3 changed."]
+    history = logged_in.get(reverse("session_changes", args=[session.pk])).content.decode()
+    # The deleted round keeps the number it had, the one a restore gives it back.
+    assert found(r"<strong>Deleted</strong>\s*round (\d+)", history) == "2"
+
+    undone = logged_in.post(reverse("round_undo", args=[session.pk]), follow=True)
+    assert [str(m) for m in undone.context["messages"]] == ["Round 3 undone."]
+    history = logged_in.get(reverse("session_changes", args=[session.pk])).content.decode()
+    assert found(r"<strong>Undone</strong>\s*round (\d+)", history) == "3"
+
+    # Restored, round 2 is round 2 again and round 4 round 4.
+    change = RoundChange.objects.get(round_pk=rounds[1].pk, action="delete")
+    restored = logged_in.post(reverse("round_restore", args=[session.pk, change.pk]), follow=True)
+    assert [str(m) for m in restored.context["messages"]] == ["Round restored as round 2."]
+    change = RoundChange.objects.get(round_pk=fourth.pk, action="undo")
+    restored = logged_in.post(reverse("round_restore", args=[session.pk, change.pk]), follow=True)
+    assert [str(m) for m in restored.context["messages"]] == ["Round restored as round 4."]
+    assert names_of_round(logged_in, session, fourth) == everywhere

@@ -3,6 +3,7 @@ restoring a deleted round from it (services.restore_round)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from django.contrib import messages
@@ -60,23 +61,43 @@ def describe(change: RoundChange) -> dict[str, Any]:
         "round_after": new_round,
         "round_changed": old_round != new_round,
         "rows": rows,
-        "number": (change.after or change.before or {}).get("number"),
+        "number": None,  # its place on the ledger: see _places
         "can_restore": change.action in ("delete", "undo") and not change.restored,
     }
 
 
-def _page(request, session, changes, round_pk=None) -> HttpResponse:
-    live = set(
-        Round.objects.filter(session=session, pk__in={c.round_pk for c in changes}).values_list(
-            "pk", flat=True
+def _places(numbers: dict[int, int], changes: list[RoundChange]) -> dict[int, int]:
+    """Each changed round's number as the ledger, its page and the messages call
+    it now: its place, not the stored number (which keeps gaps after a delete).
+    A deleted round is named by the place a restore would give it back.
+    `numbers`: the session's rounds, id to stored number."""
+    ordered = sorted(numbers.values())
+    places = {pk: bisect_right(ordered, number) for pk, number in numbers.items()}
+    taken = set(ordered)
+    for change in changes:
+        number = (change.before or change.after or {}).get("number")
+        if change.round_pk in places or number is None:
+            continue
+        # Back in its old number if that is free, else after the last round.
+        places[change.round_pk] = (
+            len(ordered) + 1 if number in taken else bisect_left(ordered, number) + 1
         )
-    )
+    return places
+
+
+def _page(request, session, changes, round_pk=None) -> HttpResponse:
+    numbers = dict(Round.objects.filter(session=session).values_list("pk", "number"))
+    places = _places(numbers, changes)
+    live = set(numbers) & {c.round_pk for c in changes}
+    items = [describe(c) for c in changes]
+    for item in items:
+        item["number"] = places.get(item["change"].round_pk)
     return render(
         request,
         "scoring/audit/changes.html",
         {
             "session": session,
-            "changes": [describe(c) for c in changes],
+            "changes": items,
             "live_rounds": live,
             "round_pk": round_pk,
             "limit": SHOWN,

@@ -38,6 +38,7 @@ def _round_page(
     setting: NextRound,
     round_: Round | None = None,
     status: int = 200,
+    conflict: bool = False,
 ) -> HttpResponse:
     return render(
         request,
@@ -48,6 +49,7 @@ def _round_page(
             "round": round_,
             "position": _position(round_) if round_ else None,
             "setting": setting,
+            "conflict": conflict,  # a newer version to reload, linked from the message
         },
         status=status,
     )
@@ -213,6 +215,7 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                 if not Round.objects.filter(pk=round_.pk).exists():
                     return _round_gone(request, session, round_.pk)
                 form._place(error)
+                return _round_page(request, session, form, setting, round_, conflict=True)
             except RoundError as error:
                 form._place(error)
             else:
