@@ -150,6 +150,7 @@ def world(people):
 # The method is the one the view is used with (POST views are tried with an empty form).
 ACCESS = {
     "home": ("public", "GET"),
+    "how_it_works": ("public", "GET"),
     "signup": ("public", "GET"),
     "login": ("public", "GET"),
     "logout": ("public", "POST"),
@@ -161,6 +162,9 @@ ACCESS = {
     "player_detail": ("user", "GET"),
     "share_view": ("share", "GET"),
     "share_live": ("share", "GET"),
+    "service_worker": ("public", "GET"),
+    "web_manifest": ("public", "GET"),
+    "offline_page": ("public", "GET"),
     "session_detail": ("owner", "GET"),
     "session_export": ("owner", "GET"),
     "session_share": ("owner", "GET"),
@@ -281,7 +285,7 @@ def test_share_views_need_the_token_and_nothing_else(world, name):
     assert world["clients"]["anonymous"].get(wrong).status_code == 404
 
 
-@pytest.mark.parametrize("name", ["home", "signup", "login"])
+@pytest.mark.parametrize("name", ["home", "signup", "login", "how_it_works"])
 def test_public_views(world, name):
     assert world["clients"]["anonymous"].get(reverse(name)).status_code == 200
 
