@@ -1,4 +1,3 @@
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
@@ -6,5 +5,5 @@ from . import views
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.log_in, name="login"),  # failed attempts are rate limited
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", views.log_out, name="logout"),  # clears the browser's cache
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -48,3 +48,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def log_out(request: HttpRequest) -> HttpResponse:
+    """Django's log-out, and the browser told to drop its HTTP cache of the site:
+    it holds this user's private pages (the back button). The phone's offline
+    copies and waiting rounds go by script and service worker (static/js/offline.js)."""
+    response = LogoutView.as_view()(request)
+    if request.method == "POST" and response.status_code < 400:
+        response.headers["Clear-Site-Data"] = '"cache"'
+    return response

@@ -1,7 +1,6 @@
 from django.urls import include, path
 
-from .views import audit, files, maal, players, rounds, rules, sessions, share
-from .views.guide import how_it_works
+from .views import audit, files, maal, offline, players, rounds, rules, sessions, share
 
 # Everything under /sessions/<id>/: each view takes session_id and fetches it
 # through views.access.
@@ -34,11 +33,15 @@ session_urls = [
 
 urlpatterns = [
     path("", sessions.home, name="home"),
-    path("how-it-works/", how_it_works, name="how_it_works"),
     path("sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/import/", files.session_import, name="session_import"),
     path("sessions/<int:session_id>/", include(session_urls)),
     # The public page of a share link, and the part of it that phones poll.
     path("s/<str:token>/", share.share_view, name="share_view"),
     path("s/<str:token>/live/", share.share_live, name="share_live"),
+    # Offline at the table: the service worker at the root (its scope is the
+    # whole site), the web app manifest, and the page shown for one never opened.
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.web_manifest, name="web_manifest"),
+    path("offline/", offline.offline_page, name="offline_page"),
 ]

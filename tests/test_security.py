@@ -150,7 +150,6 @@ def world(people):
 # The method is the one the view is used with (POST views are tried with an empty form).
 ACCESS = {
     "home": ("public", "GET"),
-    "how_it_works": ("public", "GET"),
     "signup": ("public", "GET"),
     "login": ("public", "GET"),
     "logout": ("public", "POST"),
@@ -285,7 +284,7 @@ def test_share_views_need_the_token_and_nothing_else(world, name):
     assert world["clients"]["anonymous"].get(wrong).status_code == 404
 
 
-@pytest.mark.parametrize("name", ["home", "signup", "login", "how_it_works"])
+@pytest.mark.parametrize("name", ["home", "signup", "login"])
 def test_public_views(world, name):
     assert world["clients"]["anonymous"].get(reverse(name)).status_code == 200
 

@@ -56,7 +56,6 @@ PUBLIC_PAGES = [
     ("log in", "/accounts/login/"),
     ("sign up", "/accounts/signup/"),
     ("share page", "/s/{t}/"),
-    ("how scoring works", "/how-it-works/"),
 ]
 
 

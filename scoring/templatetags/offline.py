@@ -1,0 +1,62 @@
+"""What the offline scripts read from a page (README "Offline at the table"):
+whose page it is, and on the round form the session's rules, the dhoos pending
+before the round and the engine's words for the preview worked out on the phone."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django import template
+from django.conf import settings
+from django.utils.translation import gettext
+
+from ..engine.rules import Rules
+from ..offline import user_bucket
+
+register = template.Library()
+SETTLEMENT_JS = Path(settings.BASE_DIR) / "static" / "js" / "settlement.js"
+
+
+@register.simple_tag(takes_context=True)
+def offline_user(context: template.Context) -> str:
+    # The context's user: the 500 page puts a stand-in there that needs no database.
+    return user_bucket(context.get("user"))
+
+
+@register.simple_tag
+def offline_rules(rules: Rules) -> str:
+    """The session's rules, every option resolved, as settlement.js takes them."""
+    options: dict[str, Any] = rules.to_options()
+    return json.dumps(options)
+
+
+@register.simple_tag
+def offline_pending(pending: Any) -> str:
+    """The next-winner dhoos pending before this round, as settlement.js books them."""
+    return json.dumps(
+        [{"player": d.player, "amount": d.amount, "from": d.round} for d in pending or ()]
+    )
+
+
+@cache
+def _engine_ids() -> tuple[str, ...]:
+    # Every message and note settlement.js can give: its quoted English strings
+    # with a space in them (the same ids the engine marks for translation).
+    source = SETTLEMENT_JS.read_text(encoding="utf-8")
+    return tuple(sorted({s for s in re.findall(r'"([^"\n]*\s[^"\n]*)"', source)}))
+
+
+@register.simple_tag
+def offline_catalogue() -> str:
+    """The engine's words settlement.js uses, in the page's language (those
+    with a translation)."""
+    words = {}
+    for text in _engine_ids():
+        translated = gettext(text)
+        if translated != text:
+            words[text] = translated
+    return json.dumps(words, ensure_ascii=False)

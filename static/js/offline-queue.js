@@ -1,0 +1,325 @@
+// Rounds saved on the phone with no network, and sending them once it returns.
+// One classic script for the pages (offline.js) and the service worker
+// (importScripts): both read and send the same IndexedDB queue.
+//
+// A record: {key (the form's one-time save_key), user (X-Offline-User), session,
+// url (where the form posts), fields ([name, value] as the form sent them),
+// summary (names and figures for the ledger), created, status ("waiting",
+// "refused", "login"), messages (the server's, for a refused round)}.
+//
+// Sending is in order of saving and exactly once: the server remembers each
+// save_key, so a round sent twice (a page and the worker at once, an answer
+// lost on the way) is saved once. A round the server refuses stays, with its
+// messages, and holds back the later rounds of its session until it is fixed
+// or discarded: their numbers and the dhoos carried between them depend on it.
+(function (scope) {
+  "use strict";
+  var DB_NAME = "marriage-offline";
+  var STORE = "rounds";
+  var SYNC_TAG = "marriage-send-rounds";
+  var LOCK = "marriage-send-rounds";
+  var channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
+
+  function promised(request) {
+    return new Promise(function (resolve, reject) {
+      request.onsuccess = function () {
+        resolve(request.result);
+      };
+      request.onerror = function () {
+        reject(request.error);
+      };
+    });
+  }
+
+  function open() {
+    var request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = function () {
+      var store = request.result.createObjectStore(STORE, { keyPath: "key" });
+      store.createIndex("user", "user");
+    };
+    return promised(request);
+  }
+
+  function withStore(mode, work) {
+    return open().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var result;
+        Promise.resolve(work(tx.objectStore(STORE))).then(function (value) {
+          result = value;
+        }, reject);
+        tx.oncomplete = function () {
+          db.close();
+          resolve(result);
+        };
+        tx.onerror = tx.onabort = function () {
+          db.close();
+          reject(tx.error);
+        };
+      });
+    });
+  }
+
+  function changed(detail) {
+    if (channel) channel.postMessage(detail || {});
+  }
+
+  function newKey() {
+    if (scope.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+    return String(Date.now()) + "-" + Math.random().toString(36).slice(2, 12);
+  }
+
+  // A record from what the form sends. The page adds its reading of the round
+  // (names, figures) as `offline_summary`; the server never sees that field.
+  function recordFrom(options) {
+    var fields = [];
+    var key = "";
+    var summary = options.summary || null;
+    options.entries.forEach(function (pair) {
+      var name = pair[0];
+      var value = typeof pair[1] === "string" ? pair[1] : "";
+      if (name === "offline_summary") {
+        try {
+          summary = JSON.parse(value);
+        } catch (error) {
+          summary = null;
+        }
+        return;
+      }
+      if (name === "save_key") key = value;
+      fields.push([name, value]);
+    });
+    if (!key) {
+      // An edit has no save key; its version makes a second send refused, never doubled.
+      key = "edit-" + newKey();
+    }
+    return {
+      key: key,
+      user: options.user,
+      session: String(options.session),
+      url: options.url,
+      fields: fields,
+      summary: summary,
+      created: options.created || Date.now(),
+      status: "waiting",
+      messages: [],
+    };
+  }
+
+  function put(record) {
+    return withStore("readwrite", function (store) {
+      // Saved again under the same key (Save tapped twice): keep its place in the queue.
+      return promised(store.get(record.key)).then(function (old) {
+        if (old) record.created = old.created;
+        return promised(store.put(record));
+      });
+    }).then(function () {
+      changed({ session: record.session });
+    });
+  }
+
+  function get(key) {
+    return withStore("readonly", function (store) {
+      return promised(store.get(key));
+    });
+  }
+
+  function list(user) {
+    if (!user) return Promise.resolve([]);
+    return withStore("readonly", function (store) {
+      return promised(store.index("user").getAll(user));
+    }).then(function (records) {
+      return (records || []).sort(function (a, b) {
+        return a.created - b.created;
+      });
+    });
+  }
+
+  function update(key, changes) {
+    return withStore("readwrite", function (store) {
+      return promised(store.get(key)).then(function (record) {
+        if (!record) return null;
+        Object.keys(changes).forEach(function (name) {
+          record[name] = changes[name];
+        });
+        return promised(store.put(record));
+      });
+    }).then(function () {
+      changed({ key: key });
+    });
+  }
+
+  function remove(key, detail) {
+    return withStore("readwrite", function (store) {
+      return promised(store.delete(key));
+    }).then(function () {
+      changed(detail || { key: key });
+    });
+  }
+
+  function removeUser(user) {
+    return list(user).then(function (records) {
+      return Promise.all(
+        records.map(function (record) {
+          return remove(record.key);
+        }),
+      );
+    });
+  }
+
+  function askForSync(registration) {
+    if (!registration || !registration.sync) return Promise.resolve();
+    return registration.sync.register(SYNC_TAG).catch(function () {
+      // Not allowed here (no permission, a private window): the page sends them.
+    });
+  }
+
+  // --- Sending -------------------------------------------------------------------------------
+
+  function decode(text) {
+    return text
+      .replace(/<[^>]+>/g, "")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;|&#39;/g, "'")
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+      .trim();
+  }
+
+  // What the server said about a refused round: the form's list of problems,
+  // else the page's heading and first paragraph (a round deleted meanwhile).
+  // Plain text from the server's own HTML, shown with textContent.
+  function messagesOf(html) {
+    var summary = html.match(/<div id="form-errors"[\s\S]*?<\/ul>/);
+    var found = [];
+    if (summary) {
+      var items = summary[0].match(/<li>[\s\S]*?<\/li>/g) || [];
+      found = items.map(decode).filter(Boolean);
+    }
+    if (!found.length) {
+      var main = html.match(/<main[^>]*>([\s\S]*?)<\/main>/);
+      var body = main ? main[1] : html;
+      var parts = body.match(/<(h1|p)[^>]*>[\s\S]*?<\/\1>/g) || [];
+      found = parts.slice(0, 2).map(decode).filter(Boolean);
+    }
+    return found;
+  }
+
+  function tokenOf(html) {
+    var match = html.match(/name="csrfmiddlewaretoken" value="([^"]+)"/);
+    return match ? match[1] : null;
+  }
+
+  function post(record, token) {
+    var body = new URLSearchParams();
+    record.fields.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
+    });
+    return fetch(record.url, { method: "POST", body: body, credentials: "same-origin" });
+  }
+
+  function sessionPath(record) {
+    return "/sessions/" + record.session + "/";
+  }
+
+  // One record: "sent", "login" (signed out meanwhile), "server" (a 5xx: later)
+  // or "refused" with the server's messages. A network failure rejects.
+  function sendOne(record, options) {
+    var loginUrl = (options && options.loginUrl) || "/accounts/login/";
+    function judge(response, retried) {
+      var path = new URL(response.url).pathname;
+      if (path === loginUrl) return { outcome: "login" };
+      if (response.status >= 500) return { outcome: "server" };
+      if (response.redirected && path === sessionPath(record) && response.ok) return { outcome: "sent" };
+      if (response.status === 403 && !retried) {
+        // A token from before a new log-in: a fresh one from the form, and once more.
+        return fetch(record.url, { credentials: "same-origin" })
+          .then(function (page) {
+            return page.text();
+          })
+          .then(function (html) {
+            return post(record, tokenOf(html));
+          })
+          .then(function (again) {
+            return judge(again, true);
+          });
+      }
+      return response.text().then(function (html) {
+        return { outcome: "refused", messages: messagesOf(html), status: response.status };
+      });
+    }
+    return post(record, null).then(function (response) {
+      return judge(response, false);
+    });
+  }
+
+  function sendAllNow(user, options) {
+    var report = { sent: [], refused: [], stopped: null };
+    return list(user).then(function (records) {
+      var held = {};
+      var index = 0;
+      function next() {
+        if (index >= records.length) return report;
+        var record = records[index++];
+        if (record.status === "refused" || held[record.session]) {
+          held[record.session] = true;
+          return next();
+        }
+        return sendOne(record, options).then(
+          function (result) {
+            if (result.outcome === "sent") {
+              report.sent.push(record);
+              return remove(record.key, { session: record.session, sent: true }).then(next);
+            }
+            if (result.outcome === "refused") {
+              held[record.session] = true;
+              report.refused.push(record);
+              return update(record.key, { status: "refused", messages: result.messages }).then(next);
+            }
+            report.stopped = result.outcome;
+            if (result.outcome === "login") return update(record.key, { status: "login" }).then(() => report);
+            return report;
+          },
+          function () {
+            report.stopped = "offline"; // the network went again: everything stays
+            return report;
+          },
+        );
+      }
+      return next();
+    });
+  }
+
+  // Sends this user's waiting rounds, one sender at a time across the pages and
+  // the worker (Web Locks where the browser has them; the save keys make an
+  // overlap harmless where it does not).
+  function sendAll(user, options) {
+    if (!user || user === "public") return Promise.resolve({ sent: [], refused: [], stopped: null });
+    var run = function () {
+      return sendAllNow(user, options);
+    };
+    if (scope.navigator && navigator.locks && navigator.locks.request) {
+      return navigator.locks.request(LOCK, run);
+    }
+    return run();
+  }
+
+  scope.MarriageQueue = {
+    SYNC_TAG: SYNC_TAG,
+    recordFrom: recordFrom,
+    put: put,
+    get: get,
+    list: list,
+    update: update,
+    remove: remove,
+    removeUser: removeUser,
+    askForSync: askForSync,
+    sendAll: sendAll,
+    messagesOf: messagesOf,
+    channel: function () {
+      return typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
+    },
+  };
+})(self);

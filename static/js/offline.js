@@ -1,0 +1,371 @@
+// Offline at the table (README): registers the service worker, says when a page
+// shows what the phone kept ("Offline — standings as of 21:14"), keeps a round
+// saved with no network on the phone (offline-queue.js) and lists it in its
+// session as waiting to send, sends the waiting rounds when the network returns,
+// and clears this user's copies at log-out. The pages work without it.
+(function () {
+  "use strict";
+  var strings = document.getElementById("offline-strings");
+  var Queue = window.MarriageQueue;
+  if (!strings || !Queue) return;
+  var words = strings.dataset;
+  var banner = document.getElementById("offline-banner");
+  var loadedAt = Date.now();
+  var storedAt = Number(document.body.dataset.offlineStored) || 0;
+  var fallback = "fallback" in words;
+  var sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
+  var sessionId = sessionMatch ? sessionMatch[1] : null;
+  var roundForm = document.getElementById("round-form");
+  var userKnown = words.user ? Promise.resolve(words.user) : keptUser();
+
+  function say(name, params) {
+    var text = words[name] || "";
+    return text.replace(/%\((\w+)\)s/g, function (_, key) {
+      return params && key in params ? String(params[key]) : "";
+    });
+  }
+
+  function clock(ms) {
+    var at = new Date(ms);
+    return ("0" + at.getHours()).slice(-2) + ":" + ("0" + at.getMinutes()).slice(-2);
+  }
+
+  // The offline page is kept signed out: whose rounds to list, the worker knows.
+  function keptUser() {
+    if (!window.caches) return Promise.resolve("");
+    return caches
+      .open("marriage-meta")
+      .then(function (cache) {
+        return cache.match("/__offline__/user");
+      })
+      .then(function (hit) {
+        return hit ? hit.text() : "";
+      })
+      .catch(function () {
+        return "";
+      });
+  }
+
+  function signedIn(user) {
+    return Boolean(user) && user !== "public";
+  }
+
+  // --- The service worker -------------------------------------------------------------------
+
+  var registered = null;
+  var controlled = "serviceWorker" in navigator && Boolean(navigator.serviceWorker.controller);
+  if ("serviceWorker" in navigator && words.sw) {
+    registered = navigator.serviceWorker.register(words.sw, { scope: "/" }).catch(function () {
+      return null; // no worker (a private window): the pages still work online
+    });
+    if (!controlled && !storedAt && !fallback) {
+      navigator.serviceWorker.ready.then(function (registration) {
+        // This page came from the network before the worker ran: the worker
+        // learns whose it is, and keeps it if the server marked it.
+        if (!registration.active) return;
+        if (signedIn(words.user)) registration.active.postMessage({ type: "user", user: words.user });
+        registration.active.postMessage({ type: "keep", url: location.href });
+      });
+    }
+  }
+
+  // --- The banner ---------------------------------------------------------------------------
+
+  function showBanner() {
+    if (!banner) return;
+    banner.textContent = say("offlineAt", { time: clock(storedAt || loadedAt) });
+    banner.hidden = false;
+    document.documentElement.classList.add("is-offline");
+  }
+
+  if (storedAt || !navigator.onLine) showBanner();
+  window.addEventListener("offline", showBanner);
+  window.addEventListener("online", function () {
+    if (banner) banner.hidden = true;
+    document.documentElement.classList.remove("is-offline");
+    send().then(function () {
+      // A kept copy: the page as it is now. (The round form stays: it may be
+      // half filled in. The share page catches up by its own polling.)
+      if ((storedAt || fallback) && !roundForm && !document.querySelector("[data-live-poll]")) {
+        location.reload();
+      }
+    });
+  });
+
+  // --- Sending ------------------------------------------------------------------------------
+
+  function send() {
+    if (!navigator.onLine) return Promise.resolve();
+    return userKnown.then(function (user) {
+      if (!signedIn(user)) return null;
+      return Queue.sendAll(user, { loginUrl: words.login }).then(function (report) {
+        var here = report.sent.some(function (record) {
+          return record.session === sessionId;
+        });
+        // A round of this session arrived: its ledger, as the server now has it.
+        if (here && !roundForm && !storedAt) location.reload();
+        else render();
+        return report;
+      });
+    });
+  }
+
+  // --- Waiting rounds, in their session's page ---------------------------------------------
+
+  var list = document.querySelector("[data-offline-queue]");
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function describe(record) {
+    var summary = record.summary || {};
+    var parts = [say("savedAt", { time: clock(record.created) })];
+    if (summary.winner) parts.push(say("winner", { name: summary.winner }));
+    else if (summary.winner === null) parts.push(words.noWinner);
+    return parts.join(" · ");
+  }
+
+  function figures(record) {
+    var players = (record.summary && record.summary.players) || [];
+    return players
+      .map(function (player) {
+        var net = player.net;
+        var shown = net === undefined || net === null ? "" : " " + (net > 0 ? "+" : "") + net;
+        return player.name + shown;
+      })
+      .join(" · ");
+  }
+
+  function statusOf(record, held) {
+    if (record.status === "refused") return words.refused;
+    if (record.status === "login") return words.loginAgain;
+    return held ? words.held : words.waiting;
+  }
+
+  function item(record, held) {
+    var li = element("li", "queued-round" + (record.status === "refused" ? " refused" : ""));
+    li.dataset.key = record.key;
+    var head = element("p", "queued-head");
+    head.appendChild(element("b", "", describe(record)));
+    head.appendChild(document.createTextNode(" · "));
+    head.appendChild(element("span", "queued-status", statusOf(record, held)));
+    li.appendChild(head);
+    var numbers = figures(record);
+    if (numbers) li.appendChild(element("p", "small num-line", numbers));
+    if (record.status === "refused") {
+      var problems = element("ul", "errorlist");
+      (record.messages || []).forEach(function (text) {
+        problems.appendChild(element("li", "", text));
+      });
+      li.appendChild(problems);
+      var actions = element("div", "actions");
+      var fix = element("a", "button secondary", words.fix);
+      fix.href = record.url + "?fix=" + encodeURIComponent(record.key);
+      var discard = element("button", "button secondary", words.discard);
+      discard.type = "button";
+      discard.dataset.discard = record.key;
+      actions.appendChild(fix);
+      actions.appendChild(discard);
+      li.appendChild(actions);
+    }
+    return li;
+  }
+
+  function render() {
+    if (!list) return Promise.resolve();
+    return userKnown
+      .then(function (user) {
+        return signedIn(user) ? Queue.list(user) : [];
+      })
+      .then(function (records) {
+        var mine = records.filter(function (record) {
+          return !list.dataset.session || record.session === list.dataset.session;
+        });
+        list.replaceChildren();
+        list.hidden = mine.length === 0;
+        if (!mine.length) return;
+        var section = element("section", "card offline-queue");
+        section.setAttribute("aria-labelledby", "offline-queue-title");
+        var title = element("h2", "", words.waitingTitle);
+        title.id = "offline-queue-title";
+        section.appendChild(title);
+        var ul = element("ul", "queued-rounds");
+        var held = {};
+        mine.forEach(function (record) {
+          ul.appendChild(item(record, held[record.session]));
+          if (record.status === "refused") held[record.session] = true;
+        });
+        section.appendChild(ul);
+        list.appendChild(section);
+      });
+  }
+
+  if (list) {
+    list.addEventListener("click", function (event) {
+      var button = event.target.closest("[data-discard]");
+      if (!button) return;
+      Queue.remove(button.dataset.discard).then(render).then(send);
+    });
+    var channel = Queue.channel();
+    if (channel) channel.onmessage = render;
+    window.addEventListener("marriage-queue", render);
+  }
+
+  // --- The round form with no network --------------------------------------------------------
+
+  // What the ledger shows of a waiting round: names and, where the preview
+  // worked it out, each player's net.
+  function summaryOf(form) {
+    var chosen = form.querySelector('input[name="winner"]:checked');
+    var winner = null;
+    if (chosen && chosen.value !== "none") {
+      var label = chosen.closest("label");
+      winner = label ? label.textContent.trim() : null;
+    }
+    var nets = {};
+    form.querySelectorAll("#preview .breakdown-player").forEach(function (row) {
+      var net = row.querySelector(".net");
+      if (net) nets[row.dataset.player] = Number(net.textContent.replace(/[^\d-]/g, ""));
+    });
+    var players = [];
+    form.querySelectorAll(".player-row").forEach(function (row) {
+      var plays = row.querySelector('input[name$="-plays"]');
+      if (plays && !plays.checked) return;
+      var name = row.dataset.player;
+      players.push({ name: name, net: name in nets ? nets[name] : null });
+    });
+    return { winner: winner, players: players };
+  }
+
+  function keepOnPhone(form, fixing) {
+    var entries = Array.from(new FormData(form).entries());
+    return userKnown.then(function (user) {
+      var record = Queue.recordFrom({
+        user: user,
+        session: sessionId,
+        url: new URL(form.action, location.href).pathname,
+        entries: entries,
+        summary: summaryOf(form),
+      });
+      var saved = fixing
+        ? Queue.get(fixing).then(function (old) {
+            record.key = fixing;
+            if (old) record.created = old.created;
+            return Queue.put(record);
+          })
+        : Queue.put(record);
+      return saved
+        .then(function () {
+          return registered;
+        })
+        .then(function (registration) {
+          return Queue.askForSync(registration);
+        })
+        .then(function () {
+          try {
+            sessionStorage.setItem("offline-queued", "1");
+          } catch (error) {
+            // no storage: the list says it all the same
+          }
+          location.href = "/sessions/" + sessionId + "/";
+        });
+    });
+  }
+
+  if (roundForm && sessionId) {
+    var fixing = new URLSearchParams(location.search).get("fix");
+    // Capture: before save-once.js, which leaves a prevented submit alone.
+    document.addEventListener(
+      "submit",
+      function (event) {
+        if (event.target !== roundForm) return;
+        if (navigator.onLine && !fixing) return; // the usual save, through the worker
+        event.preventDefault();
+        keepOnPhone(roundForm, fixing);
+      },
+      true,
+    );
+    if (fixing) fillFrom(fixing);
+  }
+
+  // "Fix": the round form filled in with the waiting round's values. Its
+  // one-time key stays; this form's own token, number and version are kept.
+  function fillFrom(key) {
+    Queue.get(key).then(function (record) {
+      if (!record) return;
+      var keep = { csrfmiddlewaretoken: 1, number: 1, version: 1, save_key: 1 };
+      var values = {};
+      record.fields.forEach(function (pair) {
+        if (!keep[pair[0]]) (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
+      });
+      roundForm.querySelectorAll("input").forEach(function (input) {
+        if (keep[input.name] || !input.name) return;
+        var given = values[input.name] || [];
+        if (input.type === "checkbox" || input.type === "radio") input.checked = given.indexOf(input.value) !== -1;
+        else input.value = given.length ? given[0] : "";
+      });
+      var note = element("div", "message error fixing-note");
+      note.setAttribute("role", "status");
+      note.appendChild(element("p", "", words.fixing));
+      var problems = element("ul", "errorlist");
+      (record.messages || []).forEach(function (text) {
+        problems.appendChild(element("li", "", text));
+      });
+      note.appendChild(problems);
+      roundForm.insertBefore(note, roundForm.firstChild);
+      roundForm.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  }
+
+  // Back on the session's page after a save kept on the phone.
+  try {
+    if (sessionStorage.getItem("offline-queued") && list) {
+      sessionStorage.removeItem("offline-queued");
+      var note = document.createElement("p");
+      note.className = "message";
+      note.setAttribute("role", "status");
+      note.textContent = words.queued;
+      list.parentNode.insertBefore(note, list);
+    }
+  } catch (error) {
+    // no storage
+  }
+
+  // --- Log-out: this user's copies and waiting rounds go with them -------------------------
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!words.logout || new URL(form.action, location.href).pathname !== words.logout) return;
+    if (form.dataset.cleared) return;
+    event.preventDefault();
+    userKnown
+      .then(function (user) {
+        if (!signedIn(user)) return true;
+        return Queue.list(user).then(function (records) {
+          if (records.length && !window.confirm(words.logoutPending)) return false;
+          var work = [Queue.removeUser(user)];
+          if (window.caches) work.push(caches.delete("marriage-pages-" + user));
+          if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+            navigator.serviceWorker.controller.postMessage({ type: "forget", user: user });
+          }
+          return Promise.all(work).then(function () {
+            return true;
+          });
+        });
+      })
+      .catch(function () {
+        return true; // storage unreadable: log out all the same
+      })
+      .then(function (go) {
+        if (!go) return;
+        form.dataset.cleared = "1";
+        form.submit();
+      });
+  });
+
+  render().then(send);
+})();

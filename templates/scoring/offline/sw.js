@@ -1,0 +1,178 @@
+// The service worker (served by scoring.views.offline at /sw.js, scope /).
+// README "Offline at the table": static files precached; the pages the server
+// marks X-Offline-Cache kept per user (X-Offline-User) and shown when the network
+// is gone; a round saved in a dead spot kept in IndexedDB and sent once later.
+"use strict";
+const CONFIG = {{ config|safe }};
+importScripts(CONFIG.queueScript); // self.MarriageQueue, shared with the pages
+
+const STATIC_CACHE = "marriage-static-" + CONFIG.version;
+const PAGES_PREFIX = "marriage-pages-";
+const META_CACHE = "marriage-meta";
+const USER_KEY = "/__offline__/user";
+const ROUND_FORM = /^\/sessions\/(\d+)\/rounds\/(?:new|\d+\/edit)\/$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(STATIC_CACHE);
+      await cache.addAll(CONFIG.precache);
+      // Fetched signed out, so the page names nobody whoever is signed in now.
+      const offline = await fetch(CONFIG.offlineUrl, { credentials: "omit" });
+      if (offline.ok) await cache.put(CONFIG.offlineUrl, offline);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      // A new deploy: the old static files go.
+      for (const name of await caches.keys()) {
+        if (name.startsWith("marriage-static-") && name !== STATIC_CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+// The user whose pages are shown, kept across the worker's restarts.
+async function currentUser() {
+  const meta = await caches.open(META_CACHE);
+  const stored = await meta.match(USER_KEY);
+  return stored ? stored.text() : "public";
+}
+
+async function setUser(user) {
+  if (!user) return;
+  const before = await currentUser();
+  if (before === user) return;
+  const meta = await caches.open(META_CACHE);
+  await meta.put(USER_KEY, new Response(user));
+  // Someone else signed in: nothing of the one before is shown, or kept.
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PAGES_PREFIX) && name !== PAGES_PREFIX + user && name !== PAGES_PREFIX + "public") {
+      await caches.delete(name);
+    }
+  }
+}
+
+async function forget(user) {
+  if (user && user !== "public") await caches.delete(PAGES_PREFIX + user);
+}
+
+// A page the server marked for keeping, with the time it was kept.
+async function keep(response) {
+  const user = response.headers.get("X-Offline-User");
+  if (!user || response.headers.get("X-Offline-Cache") !== "1" || response.redirected) return;
+  const headers = new Headers(response.headers);
+  headers.set("X-Offline-Stored", String(Date.now()));
+  const copy = new Response(await response.clone().blob(), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+  const cache = await caches.open(PAGES_PREFIX + user);
+  await cache.put(response.url, copy);
+}
+
+// A kept page, marked on <body> as shown from the phone (the page's script
+// puts up the "Offline — standings as of 21:14" banner from it).
+async function kept(request) {
+  const user = await currentUser();
+  for (const name of [PAGES_PREFIX + user, PAGES_PREFIX + "public"]) {
+    if (!(await caches.has(name))) continue;
+    const cache = await caches.open(name);
+    const hit = (await cache.match(request)) || (await cache.match(request.url, { ignoreSearch: true }));
+    if (!hit) continue;
+    const stored = hit.headers.get("X-Offline-Stored") || "";
+    const html = (await hit.text()).replace("<body", '<body data-offline-stored="' + stored + '"');
+    return new Response(html, { status: 200, headers: hit.headers });
+  }
+  const fallback = await caches.match(CONFIG.offlineUrl);
+  return fallback || Response.error();
+}
+
+async function navigate(event) {
+  const request = event.request;
+  try {
+    const response = await fetch(request);
+    const user = response.headers.get("X-Offline-User");
+    if (user) await setUser(user);
+    event.waitUntil(keep(response));
+    return response;
+  } catch (error) {
+    return kept(request);
+  }
+}
+
+// A round form sent with no network: kept on the phone, then the session's page.
+async function saveRound(event, match) {
+  const request = event.request;
+  const copy = request.clone();
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const form = await copy.formData();
+    const record = self.MarriageQueue.recordFrom({
+      user: await currentUser(),
+      session: match[1],
+      url: new URL(request.url).pathname,
+      entries: Array.from(form.entries()),
+    });
+    await self.MarriageQueue.put(record);
+    await self.MarriageQueue.askForSync(self.registration);
+    return Response.redirect("/sessions/" + match[1] + "/?queued=" + encodeURIComponent(record.key), 303);
+  }
+}
+
+async function logOut(event) {
+  const user = await currentUser();
+  const response = await fetch(event.request);
+  if (response.ok || response.redirected || response.type === "opaqueredirect") await forget(user);
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "GET" && CONFIG.precache.includes(url.pathname + url.search)) {
+    event.respondWith(caches.match(request, { cacheName: STATIC_CACHE }).then((hit) => hit || fetch(request)));
+    return;
+  }
+  if (request.mode !== "navigate") return;
+  if (request.method === "GET") {
+    event.respondWith(navigate(event));
+    return;
+  }
+  if (request.method === "POST" && url.pathname === CONFIG.logoutUrl) {
+    event.respondWith(logOut(event));
+    return;
+  }
+  const match = request.method === "POST" && url.pathname.match(ROUND_FORM);
+  if (match) event.respondWith(saveRound(event, match));
+});
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "user") event.waitUntil(setUser(data.user));
+  if (data.type === "forget") event.waitUntil(forget(data.user));
+  // A page opened before this worker ran: fetched once more, to be kept.
+  if (data.type === "keep" && typeof data.url === "string" && new URL(data.url).origin === self.location.origin) {
+    event.waitUntil(
+      fetch(data.url, { credentials: "same-origin" })
+        .then(keep)
+        .catch(() => null),
+    );
+  }
+});
+
+// Background Sync, where the browser has it: the rounds go even with the app closed.
+self.addEventListener("sync", (event) => {
+  if (event.tag !== self.MarriageQueue.SYNC_TAG) return;
+  event.waitUntil(
+    currentUser().then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl })),
+  );
+});

@@ -1,0 +1,294 @@
+"""Offline at the table (README), in a real Chromium with the network cut by
+Playwright (`context.set_offline`): installable (the manifest, a service worker
+controlling the page), the session page shown from the phone with its banner, a
+round saved with no network sent once when it returns, a round the server
+refuses kept with its message, the preview worked out on the phone, and the
+copies gone at log-out or for another user. The pages' Content Security Policy
+is enforced throughout (waits poll inside the page: wait_for_function would eval).
+
+Figures (pagat: seen 3 to the winner; all seen): Didi wins; Aama 5, Buwa 2,
+Didi 7, Dai 0. T = 14, n = 4. Aama pays 14 + 3 - 20 = -3, Buwa 14 + 3 - 8 = 9,
+Dai 14 + 3 - 0 = 17; Didi +23: nets +3, -9, +23, -17.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import expect
+
+from scoring.engine import make_rules
+from scoring.models import Round
+
+from ..web_helpers import make_session
+from .conftest import TIMEOUT_MS, TOUCH_PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HAND = {"Aama": 5, "Buwa": 2, "Didi": 7, "Dai": 0}
+NETS = {"Aama": "+3", "Buwa": "-9", "Didi": "+23", "Dai": "-17"}
+BANNER = re.compile(r"^Offline — standings as of \d\d:\d\d$")
+
+
+def wait_until(page, function_body: str, timeout: int = TIMEOUT_MS) -> None:
+    """Waits until the async arrow `function_body` (evaluated as page.evaluate's
+    function, so no eval) resolves truthy; polls inside the page."""
+    script = f"""async (timeout) => {{
+      const check = {function_body};
+      const end = Date.now() + timeout;
+      while (Date.now() < end) {{
+        try {{ if (await check()) return true; }} catch (error) {{}}
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }}
+      return false;
+    }}"""
+    assert page.evaluate(script, timeout), f"never true: {function_body}"
+
+
+CONTROLLED = "async () => Boolean(navigator.serviceWorker.controller)"
+
+
+def kept(path: str) -> str:
+    """True once the worker keeps `path` in this user's pages."""
+    return f"""async () => {{
+      for (const name of await caches.keys()) {{
+        if (!name.startsWith("marriage-pages-")) continue;
+        const cache = await caches.open(name);
+        if (await cache.match(location.origin + "{path}")) return true;
+      }}
+      return false;
+    }}"""
+
+
+def open_kept(page, live_server, *paths: str) -> None:
+    """Opens each page with the network on and waits until the phone keeps it."""
+    for path in paths:
+        page.goto(live_server.url + path)
+        wait_until(page, CONTROLLED)
+        wait_until(page, kept(path))
+
+
+def queued_count(page) -> int:
+    return page.evaluate(
+        """async () => {
+          const user = document.getElementById("offline-strings").dataset.user;
+          return user ? (await window.MarriageQueue.list(user)).length : -1;
+        }"""
+    )
+
+
+@pytest.fixture
+def table(logged_in_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session = make_session(user, players=tuple(HAND))
+    return page, user, session
+
+
+def fill_hand(page) -> None:
+    page.locator(".pick", has_text="Didi").tap()
+    for name, points in HAND.items():
+        if points:
+            page.locator(f'.player-row[data-player="{name}"] input[name$="-maal"]').fill(
+                str(points)
+            )
+
+
+def test_installable_manifest_and_a_worker_controlling_the_page(table, live_server):
+    page, _user, _session = table
+    page.goto(live_server.url + "/")
+    manifest_url = page.locator('link[rel="manifest"]').get_attribute("href")
+    manifest = page.request.get(live_server.url + manifest_url).json()
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    assert manifest["name"] and manifest["short_name"]
+    sizes = {(icon["sizes"], icon.get("purpose", "any")) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in manifest["icons"]:
+        assert page.request.get(live_server.url + icon["src"]).ok
+    themes = page.locator('meta[name="theme-color"]')
+    expect(themes).to_have_count(2)
+    wait_until(page, CONTROLLED)
+    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    assert scope == live_server.url + "/"
+    assert any(worker.url.endswith("/sw.js") for worker in page.context.service_workers)
+    # Static files are precached: the style sheet is there before anyone asks twice.
+    wait_until(
+        page,
+        """async () => {
+          const names = (await caches.keys()).filter((n) => n.startsWith("marriage-static-"));
+          return names.length === 1 && Boolean(await caches.match("/static/css/app.css"));
+        }""",
+    )
+
+
+def test_the_session_page_is_shown_offline_with_its_banner(table, live_server):
+    page, _user, session = table
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path, f"/sessions/{session.pk}/settle/")
+    page.context.set_offline(True)
+    page.goto(live_server.url + path)
+    expect(page.locator("h1")).to_have_text(session.name)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    page.goto(live_server.url + f"/sessions/{session.pk}/settle/")
+    expect(page.locator("#offline-banner")).to_be_visible()
+    # A page never opened on this phone: said so, not a browser error.
+    page.goto(live_server.url + f"/sessions/{session.pk}/changes/")
+    expect(page.locator("h1")).to_have_text("Offline")
+    page.context.set_offline(False)
+    page.goto(live_server.url + path)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+
+
+def test_a_round_saved_offline_is_sent_once_when_the_network_returns(table, live_server):
+    page, _user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    page.goto(live_server.url + form)  # from the phone
+    expect(page.locator("#offline-banner")).to_be_visible()
+    fill_hand(page)
+    # The preview is worked out on the phone, to the server's figures.
+    for name, net in NETS.items():
+        expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    waiting = page.locator(".offline-queue .queued-round")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("waiting to send")
+    expect(waiting).to_contain_text("Didi won")
+    expect(waiting).to_contain_text("Didi +23")
+    assert Round.objects.filter(session=session).count() == 0
+    page.context.set_offline(False)
+    # Sent by itself on the online event; the page then shows the ledger with it.
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+    assert Round.objects.filter(session=session).count() == 1
+    assert queued_count(page) == 0
+    # The next page load sends nothing again.
+    page.reload()
+    expect(page.locator("h1")).to_have_text(session.name)
+    assert Round.objects.filter(session=session).count() == 1
+
+
+def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server):
+    page, _user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    page.goto(live_server.url + form)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(1)
+    # Meanwhile, on another phone, the rules changed: at most 3 players a round.
+    session.rules = make_rules("pagat", max_players=3).to_options()
+    session.save()
+    page.context.set_offline(False)
+    refused = page.locator(".offline-queue .queued-round.refused")
+    expect(refused).to_contain_text("not saved")
+    expect(refused.locator(".errorlist")).to_contain_text("at most 3 players")
+    assert Round.objects.filter(session=session).count() == 0
+    # Kept: a reload still shows it, and nothing is sent.
+    page.reload()
+    expect(refused).to_have_count(1)
+    assert Round.objects.filter(session=session).count() == 0
+    # Fixed: Dai sits out, and it goes.
+    refused.get_by_role("link", name="Fix").click()
+    expect(page.locator(".fixing-note")).to_contain_text("at most 3 players")
+    expect(page.locator('input[name$="-maal"]').first).to_have_value("5")
+    page.locator('.player-row[data-player="Dai"] label.plays').click()
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    assert Round.objects.filter(session=session).count() == 1
+
+
+def test_a_refused_round_can_be_discarded(table, live_server):
+    page, _user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    page.goto(live_server.url + form)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    session.rules = make_rules("pagat", max_players=3).to_options()
+    session.save()
+    page.context.set_offline(False)
+    refused = page.locator(".offline-queue .queued-round.refused")
+    expect(refused).to_have_count(1)
+    refused.get_by_role("button", name="Discard").click()
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    assert queued_count(page) == 0
+    assert Round.objects.filter(session=session).count() == 0
+
+
+def test_log_out_clears_this_users_copies(table, live_server):
+    page, _user, session = table
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path)
+    page.locator("[data-menu-button]").click()
+    page.get_by_role("button", name="Log out").click()
+    expect(page.locator("#topnav").get_by_role("link", name="Log in")).to_be_visible()
+    wait_until(
+        page,
+        """async () => (await caches.keys()).every((n) => !n.startsWith("marriage-pages-u"))""",
+    )
+    page.context.set_offline(True)
+    page.goto(live_server.url + path)
+    expect(page.locator("h1")).to_have_text("Offline")
+    expect(page.get_by_text(session.name)).to_have_count(0)
+
+
+def test_another_user_on_the_same_phone_never_sees_them(table, live_server):
+    page, _user, session = table
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path)
+    # Someone else signs in on this phone (the first never logged out).
+    other = get_user_model().objects.create_user("sita", password="tihar-cards-2083")
+    client = Client()
+    client.force_login(other)
+    page.context.clear_cookies()
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page.goto(live_server.url + "/")
+    wait_until(
+        page,
+        """async () =>
+          (await caches.keys()).filter((n) => n.startsWith("marriage-pages-u")).length === 0""",
+    )
+    page.context.set_offline(True)
+    page.goto(live_server.url + path)
+    expect(page.locator("h1")).to_have_text("Offline")
+    expect(page.get_by_text(session.name)).to_have_count(0)
+
+
+def test_a_share_viewer_keeps_the_standings_and_catches_up(
+    new_page, live_server, django_user_model
+):
+    from scoring import services
+    from scoring.engine import Entry, RoundInput
+
+    owner = django_user_model.objects.create_user("aama", password="tihar-cards-2083")
+    session = make_session(owner, players=tuple(HAND))
+    services.create_share_link(session=session)
+    session.refresh_from_db()
+    page = new_page(**TOUCH_PHONE)
+    path = f"/s/{session.share_token}/"
+    open_kept(page, live_server, path)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(page.locator("h1")).to_have_text(session.name)
+    entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
+    services.add_round(
+        session,
+        RoundInput(entries=entries, winner="Didi"),
+        players=list(session.players.all()),
+    )
+    page.context.set_offline(False)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    expect(page.locator("#live")).to_contain_text("1 round")

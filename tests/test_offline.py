@@ -1,0 +1,180 @@
+"""Offline at the table, server side (README): the service worker and the web app
+manifest as served, the icons, which pages the worker may keep and whose, the
+log-out that clears the browser's cache, and what the round form hands the
+preview worked out on the phone. The browser side: tests/browser/test_offline.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from scoring.offline import precache, user_bucket
+
+from .web_helpers import make_session
+
+pytestmark = pytest.mark.django_db
+STATIC = Path(settings.BASE_DIR) / "static"
+PASSWORD = "tihar-cards-2083"
+
+
+@pytest.fixture
+def owner():
+    return get_user_model().objects.create_user("aama", password=PASSWORD)
+
+
+@pytest.fixture
+def owner_client(owner):
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_service_worker_is_served_at_the_root_with_its_headers(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/javascript")
+    assert response["Cache-Control"] == "no-cache"
+    assert response["Service-Worker-Allowed"] == "/"
+    body = response.content.decode()
+    config = json.loads(re.search(r"const CONFIG = (\{.*\});", body).group(1))
+    assert "{{" not in body and "{%" not in body
+    urls, version = precache()
+    assert config["precache"] == urls and config["version"] == version
+    # Every static file of ours, as static() names it, and htmx.
+    for name in ("css/app.css", "js/offline.js", "js/settlement.js", "icons/icon-192.png"):
+        assert f"/static/{name}" in config["precache"]
+    assert any("htmx" in url for url in config["precache"])
+    assert config["offlineUrl"] == reverse("offline_page")
+    assert config["queueScript"] in config["precache"]
+
+
+def test_the_cache_version_follows_the_files():
+    assert re.fullmatch(r"[0-9a-f]{16}", precache()[1])
+
+
+def test_the_manifest_makes_the_app_installable(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
+    assert manifest["name"] == "Marriage scorekeeper"
+    assert manifest["short_name"] == "Marriage"
+    assert manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"] and manifest["background_color"]
+    icons = {(icon["sizes"], icon.get("purpose", "any")): icon for icon in manifest["icons"]}
+    assert set(icons) == {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
+    for (sizes, _purpose), icon in icons.items():
+        path = STATIC / icon["src"].removeprefix("/static/")
+        assert png_size(path) == tuple(int(n) for n in sizes.split("x"))
+        assert icon["type"] == "image/png"
+
+
+def test_the_manifest_speaks_nepali(client):
+    manifest = json.loads(
+        client.get("/manifest.webmanifest", headers={"accept-language": "ne"}).content
+    )
+    assert manifest["name"] == "म्यारिज अंक पुस्तिका"
+
+
+def test_every_page_links_the_manifest_and_both_theme_colours(client):
+    html = client.get(reverse("login")).content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert 'name="theme-color" media="(prefers-color-scheme: light)"' in html
+    assert 'name="theme-color" media="(prefers-color-scheme: dark)"' in html
+    assert "/static/js/offline.js" in html
+
+
+def test_the_policy_allows_the_worker_and_the_manifest_from_the_site_only(client):
+    policy = client.get(reverse("login"))["Content-Security-Policy"]
+    assert "worker-src 'self'" in policy
+    assert "manifest-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_the_session_pages_are_marked_for_keeping_under_their_user(owner, owner_client):
+    session = make_session(owner)
+    bucket = user_bucket(owner)
+    assert re.fullmatch(r"u[0-9a-f]{24}", bucket)
+    for name in ("session_detail", "round_new", "settle_up", "session_share"):
+        response = owner_client.get(reverse(name, args=[session.pk]))
+        assert response["X-Offline-Cache"] == "1", name
+        assert response["X-Offline-User"] == bucket
+    # Not kept: pages that change by themselves, htmx parts, anything not GET.
+    response = owner_client.get(reverse("session_changes", args=[session.pk]))
+    assert "X-Offline-Cache" not in response and response["X-Offline-User"] == bucket
+    response = owner_client.get(reverse("session_detail", args=[session.pk]), HTTP_HX_REQUEST="1")
+    assert "X-Offline-Cache" not in response and "X-Offline-User" not in response
+    # Another user's session is a 404: nothing to keep.
+    other = Client()
+    other.force_login(get_user_model().objects.create_user("buwa", password=PASSWORD))
+    response = other.get(reverse("session_detail", args=[session.pk]))
+    assert response.status_code == 404 and "X-Offline-Cache" not in response
+
+
+def test_each_user_has_their_own_name_and_it_tells_nothing(owner):
+    other = get_user_model().objects.create_user("buwa", password=PASSWORD)
+    assert user_bucket(owner) != user_bucket(other)
+    assert str(owner.pk) not in user_bucket(owner)[1:3]
+    assert user_bucket(None) == "public"
+
+
+def test_the_share_link_is_kept_as_public(owner, client):
+    from scoring.services import create_share_link
+
+    session = make_session(owner)
+    create_share_link(session=session)
+    session.refresh_from_db()
+    response = client.get(reverse("share_view", args=[session.share_token]))
+    assert response["X-Offline-Cache"] == "1"
+    assert response["X-Offline-User"] == "public"
+
+
+def test_the_offline_page_names_nobody(owner_client):
+    response = owner_client.get(reverse("offline_page"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "data-fallback" in html
+    assert 'data-user=""' in html
+    assert "X-Offline-Cache" not in response
+
+
+def test_log_out_tells_the_browser_to_drop_its_cache(owner_client):
+    response = owner_client.post(reverse("logout"))
+    assert response.status_code == 302
+    assert response["Clear-Site-Data"] == '"cache"'
+
+
+def test_the_round_form_carries_what_the_phone_settles_with(owner, owner_client):
+    session = make_session(owner, preset="nepal")
+    html = owner_client.get(reverse("round_new", args=[session.pk])).content.decode()
+    rules = re.search(r'data-rules="([^"]+)"', html).group(1).replace("&quot;", '"')
+    assert json.loads(rules)["unseen_maal"] == "void"
+    assert 'data-settlement="/static/js/settlement.js"' in html
+    assert re.search(r'data-pending="\[\]"', html)
+    assert "/static/js/offline-preview.js" in html
+
+
+def test_the_phone_preview_has_the_engine_words_in_nepali(owner, owner_client):
+    session = make_session(owner)
+    owner_client.post(reverse("set_language"), {"language": "ne"})
+    html = owner_client.get(reverse("round_new", args=[session.pk])).content.decode()
+    raw = re.search(r'data-catalogue="([^"]+)"', html).group(1)
+    catalogue = json.loads(raw.replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&"))
+    assert catalogue["%(name)s has no entry in this round"] == "%(name)s यो राउन्डमा हुनुहुन्न"
+    assert all(text != catalogue[text] for text in catalogue)
