@@ -28,6 +28,9 @@ RULE_VALUES = (
     gettext_noop("next_winner"),
 )
 
+# Written inside f-strings (scoring/ledger_table.py), where makemessages cannot see them.
+IN_F_STRINGS = (gettext_noop("no winner"),)
+
 DJANGO_STRINGS = (
     # django.contrib.auth: sign-up and log-in
     gettext_noop("The two password fields didn’t match."),

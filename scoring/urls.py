@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from .views import audit, files, maal, offline, players, rounds, rules, sessions, share
+from .views.guide import how_it_works
 
 # Everything under /sessions/<id>/: each view takes session_id and fetches it
 # through views.access.
@@ -33,6 +34,7 @@ session_urls = [
 
 urlpatterns = [
     path("", sessions.home, name="home"),
+    path("how-it-works/", how_it_works, name="how_it_works"),
     path("sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/import/", files.session_import, name="session_import"),
     path("sessions/<int:session_id>/", include(session_urls)),

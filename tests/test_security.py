@@ -150,6 +150,7 @@ def world(people):
 # The method is the one the view is used with (POST views are tried with an empty form).
 ACCESS = {
     "home": ("public", "GET"),
+    "how_it_works": ("public", "GET"),
     "signup": ("public", "GET"),
     "login": ("public", "GET"),
     "logout": ("public", "POST"),
@@ -284,7 +285,7 @@ def test_share_views_need_the_token_and_nothing_else(world, name):
     assert world["clients"]["anonymous"].get(wrong).status_code == 404
 
 
-@pytest.mark.parametrize("name", ["home", "signup", "login"])
+@pytest.mark.parametrize("name", ["home", "signup", "login", "how_it_works"])
 def test_public_views(world, name):
     assert world["clients"]["anonymous"].get(reverse(name)).status_code == 200
 

@@ -160,6 +160,7 @@ class RoundResult:
     dhoos_lapsed: tuple[Dhoos, ...] = ()  # given earlier; the player won this round
     dhoos_pending: tuple[Dhoos, ...] = ()  # owed to a next winner after this round
     better_default: BetterDefault | None = None  # set by settle_session
+    dublee_bonus: int = 0  # of each loser's w: the winner ended with eight dublees
 
     @property
     def nets(self) -> dict[str, int]:
@@ -546,6 +547,7 @@ def settle_round(
         dhoos_lapsed=tuple(lapsed),
         dhoos_pending=(*still, *deferred),
         better_default=better_default,
+        dublee_bonus=rules.dublee_bonus if round_.win_type == "dublee" and pays else 0,
     )
 
 

@@ -2,7 +2,8 @@
 
 from django import template
 
-from scoring.engine import RoundResult
+from scoring.breakdown_words import player_sentence
+from scoring.engine import PlayerResult, RoundResult
 
 register = template.Library()
 
@@ -14,3 +15,9 @@ def winner_take(result: RoundResult) -> str:
     terms = " + ".join(str(pay) if pay >= 0 else f"(−{-pay})" for pay in pays)
     total = sum(pays)
     return f"{terms} = {total if total >= 0 else f'−{-total}'}"
+
+
+@register.simple_tag
+def in_words(result: RoundResult, player: PlayerResult) -> str:
+    """One player's part of the round as a sentence (scoring/breakdown_words.py)."""
+    return player_sentence(result, player)

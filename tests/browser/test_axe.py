@@ -56,6 +56,7 @@ PUBLIC_PAGES = [
     ("log in", "/accounts/login/"),
     ("sign up", "/accounts/signup/"),
     ("share page", "/s/{t}/"),
+    ("how scoring works", "/how-it-works/"),
 ]
 
 

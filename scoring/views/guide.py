@@ -1,0 +1,13 @@
+"""The public "How scoring works" page: the method, every rule option and the
+presets, each figure computed by the engine (scoring/guide.py)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .. import guide
+
+
+def how_it_works(request: HttpRequest) -> HttpResponse:
+    return render(request, "scoring/guide/how_it_works.html", guide.page())
