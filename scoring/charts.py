@@ -124,9 +124,10 @@ def _decimate(values: Sequence[float], limit: int = MAX_POINTS) -> list[tuple[in
     kept: list[tuple[int, float]] = []
     for start in range(0, len(values), size):
         run = values[start : start + size]
+        lowest, highest = min(run), max(run)
         # The first lowest and the first highest of the run, by their round.
-        low = (start + run.index(min(run)) + 1, float(min(run)))
-        high = (start + run.index(max(run)) + 1, float(max(run)))
+        low = (start + run.index(lowest) + 1, float(lowest))
+        high = (start + run.index(highest) + 1, float(highest))
         kept.extend(sorted({low, high}))
     if kept[-1][0] != len(values):
         kept.append((len(values), float(values[-1])))
@@ -146,8 +147,10 @@ def line_chart(
     Meant for running totals: values[i] is the total after round i + 1.
     """
     rounds = max((len(values) for _, values in series), default=0)
-    all_values = [0.0, *(float(v) for _, values in series for v in values)]
-    ticks = nice_ticks(min(all_values), max(all_values))
+    # Each line's extremes (float() keeps order), and 0, where every line starts.
+    lows = [0.0, *(float(min(values)) for _, values in series if values)]
+    highs = [0.0, *(float(max(values)) for _, values in series if values)]
+    ticks = nice_ticks(min(lows), max(highs))
     y_low, y_high = ticks[0], ticks[-1]
 
     left, right, top = 56.0, 14.0, 34.0

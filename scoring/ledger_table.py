@@ -124,6 +124,20 @@ def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], SafeStr
     # The rounds' addresses differ only in the round's id.
     rounds_url = reverse("session_detail", args=[ledger.session.pk]) + "rounds/"
 
+    # A night repeats the same nets and totals over and over: each cell's text
+    # is made once and looked up after that.
+    net_cells: dict[tuple[int | None, bool], str] = {}
+    total_cells: dict[int, str] = {}
+
+    def net_cell(net: int | None, won: bool) -> str:
+        css = "num win-cell" if won else "num"
+        if net is None:
+            return f'<td class="{css}"></td>'
+        return f'<td class="{css}"><span class="{_css(net)}">{fmt.signed(net)}</span></td>'
+
+    def total_cell(value: int) -> str:
+        return f'<td class="num small">{fmt.num(value)}</td>'
+
     body = []
     for row in ledger.shown_rows:
         winner = winner_cell[row.winner.id] if row.winner else no_winner
@@ -133,13 +147,17 @@ def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], SafeStr
             winner += better
         nets = []
         for column, net in enumerate(row.nets):
-            css = "num win-cell" if column == row.winner_column else "num"
-            if net is None:
-                nets.append(f'<td class="{css}"></td>')
-            else:
-                nets.append(
-                    f'<td class="{css}"><span class="{_css(net)}">{fmt.signed(net)}</span></td>'
-                )
+            key = (net, column == row.winner_column)
+            cell = net_cells.get(key)
+            if cell is None:
+                cell = net_cells[key] = net_cell(*key)
+            nets.append(cell)
+        running = []
+        for value in row.running:
+            cell = total_cells.get(value)
+            if cell is None:
+                cell = total_cells[value] = total_cell(value)
+            running.append(cell)
         number: int | str = row.position
         href = ""
         if can_edit:
@@ -155,7 +173,7 @@ def ledger_table(ledger: Ledger, *, can_edit: bool) -> tuple[list[Head], SafeStr
                 winner=winner,
                 nets="".join(nets),
                 total=total,
-                running="".join(f'<td class="num small">{fmt.num(t)}</td>' for t in row.running),
+                running="".join(running),
             )
         )
     return heads, mark_safe("".join(body))

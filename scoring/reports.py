@@ -245,19 +245,30 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     )
 
 
+# The better default of a round under rules that make no round better by
+# default: nothing before it to read.
+PLAIN = BetterDefault(False, False, False, 0, 0, None)
+
+
 def _next_round(session: GameSession, players: list[Player], rows: list[LedgerRow]) -> NextRound:
     """The next round's dealer and better default, from what the ledger already read."""
-    names = [p.name for p in players]
+    number = len(rows) + 1
+    rules = session.get_rules()
+    if not (rules.better_after_rotation or rules.dublee_triggers_better):
+        return NextRound(number, dealer_of(players, number), PLAIN)
+    # better_defaults reads who played, the winner and the win type: one Entry
+    # per player, shared by every round, rather than five thousand.
+    entries = [Entry(p.name) for p in players]
     shapes = [
         RoundInput(
-            tuple(Entry(names[i]) for i, net in enumerate(row.nets) if net is not None),
+            tuple(entries[i] for i, net in enumerate(row.nets) if net is not None),
             winner=row.winner.name if row.winner else None,
             win_type=row.win_type,  # type: ignore[arg-type]
         )
         for row in rows
     ]
-    better = better_defaults(shapes, session.get_rules())[-1]
-    return NextRound(len(rows) + 1, dealer_of(players, len(rows) + 1), better)
+    better = better_defaults(shapes, rules)[-1]
+    return NextRound(number, dealer_of(players, number), better)
 
 
 def dealer_of(players: list[Player], number: int) -> Player | None:
@@ -278,8 +289,7 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     ):
         # Every round stands on its own: nothing before it to read.
         number = max(1, min(number, Round.objects.filter(session=session).count() + 1))
-        plain = BetterDefault(False, False, False, 0, 0, None)
-        return NextRound(number, dealer_of(players, number), plain)
+        return NextRound(number, dealer_of(players, number), PLAIN)
     saved = saved_rounds(session)
     number = max(1, min(number, len(saved) + 1))
     before = [r.input for r in saved[: number - 1]]

@@ -213,7 +213,7 @@ def test_an_evening_you_already_have_is_asked_about_before_a_second_copy(logged_
         f"You already have this evening: Dashain 2026 (demo), 4 rounds, saved on {saved_on}. "
         "A second copy counts the evening twice on the leaderboard. "
         "Import a second copy "
-        "Open Dashain 2026 (demo) · Choose another file"
+        "Open Dashain 2026 (demo) Choose another file"
     )
     html = response.content.decode()
     assert f'href="{reverse("session_detail", args=[first.pk])}"' in html
