@@ -323,7 +323,9 @@
 
   // Back on the session's page after a save kept on the phone.
   try {
-    if (sessionStorage.getItem("offline-queued") && list) {
+    // (The worker's redirect after a save lost on the way says ?queued=.)
+    var queued = sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).has("queued");
+    if (queued && list) {
       sessionStorage.removeItem("offline-queued");
       var note = document.createElement("p");
       note.className = "message";

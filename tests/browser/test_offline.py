@@ -137,7 +137,10 @@ def test_the_session_page_is_shown_offline_with_its_banner(table, live_server):
     # A page never opened on this phone: said so, not a browser error.
     page.goto(live_server.url + f"/sessions/{session.pk}/changes/")
     expect(page.locator("h1")).to_have_text("Offline")
+    # The network returns: the offline page becomes the page asked for, by itself.
     page.context.set_offline(False)
+    expect(page.locator("h1")).not_to_have_text("Offline")
+    expect(page.locator("#offline-banner")).to_be_hidden()
     page.goto(live_server.url + path)
     expect(page.locator("#offline-banner")).to_be_hidden()
 
@@ -292,3 +295,34 @@ def test_a_share_viewer_keeps_the_standings_and_catches_up(
     page.context.set_offline(False)
     expect(page.locator("#offline-banner")).to_be_hidden()
     expect(page.locator("#live")).to_contain_text("1 round")
+
+
+def test_a_save_lost_on_the_way_is_kept_by_the_worker(table, live_server):
+    """The phone thinks it is online, but the save never reaches the server (a
+    dead spot): the service worker keeps the round and opens the session page."""
+    page, _user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    dropped = []
+
+    def drop_saves(route):
+        if route.request.method == "POST" and not dropped:
+            dropped.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.context.route(f"**{form}", drop_saves)
+    page.goto(live_server.url + form)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
+    assert dropped
+    # Kept, and sent at once (the network is there): one round, the list empty.
+    expect(page.locator("h1")).to_have_text(session.name)
+    wait_until(
+        page,
+        "async () => (await window.MarriageQueue.list("
+        "document.getElementById('offline-strings').dataset.user)).length === 0",
+    )
+    assert Round.objects.filter(session=session).count() == 1
