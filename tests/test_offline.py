@@ -178,3 +178,9 @@ def test_the_phone_preview_has_the_engine_words_in_nepali(owner, owner_client):
     catalogue = json.loads(raw.replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&"))
     assert catalogue["%(name)s has no entry in this round"] == "%(name)s यो राउन्डमा हुनुहुन्न"
     assert all(text != catalogue[text] for text in catalogue)
+
+
+def test_the_offline_words_are_in_nepali(client):
+    html = client.get(reverse("login"), headers={"accept-language": "ne"}).content.decode()
+    assert 'data-offline-at="अफलाइन — %(time)s सम्मको स्थिति"' in html
+    assert 'data-fix="सच्याउनुहोस्"' in html

@@ -326,3 +326,34 @@ def test_a_save_lost_on_the_way_is_kept_by_the_worker(table, live_server):
         "document.getElementById('offline-strings').dataset.user)).length === 0",
     )
     assert Round.objects.filter(session=session).count() == 1
+
+
+def test_log_out_asks_first_then_deletes_the_rounds_waiting(table, live_server):
+    from scoring.offline import user_bucket
+
+    page, user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    page.goto(live_server.url + form)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    session.rules = make_rules("pagat", max_players=3).to_options()
+    session.save()
+    page.context.set_offline(False)
+    expect(page.locator(".offline-queue .queued-round.refused")).to_have_count(1)
+    questions = []
+
+    def answer(dialog):
+        questions.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    page.locator("[data-menu-button]").click()
+    page.get_by_role("button", name="Log out").click()
+    expect(page.locator("#topnav").get_by_role("link", name="Log in")).to_be_visible()
+    assert questions and "not been sent" in questions[0]
+    left = page.evaluate(
+        "async (user) => (await window.MarriageQueue.list(user)).length", user_bucket(user)
+    )
+    assert left == 0
