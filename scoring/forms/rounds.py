@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
@@ -41,7 +42,8 @@ class PlayerRow:
     errors: dict[str, list[str]] = field(default_factory=dict)
 
     def add_error(self, name: str, message: str) -> None:
-        self.errors.setdefault(name, []).append(f"{name}: {message}")
+        # The field's name in the reader's language (the engine's FIELD_WORDS).
+        self.errors.setdefault(name, []).append(f"{gettext(name)}: {message}")
 
 
 class RoundForm:
@@ -157,7 +159,7 @@ class RoundForm:
         """A message beside field `name`; with no name, about the round as a whole
         (kept under "round": a template cannot read an empty key)."""
         self.errors.setdefault(name or "round", []).append(
-            f"{name}: {message}" if name else message
+            f"{gettext(name)}: {message}" if name else message
         )
 
     def _points(self, row: PlayerRow, name: str) -> int | None:
