@@ -122,6 +122,7 @@ def form_key(html: str) -> str:
 def test_every_creating_form_carries_a_key_and_is_sent_once(logged_in, page):
     html = logged_in.get(reverse(page)).content.decode()
     assert re.fullmatch(r"[0-9a-f-]{36}", form_key(html))
+    assert form_key(logged_in.get(reverse(page)).content.decode()) != form_key(html)
     assert "data-save-once" in html and "js/save-once.js" in html
 
 
