@@ -57,6 +57,7 @@ PUBLIC_PAGES = [
     ("sign up", "/accounts/signup/"),
     ("share page", "/s/{t}/"),
     ("how scoring works", "/how-it-works/"),
+    ("offline page", "/offline/"),
 ]
 
 

@@ -357,3 +357,31 @@ def test_log_out_asks_first_then_deletes_the_rounds_waiting(table, live_server):
         "async (user) => (await window.MarriageQueue.list(user)).length", user_bucket(user)
     )
     assert left == 0
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_server):
+    from axe_playwright_python.sync_playwright import Axe
+
+    from .test_axe import violations
+
+    page, user = logged_in_page(**TOUCH_PHONE, color_scheme=theme)
+    session = make_session(user, players=tuple(HAND))
+    form = f"/sessions/{session.pk}/rounds/new/"
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path, form)
+    page.context.set_offline(True)
+    page.goto(live_server.url + form)
+    fill_hand(page)
+    expect(page.locator("#preview .offline-note")).to_be_visible()
+    assert violations(page, Axe()) == [], "round form, preview worked out on the phone"
+    page.get_by_role("button", name="Save round").tap()
+    session.rules = make_rules("pagat", max_players=3).to_options()
+    session.save()
+    page.context.set_offline(False)
+    expect(page.locator(".queued-round.refused")).to_have_count(1)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator(".queued-round.refused")).to_have_count(1)
+    assert violations(page, Axe()) == [], "session page offline, with a refused round"
