@@ -165,3 +165,13 @@ def test_numbers_formatted_once_per_page_read_as_the_filters_do(value, cents, la
         assert fmt.num(value) == num(value)
         assert fmt.signed(value) == signed(value)
         assert fmt.money(amount) == money(amount)
+
+
+@pytest.mark.parametrize(
+    "value", [5, -3, 0, Decimal("2.50"), Decimal("-0.01"), Decimal("0.00"), 1.5, None, "", "x"]
+)
+def test_sign_class_is_what_the_if_tags_it_replaced_gave(value):
+    """`|sign_class` stands for `{% if v > 0 %}pos{% elif v < 0 %}neg{% endif %}`."""
+    context = Context({"v": value})
+    tags = Template("{% if v > 0 %}pos{% elif v < 0 %}neg{% endif %}").render(context)
+    assert Template("{% load local_format %}{{ v|sign_class }}").render(context) == tags

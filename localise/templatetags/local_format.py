@@ -67,6 +67,16 @@ def signed(value) -> str:
 
 
 @register.filter
+def sign_class(value) -> str:
+    """The class a number is coloured by: "pos", "neg", or "" for 0. Anything that
+    does not compare with 0 gets "", as `{% if value > 0 %}` would find it false."""
+    try:
+        return "pos" if value > 0 else "neg" if value < 0 else ""
+    except TypeError:
+        return ""
+
+
+@register.filter
 def local_date(value, fmt: str = "j M Y") -> str:
     """The date in English, or Bikram Sambat (Gregorian) in Nepali."""
     if value in (None, ""):
