@@ -8,7 +8,7 @@ writes them, marked here so `makemessages` keeps them.
   misspells (password rules, the log-in error, number limits, month names). Our
   LOCALE_PATHS come before Django's catalogues, so an entry here wins."""
 
-from django.utils.translation import gettext_noop, ngettext_lazy
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy
 
 RULE_VALUES = (
     gettext_noop("count"),
@@ -27,6 +27,13 @@ RULE_VALUES = (
     gettext_noop("winner"),
     gettext_noop("next_winner"),
 )
+
+
+def rule_value_text(value: str) -> str:
+    """A rule value as a reader says it: its Nepali, or in English the code's words
+    ("next winner", not `next_winner`)."""
+    return gettext(value).replace("_", " ")
+
 
 # Written inside f-strings (scoring/ledger_table.py), where makemessages cannot see them.
 IN_F_STRINGS = (gettext_noop("no winner"),)

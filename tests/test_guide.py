@@ -186,7 +186,7 @@ def test_the_presets_side_by_side():
     }
     rows = {row.label: row.values for row in presets["rows"]}
     assert rows["Unseen maal"] == ("count", "kidnap", "void", "count", "void")
-    assert rows["Dhoos paid to"] == ("all", "all", "all", "all", "next_winner")
+    assert rows["Dhoos paid to"] == ("all", "all", "all", "all", "next winner")
     tables = {row.label: row.values for row in guide.maal_tables()["rows"]}
     assert tables["Tiplu"] == ("3, 7", "3 each", "3, 8")
     assert tables["Marriage"] == ("10, 30", "10 each, on top of its cards", "10, 25")

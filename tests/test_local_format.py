@@ -175,3 +175,16 @@ def test_sign_class_is_what_the_if_tags_it_replaced_gave(value):
     context = Context({"v": value})
     tags = Template("{% if v > 0 %}pos{% elif v < 0 %}neg{% endif %}").render(context)
     assert Template("{% load local_format %}{{ v|sign_class }}").render(context) == tags
+
+
+@pytest.mark.parametrize(
+    ("language", "value", "shown"),
+    [
+        ("en", "next_winner", "next winner"),
+        ("en", "round_total", "round total"),
+        ("en", "kidnap", "kidnap"),
+        ("ne", "next_winner", "अर्को जित्ने"),
+    ],
+)
+def test_rule_values_are_words_in_either_language(language, value, shown):
+    assert render("{{ value|rule_value }}", language, value=value) == shown

@@ -21,7 +21,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext
 
 from ..bikram_sambat import bs_label
-from ..words import RULE_VALUES
+from ..words import RULE_VALUES, rule_value_text
 
 register = template.Library()
 
@@ -110,5 +110,5 @@ def rule_value(value) -> str:
     if isinstance(value, int):
         return num(value)
     if isinstance(value, str) and value in RULE_VALUES:
-        return gettext(value)
+        return rule_value_text(value)
     return "" if value is None else str(value)

@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from localise.words import rule_value_text
+
 from ..engine import PRESETS, Rules
 from ..engine.rules import (
     _BOOLS,
@@ -54,7 +56,7 @@ class RulesFieldsMixin:
                 fields_[name] = forms.ChoiceField(
                     label=label,
                     help_text=help_text,
-                    choices=[(c, _(c)) for c in _CHOICES[name]],
+                    choices=[(c, rule_value_text(c)) for c in _CHOICES[name]],
                     initial=options[name],
                 )
             elif name in _BOOLS:
