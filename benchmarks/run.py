@@ -18,7 +18,9 @@ Everything runs in a temporary directory on a fresh SQLite database (or, with
 --postgres, on the database in DATABASE_URL, e.g. under scripts/with-postgres).
 Loops are bounded: the whole run takes about a minute.
 
-    .venv/bin/python benchmarks/run.py [--rounds 1000] [--seconds 5] [--postgres]
+    .venv/bin/python benchmarks/run.py [--rounds 1000] [--seconds 5] [--postgres] [--no-server]
+
+--no-server skips part 2 (gunicorn and wrk), for the in-process figures alone.
 """
 
 from __future__ import annotations
@@ -381,8 +383,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=5, help="duration of each wrk run")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
+    parser.add_argument(
+        "--no-server", action="store_true", help="skip gunicorn and wrk (in-process figures only)"
+    )
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
+    if not args.no_server and shutil.which("wrk") is None:
         sys.exit("wrk is missing: apt-get install wrk (scripts/system-deps)")
 
     tmp = Path(tempfile.mkdtemp(prefix="marriage-bench-"))
@@ -453,6 +458,8 @@ def main() -> None:
                 f"{count:8d} {small_count:12d}"
             )
 
+        if args.no_server:
+            return
         served = under_gunicorn(env, big, owner, args.seconds, args.workers)
         base_rps = served[0][1]
         print(f"\ngunicorn on 127.0.0.1 ({args.workers} workers), wrk -t2 -c8 -d{args.seconds}s")

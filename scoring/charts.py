@@ -125,10 +125,15 @@ def _decimate(values: Sequence[float], limit: int = MAX_POINTS) -> list[tuple[in
     for start in range(0, len(values), size):
         run = values[start : start + size]
         lowest, highest = min(run), max(run)
-        # The first lowest and the first highest of the run, by their round.
-        low = (start + run.index(lowest) + 1, float(lowest))
-        high = (start + run.index(highest) + 1, float(highest))
-        kept.extend(sorted({low, high}))
+        # The first lowest and the first highest of the run, in the order of their
+        # rounds (one point when they are the same round).
+        low, high = start + run.index(lowest) + 1, start + run.index(highest) + 1
+        if low < high:
+            kept += ((low, float(lowest)), (high, float(highest)))
+        elif high < low:
+            kept += ((high, float(highest)), (low, float(lowest)))
+        else:
+            kept.append((low, float(lowest)))
     if kept[-1][0] != len(values):
         kept.append((len(values), float(values[-1])))
     return kept
@@ -203,14 +208,15 @@ def line_chart(
         colour = COLOURS[index % len(COLOURS)]
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        points = [(sx(0), sy(0))] + [(sx(i), sy(v)) for i, v in _decimate(values)]
-        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        drawn = [(0, 0.0), *_decimate(values)]
+        # Each point formatted straight from its round and value: 1,500 a chart.
+        path = " ".join([f"{sx(i):.1f},{sy(v):.1f}" for i, v in drawn])
         parts.append(
             f'<polyline class="series" fill="none" stroke="{colour}" stroke-width="2.5" '
             f'stroke-linejoin="round"{dash_attr} points="{path}"><title>{escape(name)}</title>'
             "</polyline>"
         )
-        end_x, end_y = points[-1]
+        end_x, end_y = sx(drawn[-1][0]), sy(drawn[-1][1])
         parts.append(f'<circle cx="{end_x:.1f}" cy="{end_y:.1f}" r="3.5" fill="{colour}"/>')
         lx = 14.0
         ly = legend_top + sum(len(lines) * line_h + entry_gap for lines in legend_lines[:index])

@@ -6,9 +6,14 @@ rounds, so the ledger of a 1,000-round night is as cheap to ask for as a new one
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from itertools import accumulate
+from typing import overload
 
+from django.db import connections
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from .engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
@@ -32,6 +37,61 @@ class LedgerRow:
     nets: list[int | None]  # one per ledger player; None when the player sat the round out
     running: list[int]  # each player's total after this round
     winner_column: int | None = None  # index into nets of the round's winner
+
+
+class LedgerRows(Sequence[LedgerRow]):
+    """Every round's LedgerRow, each made when asked for. A page shows the latest
+    50 rounds of a long night: making a row for each of a thousand rounds cost more
+    than adding them all up. Read-only once built, like the Ledger holding it."""
+
+    __slots__ = ("_by_id", "_column", "nets_by_player", "rounds", "totals_by_player")
+
+    def __init__(
+        self,
+        players: list[Player],
+        rounds: Sequence[tuple[int, int | None, str, bool]],
+        nets_by_player: list[list[int | None]],
+        totals_by_player: list[list[int]],
+    ) -> None:
+        self.rounds = rounds  # (id, winner_id, win_type, better) of each round, in order
+        # Per player (in seat order), round by round: their net (None: sat out),
+        # and their total after the round (the chart's lines).
+        self.nets_by_player = nets_by_player
+        self.totals_by_player = totals_by_player
+        self._by_id = {p.id: p for p in players}
+        self._column = {p.id: index for index, p in enumerate(players)}
+
+    def __len__(self) -> int:
+        return len(self.rounds)
+
+    @overload
+    def __getitem__(self, index: int) -> LedgerRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[LedgerRow]: ...
+    def __getitem__(self, index: int | slice) -> LedgerRow | list[LedgerRow]:
+        if isinstance(index, slice):
+            return [self._row(i) for i in range(*index.indices(len(self.rounds)))]
+        if index < 0:
+            index += len(self.rounds)
+        if not 0 <= index < len(self.rounds):
+            raise IndexError(index)
+        return self._row(index)
+
+    def __iter__(self) -> Iterator[LedgerRow]:
+        return (self._row(i) for i in range(len(self.rounds)))
+
+    def _row(self, index: int) -> LedgerRow:
+        round_id, winner_id, win_type, better = self.rounds[index]
+        return LedgerRow(
+            round_id=round_id,
+            winner=self._by_id.get(winner_id),  # type: ignore[arg-type]
+            win_type=win_type,
+            better=bool(better),  # SQLite gives 0 or 1
+            position=index + 1,
+            nets=[nets[index] for nets in self.nets_by_player],
+            running=[totals[index] for totals in self.totals_by_player],
+            winner_column=self._column.get(winner_id),  # type: ignore[arg-type]
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +165,7 @@ def better_reason(default: BetterDefault) -> str:
 class Ledger:
     session: GameSession
     players: list[Player]
-    rows: list[LedgerRow]
+    rows: LedgerRows
     standings: list[Standing]  # best first
     payments: list[Payment]  # settle_up: the fewest when payments_fewest, else greedy
     shown_from: int = 0  # index of the first row a page shows (see build_ledger's latest)
@@ -119,6 +179,10 @@ class Ledger:
     @property
     def shown_rows(self) -> list[LedgerRow]:
         return self.rows[self.shown_from :]
+
+    @property
+    def shown_count(self) -> int:
+        return len(self.rows) - self.shown_from
 
     @property
     def hidden_rounds(self) -> int:
@@ -169,47 +233,29 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     Totals and standings always cover every round; `latest` only limits which
     rows `shown_rows` gives a page."""
     players = list(Player.objects.filter(session=session).order_by("position", "id"))
-    by_id = {p.id: p for p in players}
     column = {p.id: index for index, p in enumerate(players)}
-    # Each round's nets as a row of columns (None: sat out), filled from the triples.
-    blank: list[int | None] = [None] * len(players)
-    nets_of: dict[int, list[int | None]] = {}
-    for round_id, player_id, net in RoundEntry.objects.filter(round__session=session).values_list(
-        "round_id", "player_id", "net"
-    ):
-        if player_id in column:
-            if round_id not in nets_of:
-                nets_of[round_id] = blank.copy()
-            nets_of[round_id][column[player_id]] = net
-    running = [0] * len(players)
-    played = [0] * len(players)
+    rounds = _fetch(
+        Round.objects.filter(session=session)
+        .order_by("number")
+        .values_list("id", "winner_id", "win_type", "better")
+    )
+    # Each player's nets round by round (None: sat out), filled from the triples.
+    order = {round_id: index for index, (round_id, *_rest) in enumerate(rounds)}
+    nets: list[list[int | None]] = [[None] * len(rounds) for _player in players]
+    entries = RoundEntry.objects.filter(round__session=session)
+    for round_id, player_id, net in _fetch(entries.values_list("round_id", "player_id", "net")):
+        if player_id in column and round_id in order:
+            nets[column[player_id]][order[round_id]] = net
+    # Only sums here, a player at a time (accumulate, count): a LedgerRow is made
+    # when a page shows its round (LedgerRows).
+    totals = [list(accumulate([net or 0 for net in player_nets])) for player_nets in nets]
+    running = [player_totals[-1] if player_totals else 0 for player_totals in totals]
+    played = [len(rounds) - player_nets.count(None) for player_nets in nets]
     wins = [0] * len(players)
-    rows = []
-    rounds = Round.objects.filter(session=session).order_by("number")
-    fields = ("id", "winner_id", "win_type", "better")
-    for position, (round_id, winner_id, win_type, better) in enumerate(
-        rounds.values_list(*fields), start=1
-    ):
-        row_nets = nets_of.get(round_id) or blank.copy()
-        for index, cell in enumerate(row_nets):
-            if cell is not None:
-                running[index] += cell
-                played[index] += 1
-        winner_column = column.get(winner_id)
-        if winner_column is not None:
-            wins[winner_column] += 1
-        rows.append(
-            LedgerRow(
-                round_id=round_id,
-                winner=by_id.get(winner_id),
-                win_type=win_type,
-                better=better,
-                position=position,
-                nets=row_nets,
-                running=running.copy(),
-                winner_column=winner_column,
-            )
-        )
+    for _id, winner_id, _type, _better in rounds:
+        if winner_id in column:
+            wins[column[winner_id]] += 1
+    rows = LedgerRows(players, rounds, nets, totals)
 
     stake = session.stake_per_point
     total = {p.id: running[column[p.id]] for p in players}
@@ -245,12 +291,24 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     )
 
 
+def _fetch(queryset: QuerySet) -> list[tuple]:
+    """A values_list's rows as the database driver gives them, in one fetch. Over a
+    night's 5,000 entries Django's iteration (fetches of 100, each row made a tuple
+    again, converters) costs a third as much again as the query. For fields the
+    driver gives as they are: numbers, text (and a boolean, which SQLite gives as
+    0 or 1)."""
+    sql, params = queryset.query.get_compiler(queryset.db).as_sql()
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 # The better default of a round under rules that make no round better by
 # default: nothing before it to read.
 PLAIN = BetterDefault(False, False, False, 0, 0, None)
 
 
-def _next_round(session: GameSession, players: list[Player], rows: list[LedgerRow]) -> NextRound:
+def _next_round(session: GameSession, players: list[Player], rows: LedgerRows) -> NextRound:
     """The next round's dealer and better default, from what the ledger already read."""
     number = len(rows) + 1
     rules = session.get_rules()
@@ -259,13 +317,16 @@ def _next_round(session: GameSession, players: list[Player], rows: list[LedgerRo
     # better_defaults reads who played, the winner and the win type: one Entry
     # per player, shared by every round, rather than five thousand.
     entries = [Entry(p.name) for p in players]
+    name = {p.id: p.name for p in players}
     shapes = [
         RoundInput(
-            tuple(entries[i] for i, net in enumerate(row.nets) if net is not None),
-            winner=row.winner.name if row.winner else None,
-            win_type=row.win_type,  # type: ignore[arg-type]
+            tuple(entries[i] for i, net in enumerate(nets) if net is not None),
+            winner=name.get(winner_id),  # type: ignore[arg-type]
+            win_type=win_type,  # type: ignore[arg-type]
         )
-        for row in rows
+        for (_id, winner_id, win_type, _better), nets in zip(
+            rows.rounds, zip(*rows.nets_by_player, strict=True), strict=True
+        )
     ]
     better = better_defaults(shapes, rules)[-1]
     return NextRound(number, dealer_of(players, number), better)

@@ -28,11 +28,9 @@ def running_chart(ledger: Ledger) -> str:
     """The running totals of a session as an SVG line chart ("" before the first round)."""
     if not ledger.rows:
         return ""
+    lines = ledger.rows.totals_by_player
     series = [
-        (
-            f"{player.name} ({fmt_signed(ledger.rows[-1].running[i])})",
-            [r.running[i] for r in ledger.rows],
-        )
+        (f"{player.name} ({fmt_signed(lines[i][-1])})", lines[i])
         for i, player in enumerate(ledger.players)
     ]
     return charts.line_chart(
