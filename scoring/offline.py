@@ -8,6 +8,11 @@ needs from the server.
   HMAC of the user's id, "public" when signed out). The worker files pages under
   it and shows only the current user's, so another user on the same phone never
   sees them.
+- How long the worker waits on a network that hangs rather than fails: a page
+  it keeps is shown from the phone after NAVIGATION_TIMEOUT_MS, a round save
+  is given up and kept on the phone after SAVE_TIMEOUT_MS (settings
+  OFFLINE_NAVIGATION_TIMEOUT_MS and OFFLINE_SAVE_TIMEOUT_MS change them; the
+  browser tests make them short).
 - The static files to precache, as `static()` names them (hashed in production),
   and a version drawn from their contents and the worker's own source: a deploy
   that changes any of them is a new cache, and the old one is deleted.
@@ -37,6 +42,10 @@ OFFLINE_PAGES = frozenset(
     {"session_detail", "round_new", "settle_up", "session_share", "share_view"}
 )
 PUBLIC = "public"
+# A kept page is shown from the phone when the network has not answered by then;
+# a round save that has not is kept on the phone and sent again later.
+NAVIGATION_TIMEOUT_MS = 4_000
+SAVE_TIMEOUT_MS = 10_000
 SW_TEMPLATE = Path(settings.BASE_DIR) / "templates" / "scoring" / "offline" / "sw.js"
 
 
@@ -119,5 +128,9 @@ def service_worker_config(*, offline_url: str, login_url: str, logout_url: str) 
             "loginUrl": login_url,
             "logoutUrl": logout_url,
             "queueScript": static("js/offline-queue.js"),
+            "navigationTimeout": int(
+                getattr(settings, "OFFLINE_NAVIGATION_TIMEOUT_MS", NAVIGATION_TIMEOUT_MS)
+            ),
+            "saveTimeout": int(getattr(settings, "OFFLINE_SAVE_TIMEOUT_MS", SAVE_TIMEOUT_MS)),
         }
     )

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.offline import precache, user_bucket
+from scoring.offline import NAVIGATION_TIMEOUT_MS, SAVE_TIMEOUT_MS, precache, user_bucket
 
 from .web_helpers import make_session
 
@@ -61,6 +61,17 @@ def test_the_service_worker_is_served_at_the_root_with_its_headers(client):
     assert any("htmx" in url for url in config["precache"])
     assert config["offlineUrl"] == reverse("offline_page")
     assert config["queueScript"] in config["precache"]
+    # How long a hanging network is waited for (milliseconds).
+    assert config["navigationTimeout"] == NAVIGATION_TIMEOUT_MS == 4_000
+    assert config["saveTimeout"] == SAVE_TIMEOUT_MS == 10_000
+
+
+def test_the_worker_waits_as_long_as_the_settings_say(client, settings):
+    settings.OFFLINE_NAVIGATION_TIMEOUT_MS = 300
+    settings.OFFLINE_SAVE_TIMEOUT_MS = 600
+    body = client.get("/sw.js").content.decode()
+    config = json.loads(re.search(r"const CONFIG = (\{.*\});", body).group(1))
+    assert (config["navigationTimeout"], config["saveTimeout"]) == (300, 600)
 
 
 def test_the_cache_version_follows_the_files():

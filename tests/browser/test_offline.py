@@ -3,7 +3,10 @@ Playwright (`context.set_offline`): installable (the manifest, a service worker
 controlling the page), the session page shown from the phone with its banner, a
 round saved with no network sent once when it returns, a round the server
 refuses kept with its message, the preview worked out on the phone, and the
-copies gone at log-out or for another user. The pages' Content Security Policy
+copies gone at log-out or for another user; a network that hangs (a request held
+by a Playwright route, never answered until the test lets it go) shows the kept
+page after the worker's short wait and keeps a hanging save on the phone, saved
+once. The pages' Content Security Policy
 is enforced throughout (waits poll inside the page: wait_for_function would eval).
 
 Figures (pagat: seen 3 to the winner; all seen): Didi wins; Aama 5, Buwa 2,
@@ -385,3 +388,101 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     expect(page.locator("#offline-banner")).to_be_visible()
     expect(page.locator(".queued-round.refused")).to_have_count(1)
     assert violations(page, Axe()) == [], "session page offline, with a refused round"
+
+
+def stored_at(path: str) -> str:
+    """When the phone kept its copy of `path` (X-Offline-Stored, ms), 0 if it has none."""
+    return f"""async () => {{
+      for (const name of await caches.keys()) {{
+        if (!name.startsWith("marriage-pages-")) continue;
+        const hit = await (await caches.open(name)).match(location.origin + "{path}");
+        if (hit) return Number(hit.headers.get("X-Offline-Stored"));
+      }}
+      return 0;
+    }}"""
+
+
+def test_a_kept_page_is_shown_from_the_phone_when_the_network_hangs(table, live_server, settings):
+    """One bar of signal: the request never answers. The kept copy is shown after
+    the worker's short wait (made 300 ms here), not after the browser gives up;
+    the answer, when it comes, is kept for the next visit."""
+    from scoring import services
+    from scoring.engine import Entry, RoundInput
+
+    settings.OFFLINE_NAVIGATION_TIMEOUT_MS = 300
+    page, _user, session = table
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path)
+    before = page.evaluate(stored_at(path))
+    assert before > 0
+    held = []
+    # The worker's fetch of the page is held until the test lets it go.
+    page.context.route(f"**{path}", lambda route: held.append(route))
+    page.goto(live_server.url + path)
+    expect(page.locator("h1")).to_have_text(session.name)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    assert held  # shown while the network has still not answered
+    # Meanwhile a round is saved; then the network answers, late.
+    entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
+    services.add_round(
+        session, RoundInput(entries=entries, winner="Didi"), players=list(session.players.all())
+    )
+    held[0].continue_()
+    wait_until(page, f"async () => (await ({stored_at(path)})()) > {before}")
+    # The next visit with no network shows the copy kept from that late answer.
+    page.context.set_offline(True)
+    page.goto(live_server.url + path)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+
+
+def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_server, settings):
+    """The save is sent and never answered: the worker gives up (after 600 ms here)
+    and keeps the round. The held save did reach the server; the round sent again
+    from the phone is answered as that first save, and nothing is saved twice."""
+    from scoring.models import SavedKey
+
+    settings.OFFLINE_SAVE_TIMEOUT_MS = 600
+    page, user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    held = []
+    arrived = []
+
+    def hold_the_first_save(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif not held:
+            held.append((route.request.post_data_buffer, route.request.headers["content-type"]))
+        else:
+            if not arrived:
+                # The held save reaches the server before the phone sends it again.
+                client = Client()
+                client.force_login(user)
+                body, content_type = held[0]
+                response = client.generic("POST", form, body, content_type=content_type)
+                arrived.append(
+                    (response.status_code, Round.objects.filter(session=session).count())
+                )
+            route.continue_()
+
+    page.context.route(f"**{form}", hold_the_first_save)
+    page.goto(live_server.url + form)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    # Kept on the phone by the worker, while the first save is still unanswered.
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
+    expect(page.locator("h1")).to_have_text(session.name)
+    # Sent again at once (the phone is online) and answered as the first save.
+    wait_until(
+        page,
+        "async () => (await window.MarriageQueue.list("
+        "document.getElementById('offline-strings').dataset.user)).length === 0",
+    )
+    assert arrived == [(302, 1)]  # the held save, saved first
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
+    assert Round.objects.filter(session=session).count() == 1
+    page.reload()
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+    assert Round.objects.filter(session=session).count() == 1
+    assert SavedKey.objects.filter(user=user).count() == 1

@@ -11,6 +11,11 @@ const PAGES_PREFIX = "marriage-pages-";
 const META_CACHE = "marriage-meta";
 const USER_KEY = "/__offline__/user";
 const ROUND_FORM = /^\/sessions\/(\d+)\/rounds\/(?:new|\d+\/edit)\/$/;
+// A network that hangs rather than fails (one bar of signal): a kept page is
+// shown from the phone after NAVIGATION_TIMEOUT ms, and a round save still
+// unanswered after SAVE_TIMEOUT ms is given up and kept on the phone.
+const NAVIGATION_TIMEOUT = CONFIG.navigationTimeout;
+const SAVE_TIMEOUT = CONFIG.saveTimeout;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -66,9 +71,10 @@ async function forget(user) {
 async function keep(response) {
   const user = response.headers.get("X-Offline-User");
   if (!user || response.headers.get("X-Offline-Cache") !== "1" || response.redirected) return;
+  const body = response.clone(); // before the page reads the response
   const headers = new Headers(response.headers);
   headers.set("X-Offline-Stored", String(Date.now()));
-  const copy = new Response(await response.clone().blob(), {
+  const copy = new Response(await body.blob(), {
     status: response.status,
     statusText: response.statusText,
     headers,
@@ -77,9 +83,10 @@ async function keep(response) {
   await cache.put(response.url, copy);
 }
 
-// A kept page, marked on <body> as shown from the phone (the page's script
-// puts up the "Offline — standings as of 21:14" banner from it).
-async function kept(request) {
+// The current user's kept copy of a page (or a public one), marked on <body> as
+// shown from the phone (the page's script puts up the "Offline — standings as
+// of 21:14" banner from it); null if the phone keeps none.
+async function keptCopy(request) {
   const user = await currentUser();
   for (const name of [PAGES_PREFIX + user, PAGES_PREFIX + "public"]) {
     if (!(await caches.has(name))) continue;
@@ -90,29 +97,59 @@ async function kept(request) {
     const html = (await hit.text()).replace("<body", '<body data-offline-stored="' + stored + '"');
     return new Response(html, { status: 200, headers: hit.headers });
   }
+  return null;
+}
+
+// With no network: the kept copy, else the offline page.
+async function kept(request) {
+  const copy = await keptCopy(request);
+  if (copy) return copy;
   const fallback = await caches.match(CONFIG.offlineUrl);
   return fallback || Response.error();
 }
 
+// Network first. A page the phone keeps is shown from the phone if the network
+// has not answered within NAVIGATION_TIMEOUT; the answer, when it comes, is
+// still kept, for the next visit. A page it does not keep waits for the network.
 async function navigate(event) {
   const request = event.request;
-  try {
-    const response = await fetch(request);
+  const network = fetch(request).then(async (response) => {
     const user = response.headers.get("X-Offline-User");
     if (user) await setUser(user);
-    event.waitUntil(keep(response));
-    return response;
+    return { response, keeping: keep(response) };
+  });
+  event.waitUntil(network.then((answer) => answer.keeping).catch(() => null));
+  let timer = null;
+  const late = keptCopy(request)
+    .catch(() => null)
+    .then((copy) => {
+      if (!copy) return new Promise(() => {}); // nothing to show instead: wait
+      return new Promise((resolve) => {
+        timer = setTimeout(() => resolve({ response: copy }), NAVIGATION_TIMEOUT);
+      });
+    });
+  try {
+    return (await Promise.race([network, late])).response;
   } catch (error) {
     return kept(request);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-// A round form sent with no network: kept on the phone, then the session's page.
+// A round form sent with no network, or a new round unanswered after
+// SAVE_TIMEOUT: kept on the phone, then the session's page. A save given up may
+// have reached the server all the same; sent again with its save_key, it is
+// answered as the first save. (An edit has no save_key: sent again after one
+// that arrived, it would be refused as a conflict, so an edit is not given up.)
 async function saveRound(event, match) {
   const request = event.request;
   const copy = request.clone();
+  const giveUp = new AbortController();
+  const isNew = new URL(request.url).pathname.endsWith("/rounds/new/");
+  const timer = isNew ? setTimeout(() => giveUp.abort(), SAVE_TIMEOUT) : null;
   try {
-    return await fetch(request);
+    return await fetch(request, { signal: giveUp.signal });
   } catch (error) {
     const form = await copy.formData();
     const record = self.MarriageQueue.recordFrom({
@@ -124,6 +161,8 @@ async function saveRound(event, match) {
     await self.MarriageQueue.put(record);
     await self.MarriageQueue.askForSync(self.registration);
     return Response.redirect("/sessions/" + match[1] + "/?queued=" + encodeURIComponent(record.key), 303);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
