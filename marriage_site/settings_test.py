@@ -29,3 +29,10 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # users are read from it as in production with CACHE_DIR.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
+
+# The service worker shows a kept page when the network has not answered in 4 s
+# (scoring/offline.py). A busy CI machine can be that slow, and a kept copy shown
+# instead of the page a browser test waits for would fail it at random: the
+# tests of the race set their own short waits.
+OFFLINE_NAVIGATION_TIMEOUT_MS = 60_000
+OFFLINE_SAVE_TIMEOUT_MS = 60_000

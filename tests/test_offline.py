@@ -44,7 +44,9 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def test_the_service_worker_is_served_at_the_root_with_its_headers(client):
+def test_the_service_worker_is_served_at_the_root_with_its_headers(client, settings):
+    # The test settings wait longer (see settings_test.py); production's waits are these.
+    del settings.OFFLINE_NAVIGATION_TIMEOUT_MS, settings.OFFLINE_SAVE_TIMEOUT_MS
     response = client.get("/sw.js")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/javascript")
