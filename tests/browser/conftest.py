@@ -38,6 +38,15 @@ TOUCH_PHONE: dict[str, Any] = {
 TIMEOUT_MS = 10_000
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _expect_waits_as_long_as_pages():
+    """expect() waits as long as page actions do (its own default is 5 s): CI runs on
+    a busy machine, where a reload after the network returns can take longer."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+
+
 @pytest.fixture(scope="module")
 def chromium():
     """One browser per test module. Module scope, not session: another module may

@@ -51,6 +51,20 @@ def wait_until(page, function_body: str, timeout: int = TIMEOUT_MS) -> None:
     assert page.evaluate(script, timeout), f"never true: {function_body}"
 
 
+def goto(page, url: str) -> None:
+    """page.goto that lands. Under Playwright's network emulation on a loaded
+    machine, Chromium now and then drops a navigation the service worker answers
+    with no network: goto returns None and the page goes back to where it was
+    (seen about one time in four with both cores busy, never on a quiet machine;
+    not traced to the app, whose pages are the same either way). Asked again, as a
+    person would tap again."""
+    for _attempt in range(3):
+        page.goto(url)
+        if page.url == url:
+            return
+    assert page.url == url, f"never reached {url}, still at {page.url}"
+
+
 CONTROLLED = "async () => Boolean(navigator.serviceWorker.controller)"
 
 
@@ -69,7 +83,7 @@ def kept(path: str) -> str:
 def open_kept(page, live_server, *paths: str) -> None:
     """Opens each page with the network on and waits until the phone keeps it."""
     for path in paths:
-        page.goto(live_server.url + path)
+        goto(page, live_server.url + path)
         wait_until(page, CONTROLLED)
         wait_until(page, kept(path))
 
@@ -101,7 +115,7 @@ def fill_hand(page) -> None:
 
 def test_installable_manifest_and_a_worker_controlling_the_page(table, live_server):
     page, _user, _session = table
-    page.goto(live_server.url + "/")
+    goto(page, live_server.url + "/")
     manifest_url = page.locator('link[rel="manifest"]').get_attribute("href")
     manifest = page.request.get(live_server.url + manifest_url).json()
     assert manifest["display"] == "standalone"
@@ -132,19 +146,19 @@ def test_the_session_page_is_shown_offline_with_its_banner(table, live_server):
     path = f"/sessions/{session.pk}/"
     open_kept(page, live_server, path, f"/sessions/{session.pk}/settle/")
     page.context.set_offline(True)
-    page.goto(live_server.url + path)
+    goto(page, live_server.url + path)
     expect(page.locator("h1")).to_have_text(session.name)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
-    page.goto(live_server.url + f"/sessions/{session.pk}/settle/")
+    goto(page, live_server.url + f"/sessions/{session.pk}/settle/")
     expect(page.locator("#offline-banner")).to_be_visible()
     # A page never opened on this phone: said so, not a browser error.
-    page.goto(live_server.url + f"/sessions/{session.pk}/changes/")
+    goto(page, live_server.url + f"/sessions/{session.pk}/changes/")
     expect(page.locator("h1")).to_have_text("Offline")
     # The network returns: the offline page becomes the page asked for, by itself.
     page.context.set_offline(False)
     expect(page.locator("h1")).not_to_have_text("Offline")
     expect(page.locator("#offline-banner")).to_be_hidden()
-    page.goto(live_server.url + path)
+    goto(page, live_server.url + path)
     expect(page.locator("#offline-banner")).to_be_hidden()
 
 
@@ -153,7 +167,7 @@ def test_a_round_saved_offline_is_sent_once_when_the_network_returns(table, live
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
     page.context.set_offline(True)
-    page.goto(live_server.url + form)  # from the phone
+    goto(page, live_server.url + form)  # from the phone
     expect(page.locator("#offline-banner")).to_be_visible()
     fill_hand(page)
     # The preview is worked out on the phone, to the server's figures.
@@ -185,7 +199,7 @@ def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server)
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
     page.context.set_offline(True)
-    page.goto(live_server.url + form)
+    goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
     expect(page.locator(".offline-queue .queued-round")).to_have_count(1)
@@ -217,7 +231,7 @@ def test_a_refused_round_can_be_discarded(table, live_server):
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
     page.context.set_offline(True)
-    page.goto(live_server.url + form)
+    goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
     session.rules = make_rules("pagat", max_players=3).to_options()
@@ -243,7 +257,7 @@ def test_log_out_clears_this_users_copies(table, live_server):
         """async () => (await caches.keys()).every((n) => !n.startsWith("marriage-pages-u"))""",
     )
     page.context.set_offline(True)
-    page.goto(live_server.url + path)
+    goto(page, live_server.url + path)
     expect(page.locator("h1")).to_have_text("Offline")
     expect(page.get_by_text(session.name)).to_have_count(0)
 
@@ -260,14 +274,14 @@ def test_another_user_on_the_same_phone_never_sees_them(table, live_server):
     page.context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
-    page.goto(live_server.url + "/")
+    goto(page, live_server.url + "/")
     wait_until(
         page,
         """async () =>
           (await caches.keys()).filter((n) => n.startsWith("marriage-pages-u")).length === 0""",
     )
     page.context.set_offline(True)
-    page.goto(live_server.url + path)
+    goto(page, live_server.url + path)
     expect(page.locator("h1")).to_have_text("Offline")
     expect(page.get_by_text(session.name)).to_have_count(0)
 
@@ -316,7 +330,7 @@ def test_a_save_lost_on_the_way_is_kept_by_the_worker(table, live_server):
             route.continue_()
 
     page.context.route(f"**{form}", drop_saves)
-    page.goto(live_server.url + form)
+    goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
     expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
@@ -338,7 +352,7 @@ def test_log_out_asks_first_then_deletes_the_rounds_waiting(table, live_server):
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
     page.context.set_offline(True)
-    page.goto(live_server.url + form)
+    goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
     session.rules = make_rules("pagat", max_players=3).to_options()
@@ -374,7 +388,7 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     path = f"/sessions/{session.pk}/"
     open_kept(page, live_server, path, form)
     page.context.set_offline(True)
-    page.goto(live_server.url + form)
+    goto(page, live_server.url + form)
     fill_hand(page)
     expect(page.locator("#preview .offline-note")).to_be_visible()
     assert violations(page, Axe()) == [], "round form, preview worked out on the phone"
@@ -418,7 +432,7 @@ def test_a_kept_page_is_shown_from_the_phone_when_the_network_hangs(table, live_
     held = []
     # The worker's fetch of the page is held until the test lets it go.
     page.context.route(f"**{path}", lambda route: held.append(route))
-    page.goto(live_server.url + path)
+    goto(page, live_server.url + path)
     expect(page.locator("h1")).to_have_text(session.name)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     assert held  # shown while the network has still not answered
@@ -431,7 +445,7 @@ def test_a_kept_page_is_shown_from_the_phone_when_the_network_hangs(table, live_
     wait_until(page, f"async () => (await ({stored_at(path)})()) > {before}")
     # The next visit with no network shows the copy kept from that late answer.
     page.context.set_offline(True)
-    page.goto(live_server.url + path)
+    goto(page, live_server.url + path)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
 
@@ -467,7 +481,7 @@ def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serve
             route.continue_()
 
     page.context.route(f"**{form}", hold_the_first_save)
-    page.goto(live_server.url + form)
+    goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
     # Kept on the phone by the worker, while the first save is still unanswered.
