@@ -25,6 +25,7 @@ from ..savekeys import posted_save_key
 from ..snapshot import read_snapshot
 from ..uploads import too_large
 from .access import saved_key_for_user, session_for_user, sessions_for_user
+from .sessions import session_saved
 
 # The file of an import that asked first, kept in the reader's session (at most
 # a session file's size) until its answer: one tap imports it, nothing re-sent.
@@ -87,21 +88,18 @@ def _import_confirmed(request: HttpRequest) -> HttpResponse:
 
 
 def _imported(request: HttpRequest, save: Callable[[], GameSession]) -> HttpResponse:
-    try:
-        session = save()
-    except services.AlreadySaved:  # a repeat, and its session deleted since
-        messages.info(request, _("This session was saved already."))
-        return redirect("home")
-    messages.success(
+    return session_saved(
         request,
-        _("Imported %(name)s: %(players)d players, %(rounds)d rounds.")
-        % {
-            "name": session.name,
-            "players": session.players.count(),
-            "rounds": session.rounds.count(),
-        },
+        save,
+        lambda session: (
+            _("Imported %(name)s: %(players)d players, %(rounds)d rounds.")
+            % {
+                "name": session.name,
+                "players": session.players.count(),
+                "rounds": session.rounds.count(),
+            }
+        ),
     )
-    return redirect("session_detail", session_id=session.pk)
 
 
 def export_filename(session: GameSession) -> str:

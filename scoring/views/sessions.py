@@ -105,14 +105,25 @@ def session_new(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _session_created(request: HttpRequest, save: Callable[[], GameSession]) -> HttpResponse:
+def session_saved(
+    request: HttpRequest, save: Callable[[], GameSession], said: Callable[[GameSession], str]
+) -> HttpResponse:
+    """The answer to a save that makes a session (the new-session form, an import):
+    its page with `said(session)`, or, for a repeat whose session was deleted since,
+    the sessions list saying so."""
     try:
         session = save()
-    except services.AlreadySaved:  # a repeat, and its session deleted since
+    except services.AlreadySaved:
         messages.info(request, _("This session was saved already."))
         return redirect("home")
-    messages.success(request, _("Session created. Enter the first round when it ends."))
+    messages.success(request, said(session))
     return redirect("session_detail", session_id=session.pk)
+
+
+def _session_created(request: HttpRequest, save: Callable[[], GameSession]) -> HttpResponse:
+    return session_saved(
+        request, save, lambda _session: _("Session created. Enter the first round when it ends.")
+    )
 
 
 @login_required
