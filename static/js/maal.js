@@ -38,6 +38,15 @@
     recount(calc);
   });
 
+  // While a count is being asked, the total shown is the last one: "Use these
+  // points" waits for the new one, so a quick tap never takes a stale number.
+  // (hx-sync="this:replace" drops the older answer, so only the newest swaps in.)
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var calc = event.target.closest && event.target.closest(".maal-calc");
+    var dialog = calc && calc.closest("#maal-dialog");
+    if (dialog) dialog.querySelector("[data-maal-use]").disabled = true;
+  });
+
   // After each count, relabel the cards for the tiplu picked.
   document.addEventListener("htmx:afterSwap", function (event) {
     var calc = event.target.closest(".maal-calc");

@@ -147,3 +147,31 @@ def test_filling_a_round_with_the_calculator(owner_page, live_server):
     assert "Aama: 1 poplu = 2, 1 marriage = 10, 1 tunnel of ordinary jokers = 10" in (
         maal.inner_text()
     )
+
+
+def test_use_waits_for_the_newest_count(owner_page, live_server):
+    """A card tapped just after the last count arrived makes "Use" wait for the new count.
+
+    Seen under load: "Use these points" was still enabled by the count asked when
+    the dialog opened (0), so a quick tap on it filled in 0 instead of the card.
+    """
+    page, user = owner_page
+    session = make_session(user)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    _open_calculator(page, "Aama")
+    dialog = page.locator("#maal-dialog")
+    dialog.locator(".ranks label", has_text="7").click()
+    dialog.locator(".suits label.suit-H").click()
+    use = dialog.locator("[data-maal-use]")
+    expect(use).to_be_enabled()
+    # The tap and the look at the button in one turn of the page's event loop,
+    # before any answer can arrive.
+    disabled_after_tap = page.evaluate(
+        """() => {
+            document.querySelector('#maal-dialog .counter[data-item="jhiplu"] .maal-card').click();
+            return document.querySelector('#maal-dialog [data-maal-use]').disabled;
+        }"""
+    )
+    assert disabled_after_tap is True
+    expect(use).to_be_enabled()
+    assert dialog.locator(".maal-outcome").get_attribute("data-maal") == "2"
