@@ -7,6 +7,7 @@ message naming round, player and field, and nothing saved.
 from __future__ import annotations
 
 import copy
+import datetime
 import io
 import json
 import os
@@ -159,11 +160,13 @@ def test_export_of_an_imported_night(tmp_path):
 def test_export_import_export_is_the_same_document(tmp_path):
     first_id = run("import_session", write(tmp_path, night())).split()[-1]
     first = run("export_session", first_id)
-    second_id = run("import_session", write(tmp_path, first, "export.json")).split()[-1]
+    # The export is the same evening: imported again only as a second copy.
+    export = write(tmp_path, first, "export.json")
+    second_id = run("import_session", export, "--second-copy").split()[-1]
     assert second_id != first_id
     assert run("export_session", second_id) == first
     # The same through stdin.
-    third_id = run("import_session", "-", stdin=first).split()[-1]
+    third_id = run("import_session", "-", "--second-copy", stdin=first).split()[-1]
     assert run("export_session", third_id) == first
 
 
@@ -208,6 +211,99 @@ def test_list_sessions_one_line_each(tmp_path):
     empty = night() | {"name": "Tihar", "rounds": []}
     second = run("import_session", write(tmp_path, empty, "tihar.json")).split()[-1]
     assert run("list_sessions") == f"{first}\tDashain 2026\t2\n{second}\tTihar\t0\n"
+
+
+# --- an evening already saved: asked about, as the web import asks -----------------------------
+
+# Midday UTC: 2 Oct wherever TIME_ZONE is.
+SAVED_AT = datetime.datetime(2026, 10, 2, 12, 0, tzinfo=datetime.UTC)
+
+
+def already_have(session: GameSession, rounds: str) -> str:
+    return (
+        f"You already have this evening: {session.name} (id {session.pk}), {rounds}, "
+        "saved on 2 Oct 2026. Nothing imported; --second-copy imports a second copy anyway "
+        "(the leaderboard then counts the evening twice)."
+    )
+
+
+def saved_on_2_october(session_id: str) -> GameSession:
+    GameSession.objects.filter(pk=session_id).update(created_at=SAVED_AT)
+    return GameSession.objects.get(pk=session_id)
+
+
+@pytest.mark.django_db
+def test_the_same_evening_again_is_refused_naming_the_session(tmp_path):
+    path = write(tmp_path, night())
+    first = saved_on_2_october(run("import_session", path).split()[-1])
+    before = database()
+    # The file again, through stdin, and as the export writes it: each the same evening.
+    undated = {k: v for k, v in night().items() if k != "played_on"}
+    export = run("export_session", str(first.pk))
+    for args, stdin in [
+        ((path,), None),
+        (("-",), json.dumps(night())),
+        ((write(tmp_path, export, "export.json"),), None),
+        ((write(tmp_path, undated, "undated.json"),), None),  # no date matches any date
+    ]:
+        with pytest.raises(CommandError) as error:
+            run("import_session", *args, stdin=stdin)
+        assert (error.value.returncode, str(error.value)) == (1, already_have(first, "2 rounds"))
+        assert database() == before
+    assert GameSession.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_second_copy_imports_the_same_evening_again(tmp_path):
+    path = write(tmp_path, night())
+    first_id = run("import_session", path).split()[-1]
+    second_id = run("import_session", path, "--second-copy").split()[-1]
+    assert second_id != first_id
+    assert GameSession.objects.count() == 2
+    assert run("export_session", second_id) == run("export_session", first_id)
+    # Asked about again without the flag, naming the newest copy.
+    GameSession.objects.filter(pk=first_id).update(created_at=SAVED_AT - datetime.timedelta(30))
+    newest = saved_on_2_october(second_id)
+    with pytest.raises(CommandError) as error:
+        run("import_session", path)
+    assert str(error.value) == already_have(newest, "2 rounds")
+    assert GameSession.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_different_evening_is_imported_without_asking(tmp_path, django_user_model):
+    run("import_session", write(tmp_path, night()))
+    changed_maal = _set(f"{BUWA}.maal", 5)(night())
+    other_day = night() | {"played_on": "2026-10-03"}
+    renamed = night() | {"name": "Tihar 2026"}
+    one_round = night() | {"rounds": night()["rounds"][:1]}
+    for number, doc in enumerate([changed_maal, other_day, renamed, one_round]):
+        run("import_session", write(tmp_path, doc, f"other-{number}.json"))
+    assert GameSession.objects.count() == 5
+    # One round: worded as such.
+    one = saved_on_2_october(str(GameSession.objects.order_by("pk").last().pk))
+    with pytest.raises(CommandError) as error:
+        run("import_session", write(tmp_path, one_round, "again.json"))
+    assert str(error.value) == already_have(one, "1 round")
+    # Only the owner's own sessions count: sita has none of these evenings yet.
+    sita = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    run("import_session", write(tmp_path, night()), "--owner", "sita")
+    assert GameSession.objects.filter(owner=sita).count() == 1
+    with pytest.raises(CommandError) as error:
+        run("import_session", write(tmp_path, night()), "--owner", "sita")
+    assert error.value.returncode == 1
+    assert GameSession.objects.filter(owner=sita).count() == 1
+    assert GameSession.objects.count() == 6
+
+
+def test_help_describes_second_copy():
+    from scoring.management.commands.import_session import Command
+
+    text = " ".join(Command().create_parser("manage.py", "import_session").format_help().split())
+    assert (
+        "--second-copy import the file even when the owner already has this evening "
+        "(a second copy counts the evening twice on the leaderboard)"
+    ) in text
 
 
 @pytest.mark.django_db
@@ -563,9 +659,31 @@ def test_cli_round_trip_through_stdin(manage):
     assert exported.returncode == 0
     assert json.loads(exported.stdout)["totals"] == TOTALS
     assert manage("settle", "-", stdin=text).stdout == exported.stdout
-    again = manage("import_session", "-", stdin=exported.stdout)
+    again = manage("import_session", "-", "--second-copy", stdin=exported.stdout)
     second_id = again.stdout.splitlines()[-1]
     assert manage("export_session", second_id).stdout == exported.stdout
     listing = manage("list_sessions").stdout.splitlines()
     assert f"{first_id}\tतिहार २०८३\t2" in listing
     assert f"{second_id}\tतिहार २०८३\t2" in listing
+
+
+def test_cli_the_same_evening_again_exits_1_with_one_line(manage):
+    text = json.dumps(night() | {"name": "Bhai Tika"})
+    first = manage("import_session", "-", stdin=text)
+    assert first.returncode == 0, first.stderr
+    first_id = first.stdout.splitlines()[-1]
+    before = manage("list_sessions").stdout
+    again = manage("import_session", "-", stdin=text)
+    assert (again.returncode, again.stdout) == (1, "")
+    assert again.stderr.startswith(
+        f"You already have this evening: Bhai Tika (id {first_id}), 2 rounds, saved on "
+    )
+    assert again.stderr.endswith(
+        ". Nothing imported; --second-copy imports a second copy anyway "
+        "(the leaderboard then counts the evening twice).\n"
+    )
+    assert again.stderr.count("\n") == 1
+    assert manage("list_sessions").stdout == before
+    copied = manage("import_session", "-", "--second-copy", stdin=text)
+    assert copied.returncode == 0, copied.stderr
+    assert f"{copied.stdout.splitlines()[-1]}\tBhai Tika\t2" in manage("list_sessions").stdout
