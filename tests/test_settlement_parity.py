@@ -5,8 +5,12 @@ For each preset, hypothesis generates at least 1,000 rounds, valid and not, some
 under the preset as it is and some with options changed on top. Each is settled
 by the engine here; then the whole batch goes through Node in one run
 (tests/js/settle_runner.mjs) and every figure is compared: nets, T, n, m, and per
-player w, n·S, S, pay and dhoos; a round one side refuses the other must refuse,
-naming the same field and player. Node missing is a failure, never a skip.
+player w, n·S, S, pay and dhoos, and each player's notes (message ids and values,
+in order); a round one side refuses the other must refuse, naming the same field
+and player with the same message. Some rounds come with next-winner dhoos pending
+before them. The ids the browser gives must be the engine's, so that the page's
+catalogue (`offline_catalogue`) has their Nepali. Node missing is a failure, never
+a skip.
 """
 
 from __future__ import annotations
@@ -19,12 +23,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import rules as rules_module
+from scoring.engine.messages import Message
 from scoring.engine.rules import OPTION_NAMES, PRESETS, make_rules
-from scoring.engine.settlement import Entry, RoundError, RoundInput, settle_round
+from scoring.engine.settlement import Dhoos, Entry, RoundError, RoundInput, settle_round
+from scoring.templatetags.offline import _engine_ids, offline_catalogue
+
+from .test_i18n import engine_msgids
 
 RUNNER = Path(__file__).parent / "js" / "settle_runner.mjs"
 ROUNDS_PER_PRESET = 1_000
@@ -121,7 +130,23 @@ def rounds(draw: st.DrawFn) -> dict[str, Any]:
     better: bool | str | None = rare(draw, 25)
     if rare(draw, 2):
         better = draw(st.sampled_from([None, "on"]))
-    return {"entries": round_entries, "winner": winner, "win_type": win_type, "better": better}
+    # Next-winner dhoos pending before the round: booked, lapsed (its player won)
+    # or still waiting (no winner, or its player is not in this round).
+    pending = [
+        {
+            "player": draw(st.sampled_from([*names, "Ghost"])),
+            "amount": draw(st.integers(1, 60)),
+            "from": draw(st.integers(1, 30)),
+        }
+        for _ in range(draw(st.integers(1, 3)) if names and rare(draw, 20) else 0)
+    ]
+    return {
+        "entries": round_entries,
+        "winner": winner,
+        "win_type": win_type,
+        "better": better,
+        "pending": pending,
+    }
 
 
 @st.composite
@@ -151,12 +176,21 @@ def engine_round(round_: dict[str, Any]) -> RoundInput:
     )
 
 
+def engine_pending(round_: dict[str, Any]) -> list[Dhoos]:
+    return [Dhoos(d["player"], d["amount"], d["from"]) for d in round_["pending"]]
+
+
+def said(text: Message) -> dict[str, Any]:
+    """A message as settlement.js gives it: {id, params}."""
+    return {"id": text.id, "params": dict(text.params)}
+
+
 def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dict[str, Any]:
     rules = make_rules(**rules_options)
     try:
-        result = settle_round(engine_round(round_), rules)
+        result = settle_round(engine_round(round_), rules, pending=engine_pending(round_))
     except RoundError as error:
-        return {"error": {"field": error.field, "player": error.player}}
+        return {"error": {"field": error.field, "player": error.player, **said(error.problem)}}
     return {
         "total": result.total,
         "n": result.n,
@@ -170,6 +204,7 @@ def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dic
                 "pay": p.pay,
                 "dhoos_net": p.dhoos_net,
                 "net": p.net,
+                "notes": [said(note) for note in p.notes],
             }
             for p in result.players
         ],
@@ -178,9 +213,10 @@ def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dic
 
 def js_outcome(answer: dict[str, Any]) -> dict[str, Any]:
     if "error" in answer:
-        return {"error": {"field": answer["error"]["field"], "player": answer["error"]["player"]}}
+        error = answer["error"]
+        return {"error": {key: error[key] for key in ("field", "player", "id", "params")}}
     result = answer["result"]
-    keys = ("player", "points", "w", "n_s", "pay", "dhoos_net", "net")
+    keys = ("player", "points", "w", "n_s", "pay", "dhoos_net", "net", "notes")
     return {
         "total": result["total"],
         "n": result["n"],
@@ -212,16 +248,27 @@ def test_browser_settlement_agrees_with_the_engine(preset: str) -> None:
     for options, round_, _ in cases:
         rules_options = dict(options)
         rules = make_rules(rules_options.pop("preset"), **rules_options)
-        batch.append({"rules": rules.to_options(), "round": round_})
+        round_ = dict(round_)
+        booked = round_.pop("pending")
+        batch.append({"rules": rules.to_options(), "round": round_, "booked": booked})
     answers = run_js(batch)
     assert len(answers) == len(cases)
     refused = 0
+    errors: set[str] = set()
+    notes: set[str] = set()
     for (options, round_, expected), answer in zip(cases, answers, strict=True):
         got = js_outcome(answer)
         assert got == expected, f"rules {options}, round {json.dumps(round_)}"
         refused += "error" in expected
-    # Both kinds were really exercised.
+        if "error" in got:
+            errors.add(got["error"]["id"])
+        else:
+            notes |= {note["id"] for p in got["players"] for note in p["notes"]}
+    # Both kinds were really exercised, and notes with them.
     assert 0.1 * len(cases) < refused < 0.8 * len(cases), refused
+    assert len(notes) >= 3, notes
+    # Every id the browser gave is one the page's catalogue carries.
+    assert sorted((errors | notes) - set(_engine_ids())) == []
 
 
 def test_the_worked_example_in_the_browser() -> None:
@@ -269,4 +316,128 @@ def test_a_refusal_carries_the_engines_message() -> None:
         "field": "status",
         "player": "A",
         "message": "the winner must be seen: ending the round means having shown the pure sets",
+        "id": "the winner must be seen: ending the round means having shown the pure sets",
+        "params": {},
     }
+
+
+def player(
+    name: str,
+    status: Any = "seen",
+    maal: Any = 0,
+    tunnel: Any = 0,
+    dhoos: Any = False,
+    dublees: Any = False,
+) -> dict[str, Any]:
+    return {
+        "player": name,
+        "status": status,
+        "maal": maal,
+        "tunnel": tunnel,
+        "dhoos": dhoos,
+        "dublees": dublees,
+    }
+
+
+def table(*entries: dict[str, Any], **given: Any) -> dict[str, Any]:
+    """A round of `entries`; winner, win_type, better and pending as given."""
+    round_ = {"winner": None, "win_type": "normal", "better": False, "pending": [], **given}
+    return {"entries": list(entries), **round_}
+
+
+FOUR = (player("A", maal=5), player("B", maal=2), player("C", maal=7), player("D"))
+
+# Hand-made rounds that give every note and every refusal settlement.js knows:
+# some are rare among the generated rounds (a dhoos paid to the winner, a winner
+# with no entry, too few players for a dublee win).
+EXAMPLES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    (
+        # murder, tunnel pachaunu, dhoos voids maal, better, a dublee win, one who
+        # saw by dublees, next-winner dhoos booked from one player and lapsing for
+        # the winner; the dhoos of this round paid to all.
+        {"preset": "nepal", "dhoos_payee": "all"},
+        table(
+            player("A", maal=5),
+            player("B", "unseen", maal=4, tunnel=3),
+            player("C", maal=2, dublees=True),
+            player("D", "unseen", maal=1, tunnel=2, dhoos=True),
+            winner="A",
+            win_type="dublee",
+            better=True,
+            pending=[
+                {"player": "C", "amount": 7, "from": 2},
+                {"player": "A", "amount": 15, "from": 3},
+                {"player": "Ghost", "amount": 15, "from": 3},
+            ],
+        ),
+    ),
+    (
+        {"preset": "kidnap", "dhoos_payee": "winner"},
+        table(
+            player("A", maal=3), player("B", "unseen", maal=6), player("C", dhoos=True), winner="A"
+        ),
+    ),
+    ({"preset": "nepal"}, table(*FOUR[:3], player("D", dhoos=True), winner="C")),
+    ({"preset": "pagat"}, table(*FOUR, winner="Ghost")),
+    ({"preset": "pagat"}, table(player("A", maal=10_001), *FOUR[1:], winner="C")),
+    ({"preset": "pagat"}, table(*FOUR, win_type="dublee")),
+    ({"preset": "pagat", "dublee_min_players": 4}, table(*FOUR[:3], winner="C", win_type="dublee")),
+    ({"preset": "pagat"}, table(player("A", "unseen"), *FOUR[1:], winner="A", win_type="dublee")),
+    ({"preset": "pagat"}, table(player("A", "unseen"), *FOUR[1:], winner="A")),
+    ({"preset": "pagat"}, table(player("A"), winner="A")),
+    ({"preset": "pagat"}, table(*FOUR, player("A"), winner="C")),
+    ({"preset": "pagat"}, table(*FOUR, player("E"), player("F"), winner="C")),
+    ({"preset": "pagat"}, table(player(""), *FOUR[1:], winner="C")),
+    ({"preset": "pagat"}, table(player("A", maal="5"), *FOUR[1:], winner="C")),
+    ({"preset": "pagat"}, table(*FOUR, winner="C", win_type="triple")),
+    ({"preset": "pagat"}, table(player("A", "Seen"), *FOUR[1:], winner="C")),
+    ({"preset": "pagat"}, table(player("A", dhoos="yes"), *FOUR[1:], winner="C")),
+    ({"preset": "pagat"}, table(player("A", maal=-1), *FOUR[1:], winner="C")),
+    ({"preset": "pagat"}, table(player("A", "unseen", dublees=True), *FOUR[1:], winner="C")),
+]
+
+
+def test_every_note_and_refusal_of_the_browser_says_what_the_engine_says() -> None:
+    """Each id settlement.js can give, reached at least once, with the engine's
+    values: the notes of the offline preview are the server preview's."""
+    batch = []
+    for options, round_ in EXAMPLES:
+        rules_options = dict(options)
+        rules = make_rules(rules_options.pop("preset"), **rules_options)
+        js_round = {k: v for k, v in round_.items() if k != "pending"}
+        batch.append({"rules": rules.to_options(), "round": js_round, "booked": round_["pending"]})
+    ids: set[str] = set()
+    for (options, round_), answer in zip(EXAMPLES, run_js(batch), strict=True):
+        expected = python_outcome(options, round_)
+        assert js_outcome(answer) == expected, f"rules {options}, round {json.dumps(round_)}"
+        if "error" in expected:
+            ids.add(expected["error"]["id"])
+        else:
+            ids |= {note["id"] for p in expected["players"] for note in p["notes"]}
+    assert sorted(set(_engine_ids()) - ids) == []
+    assert sorted(ids - set(_engine_ids())) == []
+
+
+def test_every_note_and_message_of_the_browser_is_the_engines() -> None:
+    """Each id settlement.js can give (its quoted English strings, as the offline
+    catalogue reads them) is a message the engine marks: a renamed or reworded id
+    could never be translated, and the preview would leave its note out."""
+    ids = set(_engine_ids())
+    assert "maal %(points)s kidnapped by %(name)s" in ids
+    assert "saw by dublees: no seen payment" in ids
+    assert len(ids) >= 25
+    assert sorted(ids - set(engine_msgids())) == []
+
+
+def test_the_offline_catalogue_has_nepali_for_every_browser_id() -> None:
+    """Every engine message has Nepali (tests/test_i18n.py); here the page's
+    catalogue itself carries each id settlement.js can give, so no note is left out
+    on a Nepali page."""
+    with translation.override("ne"):
+        catalogue = json.loads(offline_catalogue())
+    assert sorted(set(_engine_ids()) - set(catalogue)) == []
+    assert catalogue["maal %(points)s kidnapped by %(name)s"] == (
+        "माल %(points)s %(name)s ले किडन्याप गर्नुभयो"
+    )
+    with translation.override("en"):
+        assert json.loads(offline_catalogue()) == {}

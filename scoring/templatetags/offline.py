@@ -42,12 +42,18 @@ def offline_pending(pending: Any) -> str:
     )
 
 
+# A line comment, or a double-quoted string literal (escapes included): read
+# left to right, so a quote inside a comment or a string never pairs with the next.
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|"((?:[^"\\\n]|\\.)*)"')
+
+
 @cache
 def _engine_ids() -> tuple[str, ...]:
-    # Every message and note settlement.js can give: its quoted English strings
-    # with a space in them (the same ids the engine marks for translation).
+    # Every message and note settlement.js can give: its double-quoted English
+    # strings with a space in them (the same ids the engine marks for translation).
     source = SETTLEMENT_JS.read_text(encoding="utf-8")
-    return tuple(sorted({s for s in re.findall(r'"([^"\n]*\s[^"\n]*)"', source)}))
+    strings = (match.group(1) for match in _COMMENT_OR_STRING.finditer(source))
+    return tuple(sorted({s for s in strings if s and " " in s and "\\" not in s}))
 
 
 @register.simple_tag

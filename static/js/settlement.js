@@ -1,7 +1,9 @@
 // One round's settlement in the browser, for the offline preview: RULES.md
 // sections 2 and 3, exactly as scoring/engine/settlement.py computes them.
 // tests/test_settlement_parity.py runs both on thousands of generated rounds
-// and requires the same figures and the same refusals, so there is one truth.
+// and requires the same figures, the same notes and the same refusals (message
+// ids and values: the engine's own, which the page's catalogue translates), so
+// there is one truth.
 //
 // Plain ES module, no build step. Input and output use the engine's names:
 //   round = {entries: [{player, status, maal, tunnel, dhoos, dublees}],
@@ -127,7 +129,7 @@ export function validateRound(round, rules) {
       }
       if (entry.status !== "seen") {
         throw new RoundError(
-          "only a seen player can have seen by dublees",
+          "saw by dublees, so must be seen (dublees show the tiplu)",
           {},
           { field: "dublees", player: entry.player },
         );
@@ -183,7 +185,8 @@ export function validateRound(round, rules) {
 }
 
 // Each player's {tunnel, points, notes} after section 3's rules, in the
-// engine's order: dhoos_voids_maal, then unseen_tunnel, then unseen_maal.
+// engine's order: unseen_tunnel, then dhoos_voids_maal, then unseen_maal on
+// what is left. Notes are {id, params}: the engine's message id and values.
 export function countedPoints(round, rules) {
   const counted = new Map();
   let kidnapped = 0;
@@ -192,24 +195,21 @@ export function countedPoints(round, rules) {
     const notes = [];
     const unseen = entry.status === "unseen";
     let tunnel = entry.tunnel;
-    let points;
-    if (rules.dhoos_voids_maal && entry.dhoos) {
-      if (entry.maal + entry.tunnel) {
-        notes.push({ id: "maal %(points)s void: dhoos", params: { points: entry.maal + entry.tunnel } });
-      }
-      counted.set(entry.player, { tunnel: 0, points: 0, notes });
-      continue;
-    }
     if (unseen && rules.unseen_tunnel === "void" && tunnel) {
       notes.push({ id: "tunnel %(points)s void: unseen (tunnel pachaunu)", params: { points: tunnel } });
       tunnel = 0;
     }
-    points = entry.maal + tunnel;
+    let points = entry.maal + tunnel;
+    if (entry.dhoos && rules.dhoos_voids_maal) {
+      // Before kidnap: nothing of a dhoos player's moves to the winner.
+      if (points) notes.push({ id: "maal and tunnel %(points)s void: dhoos", params: { points } });
+      tunnel = points = 0;
+    }
     if (unseen && points && rules.unseen_maal === "void") {
       notes.push({ id: "maal %(points)s void: unseen (murder)", params: { points } });
       points = 0;
     } else if (unseen && points && rules.unseen_maal === "kidnap" && winner !== null) {
-      notes.push({ id: "maal %(points)s kidnapped by %(winner)s", params: { points, winner } });
+      notes.push({ id: "maal %(points)s kidnapped by %(name)s", params: { points, name: winner } });
       kidnapped += points;
       points = 0;
     }
@@ -243,8 +243,9 @@ function dhoosAmount(round, rules, total) {
 }
 
 // Every player's net for one round, with the figures behind it. `booked` is
-// the earlier rounds' next-winner dhoos the caller found due in this round
-// ([{player, amount, from}]: player pays amount to this round's winner).
+// the next-winner dhoos pending before this round ([{player, amount, from}]):
+// each is paid to this round's winner, lapses if its player won, and waits
+// (no note) in a round with no winner or without its player.
 export function settleRound(round, options, booked = []) {
   const rules = resolveRules(options);
   validateRound(round, rules);
@@ -282,7 +283,10 @@ export function settleRound(round, options, booked = []) {
     } else if (payee === "winner") {
       dhoosNet.set(entry.player, dhoosNet.get(entry.player) - amount);
       dhoosNet.set(winner, dhoosNet.get(winner) + amount);
-      dhoosNotes.get(entry.player).push({ id: "dhoos: pays %(amount)s to the winner", params: { amount } });
+      dhoosNotes.get(entry.player).push({
+        id: "dhoos: pays %(amount)s to %(name)s, the winner",
+        params: { amount, name: winner },
+      });
     } else {
       for (const other of round.entries) {
         if (other.player === entry.player) continue;
@@ -290,32 +294,47 @@ export function settleRound(round, options, booked = []) {
       }
       dhoosNet.set(entry.player, dhoosNet.get(entry.player) - amount * (n - 1));
       dhoosNotes.get(entry.player).push({
-        id: "dhoos: pays %(amount)s to each of %(count)s players",
-        params: { amount, count: n - 1 },
+        id: "dhoos: pays %(penalty)s to each of %(count)s players",
+        params: { penalty: amount, count: n - 1 },
       });
     }
   }
-  for (const due of booked) {
-    if (winner === null || due.player === winner || !dhoosNet.has(due.player)) continue;
-    dhoosNet.set(due.player, dhoosNet.get(due.player) - due.amount);
-    dhoosNet.set(winner, dhoosNet.get(winner) + due.amount);
-    dhoosNotes.get(due.player).push({
-      id: "dhoos from round %(round)s: pays %(amount)s to the winner",
-      params: { round: due.from, amount: due.amount },
+  const due = winner === null ? [] : booked.filter((owed) => dhoosNet.has(owed.player));
+  for (const owed of due) {
+    if (owed.player === winner) continue;
+    dhoosNet.set(owed.player, dhoosNet.get(owed.player) - owed.amount);
+    dhoosNet.set(winner, dhoosNet.get(winner) + owed.amount);
+    dhoosNotes.get(owed.player).push({
+      id: "dhoos from round %(round)s: pays %(amount)s to %(name)s",
+      params: { round: owed.from, amount: owed.amount, name: winner },
+    });
+    dhoosNotes.get(winner).push({
+      id: "dhoos from round %(round)s: %(amount)s from %(name)s",
+      params: { round: owed.from, amount: owed.amount, name: owed.player },
+    });
+  }
+  for (const lapse of due) {
+    if (lapse.player !== winner) continue;
+    dhoosNotes.get(lapse.player).push({
+      id: "dhoos of %(amount)s from round %(round)s lapses: won this round",
+      params: { round: lapse.from, amount: lapse.amount },
     });
   }
 
   const players = round.entries.map((entry) => {
     const { tunnel, points, notes: countedNotes } = counted.get(entry.player);
-    let notes = [...countedNotes, ...dhoosNotes.get(entry.player)];
+    const notes = [...countedNotes, ...dhoosNotes.get(entry.player)];
     const isWinner = entry.player === winner;
     const { w, n_s, pay } = pays.get(entry.player) || { w: 0, n_s: n * points, pay: 0 };
     const gameNet = isWinner ? winnerTake : -pay;
     if (round.better && winner !== null && multiplier !== 1) {
-      notes.push({ id: "better: game payments × %(multiplier)s", params: { multiplier } });
+      notes.push({ id: "better: game payments × %(times)s", params: { times: multiplier } });
     }
     if (round.win_type === "dublee" && !isWinner && rules.dublee_bonus) {
       notes.push({ id: "dublee win: +%(bonus)s to w", params: { bonus: rules.dublee_bonus } });
+    }
+    if (entry.dublees && !isWinner && winner !== null && entry.status === "seen" && !rules.dublee_players_pay_seen) {
+      notes.push({ id: "saw by dublees: no seen payment", params: {} });
     }
     return {
       player: entry.player,

@@ -1,5 +1,6 @@
 // Settles a batch of rounds with static/js/settlement.js for the parity test.
-// stdin: JSON [{rules, round}, ...]; stdout: JSON [{result} | {error: {field, player, message}}, ...].
+// stdin: JSON [{rules, round, booked?}, ...];
+// stdout: JSON [{result} | {error: {field, player, message, id, params}}, ...].
 // Usage: node tests/js/settle_runner.mjs < batch.json
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -20,7 +21,8 @@ const out = batch.map(({ rules, round, booked }) => {
     return { result: settleRound(round, rules, booked || []) };
   } catch (error) {
     if (!(error instanceof RoundError)) throw error;
-    return { error: { field: error.field, player: error.player, message: error.message } };
+    const { field, player, message, id, params } = error;
+    return { error: { field, player, message, id, params } };
   }
 });
 process.stdout.write(JSON.stringify(out));

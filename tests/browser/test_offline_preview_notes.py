@@ -1,0 +1,96 @@
+"""The preview worked out on the phone (static/js/offline-preview.js) gives each
+player the notes the server's preview gives, word for word, on a Nepali page too:
+settlement.js gives the engine's own message ids, which the page's catalogue
+translates (a note without words in the page's language would be left out).
+
+Nepal rules (murder, dhoos to the next winner, no seen payment for who saw by
+dublees). Round 1: Dai given dhoos, Didi wins. Round 2, on the form: Aama wins
+with 5; Buwa unseen with 4 (murdered); Didi 7, saw by dublees; Dai 0 pays the
+dhoos of round 1 to Aama.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+from playwright.sync_api import expect
+
+from scoring import services
+from scoring.engine import Entry, RoundInput
+
+from ..web_helpers import make_session
+from .conftest import TOUCH_PHONE
+from .test_offline import goto, open_kept
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ("Aama", "Buwa", "Didi", "Dai")
+# Each player's note in round 2, as the engine says it.
+NOTES = {
+    "Aama": (
+        "dhoos from round %(round)s: %(amount)s from %(name)s",
+        {"round": 1, "amount": 15, "name": "Dai"},
+    ),
+    "Buwa": ("maal %(points)s void: unseen (murder)", {"points": 4}),
+    "Didi": ("saw by dublees: no seen payment", {}),
+    "Dai": (
+        "dhoos from round %(round)s: pays %(amount)s to %(name)s",
+        {"round": 1, "amount": 15, "name": "Aama"},
+    ),
+}
+
+
+def fill_round_2(page) -> None:
+    page.locator(".pick", has_text="Aama").tap()
+    for name, points in {"Aama": 5, "Buwa": 4, "Didi": 7}.items():
+        page.locator(f'.player-row[data-player="{name}"] input[name$="-maal"]').fill(str(points))
+    buwa = page.locator('.player-row[data-player="Buwa"]')
+    buwa.locator("label", has=page.locator('input[value="unseen"]')).tap()
+    didi = page.locator('.player-row[data-player="Didi"]')
+    didi.locator("summary").tap()
+    didi.locator("label.dublees").tap()
+
+
+def notes(page) -> dict[str, list[str]]:
+    return {
+        name: page.locator(f'#preview li[data-player="{name}"] .notes li').all_inner_texts()
+        for name in PLAYERS
+    }
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_phone_gives_the_servers_notes(logged_in_page, live_server, language):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    session = make_session(user, players=PLAYERS, preset="nepal")
+    entries = tuple(Entry(name, "seen", 3, dhoos=name == "Dai") for name in PLAYERS)
+    services.add_round(
+        session, RoundInput(entries=entries, winner="Didi"), players=list(session.players.all())
+    )
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+    # With the network: the server's preview.
+    fill_round_2(page)
+    expect(page.locator('#preview li[data-player="Didi"] .notes li')).to_have_count(1)
+    for name in PLAYERS:
+        expect(page.locator(f'#preview li[data-player="{name}"] .notes li')).to_have_count(1)
+    expect(page.locator("#preview .offline-note")).to_have_count(0)
+    server = notes(page)
+
+    # Without: worked out on the phone, from the kept copy of the form.
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill_round_2(page)
+    expect(page.locator("#preview .offline-note")).to_be_visible()
+    expect(page.locator('#preview li[data-player="Didi"] .notes li')).to_have_count(1)
+    assert notes(page) == server
+    with translation.override(language):
+        said = {name: [translation.gettext(id_) % params] for name, (id_, params) in NOTES.items()}
+    assert server == said
+    if language == "ne":
+        assert said["Buwa"] != ["maal 4 void: unseen (murder)"]  # in Nepali indeed
