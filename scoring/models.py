@@ -237,7 +237,14 @@ class SavedKey(models.Model):
     """A form's one-time key, remembered with what its save created (see
     scoring/savekeys.py): a repeat of the same POST saves nothing new."""
 
-    KINDS = [("round", "round"), ("session", "session"), ("player", "player"), ("import", "import")]
+    # "edit": a change of an existing round (object_pk), its key scoped to that round.
+    KINDS = [
+        ("round", "round"),
+        ("session", "session"),
+        ("player", "player"),
+        ("import", "import"),
+        ("edit", "edit"),
+    ]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_keys"

@@ -16,12 +16,12 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import make_rules
 from scoring.engine.sessionfile import loads
-from scoring.models import GameSession, Player, Round, SavedKey
+from scoring.models import GameSession, Player, Round, RoundChange, SavedKey
 
 from .test_concurrency import Phone, at_once
 from .test_files_web import DEMO
 from .test_web_sessions import session_post
-from .web_helpers import WORKED, make_session, round_data
+from .web_helpers import WORKED, make_session, round_data, worked_round
 
 KEY = "5b3f0c1e-8d2a-4c57-9e61-0f2d7a9b4c11"
 
@@ -253,3 +253,195 @@ def test_a_save_repeated_past_the_first_look_is_answered_by_the_constraint(owner
     assert services.save_document(doc, owner=owner, save_key="import-key-1").pk == imported.pk
     assert GameSession.objects.count() == 2 and Player.objects.count() == 8
     assert SavedKey.objects.count() == 3
+
+
+# --- a round's edit: its repeat answers as the edit did, never as a conflict -------------
+
+CONFLICT = (
+    "This round was changed by someone else since you opened it; reload to see their version."
+)
+# Buwa was in fact seen: he pays 14 + 3 - 8 = 9 instead of 16.
+SEEN_BUWA = {**WORKED, "Buwa": ("seen", 2)}
+EDITED_NETS = {"Aama": 3, "Buwa": -9, "Didi": 23, "Dai": -17}
+
+
+def nets_of(round_: Round) -> dict[str, int]:
+    return {e.player.name: e.net for e in round_.entries.select_related("player")}
+
+
+def edits_of(round_: Round) -> int:
+    return RoundChange.objects.filter(round_pk=round_.pk, action="edit").count()
+
+
+def conflict_in(response) -> bool:
+    html = response.content.decode()
+    start = html.index('id="form-errors"')
+    return f"<li>{CONFLICT}</li>" in html[start : html.index("</div>", start)]
+
+
+def answer(client, url: str, data: dict[str, str]):
+    """POST `data`: the response and its messages, shown (so the next answer has its own)."""
+    response = client.post(url, data)
+    said = saved_message(response)
+    if response.status_code == 302:
+        client.get(response["Location"])
+    return response, said
+
+
+@pytest.fixture
+def saved_round(session, owner) -> Round:
+    return services.add_round(session, worked_round(), user=owner)
+
+
+def test_the_edit_form_carries_a_fresh_key_each_time(logged_in, session, saved_round):
+    url = reverse("round_edit", args=[session.pk, saved_round.pk])
+    pages = [logged_in.get(url).content.decode() for _ in range(2)]
+    keys = [form_key(html) for html in pages]
+    assert keys[0] != keys[1]
+    assert all(re.fullmatch(r"[0-9a-f-]{36}", k) for k in keys)
+    assert all('name="version" value="1"' in html for html in pages)
+    assert all(html.count('name="save_key"') == 1 for html in pages)
+
+
+def test_an_edit_sent_again_is_saved_once_and_answered_as_the_first(
+    logged_in, session, saved_round, owner
+):
+    url = reverse("round_edit", args=[session.pk, saved_round.pk])
+    key = form_key(logged_in.get(url).content.decode())
+    data = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": key}
+    first, said = answer(logged_in, url, data)
+    assert first.status_code == 302
+    assert first["Location"] == reverse("session_detail", args=[session.pk])
+    assert said == ["Round 1 changed."]
+    # Sent again (its answer lost on the way), with version 1, stale now.
+    again, said = answer(logged_in, url, data)
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert said == ["Round 1 changed."]
+    saved_round.refresh_from_db()
+    assert saved_round.version == 2  # moved once, by the first send
+    assert edits_of(saved_round) == 1
+    assert nets_of(saved_round) == EDITED_NETS
+    saved = SavedKey.objects.get()
+    assert (saved.user, saved.key, saved.kind, saved.object_pk, saved.session_id) == (
+        owner,
+        key,
+        "edit",
+        saved_round.pk,
+        session.pk,
+    )
+    # Later the rules change (at most 3 players a round): the form alone would
+    # refuse the four players sent, the key answers first; still nothing saved.
+    session.rules = make_rules("pagat", max_players=3).to_options()
+    session.save()
+    late, said = answer(logged_in, url, data)
+    assert late.status_code == 302 and late["Location"] == first["Location"]
+    assert said == ["Round 1 changed."]
+    saved_round.refresh_from_db()
+    assert (saved_round.version, edits_of(saved_round)) == (2, 1)
+
+
+def test_a_repeat_after_another_phones_edit_leaves_that_edit_standing(
+    logged_in, session, saved_round
+):
+    url = reverse("round_edit", args=[session.pk, saved_round.pk])
+    data = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": KEY}
+    assert answer(logged_in, url, data)[1] == ["Round 1 changed."]
+    # Another phone opens version 2 and makes Aama's maal 6.
+    theirs = round_data(session, {**SEEN_BUWA, "Aama": ("seen", 6)}, "Didi")
+    assert answer(logged_in, url, theirs | {"version": "2"})[1] == ["Round 1 changed."]
+    again, said = answer(logged_in, url, data)
+    assert again.status_code == 302 and said == ["Round 1 changed."]
+    saved_round.refresh_from_db()
+    assert (saved_round.version, edits_of(saved_round)) == (3, 2)
+    assert nets_of(saved_round)["Aama"] == 6  # the other phone's change is not undone
+
+
+def test_a_stale_edit_under_another_key_is_still_refused(logged_in, session, saved_round):
+    url = reverse("round_edit", args=[session.pk, saved_round.pk])
+    data = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": KEY}
+    assert answer(logged_in, url, data)[1] == ["Round 1 changed."]
+    # Another phone, which opened version 1 too, saves its own change: refused.
+    other = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi")
+    stale = logged_in.post(url, other | {"version": "1", "save_key": "other-phone-key"})
+    assert stale.status_code == 200
+    assert conflict_in(stale)
+    assert 'id="conflict-reload"' in stale.content.decode()
+    # And without a key, as before.
+    plain = logged_in.post(url, other | {"version": "1"})
+    assert plain.status_code == 200 and conflict_in(plain)
+    saved_round.refresh_from_db()
+    assert (saved_round.version, edits_of(saved_round)) == (2, 1)
+    assert nets_of(saved_round) == EDITED_NETS
+    assert list(SavedKey.objects.values_list("key", "kind")) == [(KEY, "edit")]
+
+
+def test_a_key_used_for_something_else_neither_skips_nor_answers_an_edit(logged_in, session, owner):
+    new_round = round_data(session, WORKED, "Didi") | {"save_key": KEY}
+    assert answer(logged_in, reverse("round_new", args=[session.pk]), new_round)[1] == [
+        "Round 1 saved."
+    ]
+    first = Round.objects.get(session=session)
+    url = reverse("round_edit", args=[session.pk, first.pk])
+    # The new round's key on an edit of that round: the edit is saved all the same.
+    data = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": KEY}
+    edited, said = answer(logged_in, url, data)
+    assert edited.status_code == 302 and said == ["Round 1 changed."]
+    first.refresh_from_db()
+    assert (first.version, edits_of(first)) == (2, 1)
+    assert nets_of(first) == EDITED_NETS
+    # The key stays the new round's, no answer to an edit: a stale edit under it is refused.
+    assert list(SavedKey.objects.values_list("key", "kind", "object_pk")) == [
+        (KEY, "round", first.pk)
+    ]
+    stale = logged_in.post(url, round_data(session, WORKED, "Didi") | {"version": "1"})
+    assert stale.status_code == 200 and conflict_in(stale)
+    # One round's edit key sent with another round's edit: that edit is saved too.
+    second = services.add_round(session, worked_round(), user=owner)
+    back = round_data(session, WORKED, "Didi") | {"version": "2", "save_key": "edit-key-1"}
+    assert answer(logged_in, url, back)[1] == ["Round 1 changed."]
+    second_url = reverse("round_edit", args=[session.pk, second.pk])
+    reused = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": "edit-key-1"}
+    assert answer(logged_in, second_url, reused)[1] == ["Round 2 changed."]
+    second.refresh_from_db()
+    assert (second.version, edits_of(second)) == (2, 1)
+    assert nets_of(second) == EDITED_NETS
+
+
+def test_a_repeat_of_an_edit_whose_round_was_deleted_since_saves_nothing(
+    logged_in, session, saved_round, owner
+):
+    url = reverse("round_edit", args=[session.pk, saved_round.pk])
+    data = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": KEY}
+    assert answer(logged_in, url, data)[1] == ["Round 1 changed."]
+    services.delete_round(Round.objects.get(), user=owner)
+    again, said = answer(logged_in, url, data)
+    assert again.status_code == 302
+    assert again["Location"] == reverse("session_detail", args=[session.pk])
+    assert said == ["This round was saved already."]
+    assert not Round.objects.exists()
+    # Under a key nothing was saved with, the round's absence is said as before.
+    other = logged_in.post(url, data | {"save_key": "never-saved-key"})
+    assert other.status_code == 409
+    assert "This round was deleted by someone else since you opened it." in other.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_edit_sent_twice_at_the_same_moment_is_saved_once(live_server, django_user_model):
+    owner = django_user_model.objects.create_user("aama")
+    session = make_session(owner)
+    round_ = services.add_round(session, worked_round(), user=owner)
+    phone = Phone(live_server.url, owner)
+    path = f"/sessions/{session.pk}/rounds/{round_.pk}/edit/"
+    for attempt in range(3):  # a race can hide once; three times in a row it cannot
+        aama = 6 + attempt
+        data = round_data(session, {**WORKED, "Aama": ("seen", aama)}, "Didi") | {
+            "version": str(attempt + 1),
+            "save_key": f"edit-edit-{attempt}",
+        }
+        send = lambda data=data: phone.post(path, data)  # noqa: E731
+        results = at_once(send, send)
+        assert [status for status, _body in results] == [302, 302]
+        round_.refresh_from_db()
+        assert (round_.version, edits_of(round_)) == (attempt + 2, attempt + 1)
+        assert round_.entries.get(player__name="Aama").maal == aama
+    assert SavedKey.objects.filter(kind="edit").count() == 3

@@ -22,6 +22,7 @@ from ..engine import (
 )
 from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round_tallies
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
+from ..savekeys import earlier_save, remember_save
 from ..versions import claim_unchanged
 
 if TYPE_CHECKING:
@@ -447,17 +448,30 @@ def replace_round(
     tallies: Tallies | None = None,
     user=None,
     expected_version: int | None = None,
+    save_key: str | None = None,
 ) -> Round:
     """Edit a past round: its entries and nets are rewritten; later totals follow
     because totals are sums of the stored nets. With `expected_version` (the
-    version the edit form was opened at), RoundConflict if it changed since."""
+    version the edit form was opened at), RoundConflict if it changed since.
+    With `save_key` (the edit form's one-time key), an edit that changes the
+    round keeps its key in the same transaction; a repeat of it (a retry, a
+    phone sending again a save whose answer was lost), which carries the version
+    from before that edit, saves nothing and returns the round marked
+    `replayed`, instead of the conflict. Only a key kept for an edit of this
+    round counts: one used for anything else neither answers nor stops an edit."""
     session = GameSession.objects.select_for_update().get(pk=round_.session_id)
     try:
         current = Round.objects.select_for_update().get(pk=round_.pk, session=session)
     except Round.DoesNotExist:
         raise RoundConflict("This round was deleted by someone else since you opened it.") from None
     if expected_version is not None and current.version != expected_version:
-        raise RoundConflict()
+        # Looked up only here: the version a repeat carries is always an old one.
+        if earlier_save(user, save_key, kind="edit", object_pk=round_.pk) is None:
+            raise RoundConflict()
+        round_.position = position_of(round_)
+        round_.unchanged = False  # type: ignore[attr-defined]
+        round_.replayed = True
+        return round_
     rules = session.get_rules()
     settle_round(_checked(round_input), rules)
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
@@ -486,8 +500,12 @@ def replace_round(
     resettle(session, rules, user=user, quiet={round_.pk})
     round_.refresh_from_db(fields=["better"])
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
+    remember_save(
+        user=user, key=save_key, kind="edit", session=session, object_pk=round_.pk, unless_used=True
+    )
     round_.position = position_of(round_)
     round_.unchanged = False  # type: ignore[attr-defined]
+    round_.replayed = False
     # The caller's object may hold prefetched entries from before the edit.
     if hasattr(round_, "_prefetched_objects_cache"):
         round_._prefetched_objects_cache.pop("entries", None)

@@ -18,9 +18,9 @@ from ..engine import RoundError, settle_round
 from ..forms.rounds import RoundForm
 from ..htmx import HtmxHttpRequest
 from ..i18n import translate
-from ..models import GameSession, Round, RoundChange
+from ..models import GameSession, Round, RoundChange, SavedKey
 from ..reports import NextRound, new_round_setting, round_setting, session_players
-from ..savekeys import posted_save_key
+from ..savekeys import earlier_save, posted_save_key
 from ..services.rounds import RoundConflict
 from ..snapshot import read_snapshot
 from .access import round_for_user, session_for_user
@@ -180,17 +180,43 @@ def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> Ht
     )
 
 
+def _saved_edit(request: HttpRequest, round_id: int) -> SavedKey | None:
+    """The edit of this round saved before under the POST's one-time key, if this
+    POST repeats it (a key used for anything else is no answer)."""
+    return earlier_save(request.user, posted_save_key(request), kind="edit", object_pk=round_id)
+
+
+def _round_changed(request: HttpRequest, session: GameSession, position: int) -> HttpResponse:
+    """An edit saved, and its repeat (a retry, a phone sending it again) alike."""
+    messages.success(request, _("Round %(position)d changed.") % {"position": position})
+    return redirect("session_detail", session_id=session.pk)
+
+
 @login_required
 def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     try:
         round_ = round_for_user(request, session, round_id)
     except Http404:
+        if request.method == "POST" and _saved_edit(request, round_id) is not None:
+            # The repeat of an edit saved before the round was deleted: answered
+            # as a new round's repeat is, since nothing of it was lost.
+            messages.info(request, _("This round was saved already."))
+            return redirect("session_detail", session_id=session.pk)
         return _round_gone(request, session, round_id)
+    opened = _opened_version(request)
+    if (
+        request.method == "POST"
+        and opened is not None
+        and opened != round_.version
+        and _saved_edit(request, round_.pk) is not None
+    ):
+        # Answered before the form is read: the round may no longer fit what was sent.
+        return _round_changed(request, session, _position(round_))
     setting = round_setting(session, _position(round_))
     if request.method == "POST":
         form = _form(session, setting, data=request.POST)
-        if _opened_version(request) is None:
+        if opened is None:
             # Without the version it was opened at, a save could silently undo
             # another phone's edit: refused, the values kept for a second try.
             form.add_error(
@@ -209,7 +235,8 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     tiplu=form.tiplu,
                     tallies=form.tallies,
                     user=request.user,
-                    expected_version=_opened_version(request),
+                    expected_version=opened,
+                    save_key=posted_save_key(request),
                 )
             except RoundConflict as error:
                 if not Round.objects.filter(pk=round_.pk).exists():
@@ -224,11 +251,8 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                         request,
                         _("Nothing changed in round %(position)d.") % {"position": round_.position},
                     )
-                else:
-                    messages.success(
-                        request, _("Round %(position)d changed.") % {"position": round_.position}
-                    )
-                return redirect("session_detail", session_id=session.pk)
+                    return redirect("session_detail", session_id=session.pk)
+                return _round_changed(request, session, round_.position)
         return _round_page(request, session, form, setting, round_)
     tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
     form = _form(session, setting, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)

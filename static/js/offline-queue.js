@@ -8,10 +8,11 @@
 // "refused", "login"), messages (the server's, for a refused round)}.
 //
 // Sending is in order of saving and exactly once: the server remembers each
-// save_key, so a round sent twice (a page and the worker at once, an answer
-// lost on the way) is saved once. A round the server refuses stays, with its
-// messages, and holds back the later rounds of its session until it is fixed
-// or discarded: their numbers and the dhoos carried between them depend on it.
+// save_key, so a round or an edit of one sent twice (a page and the worker at
+// once, an answer lost on the way) is saved once. A round the server refuses
+// stays, with its messages, and holds back the later rounds of its session
+// until it is fixed or discarded: their numbers and the dhoos carried between
+// them depend on it.
 (function (scope) {
   "use strict";
   var DB_NAME = "marriage-offline";
@@ -90,7 +91,8 @@
       fields.push([name, value]);
     });
     if (!key) {
-      // An edit has no save key; its version makes a second send refused, never doubled.
+      // A form without a save_key (a page from before edits had one): a key for the
+      // queue alone. Its version makes a second send of an edit refused, never doubled.
       key = "edit-" + newKey();
     }
     return {

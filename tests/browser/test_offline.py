@@ -23,8 +23,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring.engine import make_rules
-from scoring.models import Round
+from scoring import services
+from scoring.engine import Entry, RoundInput, make_rules
+from scoring.models import Round, RoundChange, SavedKey
 
 from ..web_helpers import make_session
 from .conftest import TIMEOUT_MS, TOUCH_PHONE
@@ -500,3 +501,120 @@ def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serve
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
     assert Round.objects.filter(session=session).count() == 1
     assert SavedKey.objects.filter(user=user).count() == 1
+
+
+# An edit of the round HAND saves: Aama's maal was 9, not 5. T = 18, n = 4: Aama
+# 36 - 21 = +15, Buwa 8 - 21 = -13, Dai 0 - 21 = -21; Didi 13 + 21 - 15 = +19.
+EDITED_NETS = {"Aama": "+15", "Buwa": "-13", "Didi": "+19", "Dai": "-21"}
+
+
+def saved_round(session) -> Round:
+    entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
+    return services.add_round(
+        session, RoundInput(entries=entries, winner="Didi"), players=list(session.players.all())
+    )
+
+
+def edited_once(round_: Round) -> tuple[int, int, dict[str, int]]:
+    """The round's version, how many edits its history lists, and its nets."""
+    round_.refresh_from_db()
+    nets = {e.player.name: e.net for e in round_.entries.select_related("player")}
+    return (
+        round_.version,
+        RoundChange.objects.filter(round_pk=round_.pk, action="edit").count(),
+        nets,
+    )
+
+
+EDITED = (2, 1, {"Aama": 15, "Buwa": -13, "Didi": 19, "Dai": -21})
+
+
+def test_an_edit_made_offline_is_sent_once_when_the_network_returns(table, live_server):
+    """The edit form open on the phone when the network goes: the edit is kept
+    under the form's one-time key, listed as waiting, and saved once when the
+    network returns."""
+    page, _user, session = table
+    round_ = saved_round(session)
+    open_kept(page, live_server, f"/sessions/{session.pk}/")
+    goto(page, live_server.url + f"/sessions/{session.pk}/rounds/{round_.pk}/edit/")
+    expect(page.locator("h1")).to_have_text("Edit round 1")
+    key = page.locator('input[name="save_key"]').input_value()
+    assert re.fullmatch(r"[0-9a-f-]{36}", key)
+    page.context.set_offline(True)
+    expect(page.locator("#offline-banner")).to_be_visible()
+    page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("9")
+    for name, net in EDITED_NETS.items():
+        expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    page.get_by_role("button", name="Save changes").tap()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    waiting = page.locator(".offline-queue .queued-round")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_have_attribute("data-key", key)  # the form's key, not a made-up one
+    expect(waiting).to_contain_text("waiting to send")
+    expect(waiting).to_contain_text("Didi won")
+    expect(waiting).to_contain_text("Aama +15 · Buwa -13 · Didi +19 · Dai -21")
+    assert edited_once(round_)[:2] == (1, 0)
+    page.context.set_offline(False)
+    # Sent by itself on the online event; the page then shows the ledger with it.
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    expect(page.locator(".ledger-table, table").first).to_contain_text("+19")
+    assert edited_once(round_) == EDITED
+    assert queued_count(page) == 0
+    # The next page load sends nothing again.
+    page.reload()
+    expect(page.locator("h1")).to_have_text(session.name)
+    assert edited_once(round_) == EDITED
+    assert list(SavedKey.objects.values_list("key", "kind")) == [(key, "edit")]
+
+
+def test_an_edit_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_server, settings):
+    """Like a new round's: the edit is sent and never answered, the worker gives
+    up (after 600 ms here) and keeps it. The held edit did reach the server; sent
+    again from the phone with its key and its old version, it is answered as that
+    first save, not refused as a conflict, and the round is changed once."""
+    settings.OFFLINE_SAVE_TIMEOUT_MS = 600
+    page, user, session = table
+    round_ = saved_round(session)
+    form = f"/sessions/{session.pk}/rounds/{round_.pk}/edit/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/")
+    held = []
+    arrived = []
+
+    def hold_the_first_save(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif not held:
+            held.append((route.request.post_data_buffer, route.request.headers["content-type"]))
+        else:
+            if not arrived:
+                # The held edit reaches the server before the phone sends it again.
+                client = Client()
+                client.force_login(user)
+                body, content_type = held[0]
+                response = client.generic("POST", form, body, content_type=content_type)
+                arrived.append((response.status_code, edited_once(round_)))
+            route.continue_()
+
+    page.context.route(f"**{form}", hold_the_first_save)
+    goto(page, live_server.url + form)
+    key = page.locator('input[name="save_key"]').input_value()
+    page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("9")
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+19")
+    page.get_by_role("button", name="Save changes").tap()
+    # Kept on the phone by the worker, under the form's key, while the edit is unanswered.
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued={key}$"))
+    expect(page.locator("h1")).to_have_text(session.name)
+    # Sent again at once (the phone is online) and answered as the first save.
+    wait_until(
+        page,
+        "async () => (await window.MarriageQueue.list("
+        "document.getElementById('offline-strings').dataset.user)).length === 0",
+    )
+    assert arrived == [(302, EDITED)]  # the held edit, saved first
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
+    assert edited_once(round_) == EDITED
+    page.reload()
+    expect(page.locator(".ledger-table, table").first).to_contain_text("+19")
+    assert edited_once(round_) == EDITED
+    assert list(SavedKey.objects.filter(user=user).values_list("key", "kind")) == [(key, "edit")]

@@ -1,6 +1,6 @@
 """Every save exactly once, on a phone (390×844, touch): a double tap on the
-new-session and add-player forms, a round's POST sent again, an evening
-imported twice, and a round edited on two phones at once."""
+new-session and add-player forms, a round's POST and a round edit's POST sent
+again, an evening imported twice, and a round edited on two phones at once."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scoring import services
-from scoring.models import GameSession, Round
+from scoring.models import GameSession, Round, RoundChange
 
 from ..web_helpers import WORKED, make_session, worked_round
 from .conftest import TOUCH_PHONE
@@ -95,6 +95,36 @@ def test_a_round_post_sent_again_saves_nothing_and_answers_as_the_first(
     assert again.ok and again.url == f"{live_server.url}/sessions/{session.pk}/"
     assert "Round 1 saved." in again.text()
     assert Round.objects.filter(session=session).count() == 1
+
+
+def test_an_edit_post_sent_again_saves_nothing_and_answers_as_the_first(
+    logged_in_page, live_server
+):
+    """An edit's POST replayed byte for byte, version 1 and all: the server knows
+    its key and answers as the edit was answered, not as a stale edit."""
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session = make_session(user)
+    round_ = services.add_round(session, worked_round(), user=user)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/edit/")
+    page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("9")
+    # T = 18: Aama 36 - 21 = +15, Buwa unseen 2·4 - 28 = -20, Dai -21; Didi +26.
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+26")
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/edit/")) as sent:
+        page.get_by_role("button", name="Save changes").tap()
+    expect(page.locator(".message")).to_have_text("Round 1 changed.")
+    body = sent.value.post_data
+    assert body is not None and "save_key=" in body and "version=1" in body
+    again = page.request.post(
+        sent.value.url,
+        data=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert again.ok and again.url == f"{live_server.url}/sessions/{session.pk}/"
+    assert "Round 1 changed." in again.text()
+    assert "changed by someone else" not in again.text()
+    round_.refresh_from_db()
+    assert round_.version == 2
+    assert RoundChange.objects.filter(round_pk=round_.pk, action="edit").count() == 1
 
 
 def test_an_evening_imported_twice_is_asked_about_first(logged_in_page, live_server):

@@ -137,21 +137,21 @@ async function navigate(event) {
   }
 }
 
-// A round form sent with no network, or a new round unanswered after
-// SAVE_TIMEOUT: kept on the phone, then the session's page. A save given up may
-// have reached the server all the same; sent again with its save_key, it is
-// answered as the first save. (An edit has no save_key: sent again after one
-// that arrived, it would be refused as a conflict, so an edit is not given up.)
+// A round form (a new round or an edit) sent with no network, or unanswered
+// after SAVE_TIMEOUT: kept on the phone, then the session's page. A save given
+// up may have reached the server all the same; sent again with its save_key, it
+// is answered as the first save, a new round and an edit alike. (A form without
+// a save_key, a page from before edits had one, is not given up: an edit sent
+// again after one that arrived would be refused as a conflict.)
 async function saveRound(event, match) {
   const request = event.request;
-  const copy = request.clone();
+  const form = await request.clone().formData().catch(() => null);
   const giveUp = new AbortController();
-  const isNew = new URL(request.url).pathname.endsWith("/rounds/new/");
-  const timer = isNew ? setTimeout(() => giveUp.abort(), SAVE_TIMEOUT) : null;
+  const timer = form && form.get("save_key") ? setTimeout(() => giveUp.abort(), SAVE_TIMEOUT) : null;
   try {
     return await fetch(request, { signal: giveUp.signal });
   } catch (error) {
-    const form = await copy.formData();
+    if (!form) throw error; // nothing to keep
     const record = self.MarriageQueue.recordFrom({
       user: await currentUser(),
       session: match[1],
