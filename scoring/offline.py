@@ -13,6 +13,10 @@ needs from the server.
   is given up and kept on the phone after SAVE_TIMEOUT_MS (settings
   OFFLINE_NAVIGATION_TIMEOUT_MS and OFFLINE_SAVE_TIMEOUT_MS change them; the
   browser tests make them short).
+- How soon a page shown from the phone while the browser thinks it is online
+  (the network hung) asks whether the network answers again: after
+  RECHECK_MS, then twice as long each time up to six times it (setting
+  OFFLINE_RECHECK_MS; the worker writes it on the page it shows).
 - The static files to precache, as `static()` names them (hashed in production),
   and a version drawn from their contents and the worker's own source: a deploy
   that changes any of them is a new cache, and the old one is deleted.
@@ -46,6 +50,9 @@ PUBLIC = "public"
 # a round save that has not is kept on the phone and sent again later.
 NAVIGATION_TIMEOUT_MS = 4_000
 SAVE_TIMEOUT_MS = 10_000
+# A kept page shown while the browser says it is online checks the network
+# after 5 s, then 10, 20, and every 30 s (static/js/offline.js).
+RECHECK_MS = 5_000
 SW_TEMPLATE = Path(settings.BASE_DIR) / "templates" / "scoring" / "offline" / "sw.js"
 
 
@@ -132,5 +139,6 @@ def service_worker_config(*, offline_url: str, login_url: str, logout_url: str) 
                 getattr(settings, "OFFLINE_NAVIGATION_TIMEOUT_MS", NAVIGATION_TIMEOUT_MS)
             ),
             "saveTimeout": int(getattr(settings, "OFFLINE_SAVE_TIMEOUT_MS", SAVE_TIMEOUT_MS)),
+            "recheck": int(getattr(settings, "OFFLINE_RECHECK_MS", RECHECK_MS)),
         }
     )

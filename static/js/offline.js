@@ -1,5 +1,6 @@
 // Offline at the table (README): registers the service worker, says when a page
-// shows what the phone kept ("Offline — standings as of 21:14"), keeps a round
+// shows what the phone kept ("Offline — standings as of 21:14") and when the
+// network is back ("Back online. [Show the latest]"), keeps a round
 // saved with no network on the phone (offline-queue.js) and lists it in its
 // session as waiting to send, sends the waiting rounds when the network returns,
 // and clears this user's copies at log-out. The pages work without it.
@@ -81,16 +82,156 @@
   if (storedAt || !navigator.onLine) showBanner();
   window.addEventListener("offline", showBanner);
   window.addEventListener("online", function () {
+    if (storedAt || fallback) {
+      startChecking(true); // back once the network answers (below)
+      return;
+    }
     if (banner) banner.hidden = true;
     document.documentElement.classList.remove("is-offline");
-    send().then(function () {
-      // A kept copy: the page as it is now. (The round form stays: it may be
-      // half filled in. The share page catches up by its own polling.)
-      if ((storedAt || fallback) && !roundForm && !document.querySelector("[data-live-poll]")) {
-        location.reload();
-      }
-    });
+    send();
   });
+
+  // --- The network back, on a page shown from the phone --------------------------------------
+
+  // The banner says so, with a button for the page as it is now. The rounds
+  // waiting are sent; then the page reloads by itself, once (after the sending,
+  // or SEND_WAIT if that hangs). Never the round form, which may be half filled
+  // in, and never twice in a row: a reload that brought the kept copy back
+  // again (the network slow, not gone) leaves it to the button.
+  var RELOADED = "offline-reloaded";
+  var SEND_WAIT = 5000;
+  var returned = false;
+  var reloading = false;
+
+  if (!storedAt && !fallback) {
+    try {
+      sessionStorage.removeItem(RELOADED); // a page from the network: the next return reloads again
+    } catch (error) {
+      // no storage
+    }
+  }
+
+  function showLatest() {
+    try {
+      sessionStorage.setItem(RELOADED, location.href);
+    } catch (error) {
+      // no storage: at worst a slow page is reloaded more than once
+    }
+    location.reload();
+  }
+
+  function reloadedAlready() {
+    try {
+      return sessionStorage.getItem(RELOADED) === location.href;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function backOnline() {
+    returned = true;
+    stopChecking();
+    if (banner) {
+      var button = element("button", "button secondary", words.showLatest);
+      button.type = "button";
+      button.addEventListener("click", showLatest);
+      banner.replaceChildren(document.createTextNode(words.backOnline + " "), button);
+      banner.hidden = false;
+    }
+    document.documentElement.classList.remove("is-offline");
+    var sent = send().catch(function () {
+      return null; // the rounds wait for next time
+    });
+    if (roundForm || reloading || reloadedAlready()) return;
+    reloading = true;
+    var waited = new Promise(function (resolve) {
+      setTimeout(resolve, SEND_WAIT);
+    });
+    Promise.race([sent, waited]).then(showLatest);
+  }
+
+  // --- Is the network back? ------------------------------------------------------------------
+
+  // A page shown from the phone while the browser says it is online: the
+  // network hung rather than went, and no `online` event will say when it
+  // answers. The page asks, with a small request (the manifest) that the worker
+  // sends on its own way to the network, the one a reload takes, never from a
+  // cache (X-Offline-Check): after 5 s, then 10, 20 and every 30 s (the first
+  // wait from the worker, data-offline-recheck), one at a time, each given up
+  // after CHECK_LIMIT, until one is answered or the page is left. The `online`
+  // event asks at once. A check that fails only waits for the next; a hidden
+  // page asks when it is shown again.
+  var CHECK_FIRST = Number(document.body.dataset.offlineRecheck) || 5000;
+  var CHECK_LIMIT = 10000;
+  var checking = { timer: null, delay: CHECK_FIRST, stopped: true, idle: false, asking: null };
+
+  function nextCheck() {
+    clearTimeout(checking.timer);
+    checking.timer = setTimeout(check, checking.delay);
+    checking.delay = Math.min(checking.delay * 2, CHECK_FIRST * 6);
+  }
+
+  function check() {
+    clearTimeout(checking.timer);
+    checking.timer = null;
+    if (checking.stopped || !navigator.onLine) return; // offline: the `online` event will say
+    if (document.hidden) {
+      checking.idle = true;
+      return;
+    }
+    if (checking.asking) checking.asking.abort(); // asked again at once (the `online` event)
+    var giveUp = new AbortController();
+    checking.asking = giveUp;
+    var limit = setTimeout(function () {
+      giveUp.abort();
+    }, CHECK_LIMIT);
+    fetch(words.check, {
+      cache: "no-store",
+      credentials: "same-origin",
+      headers: { "X-Offline-Check": "1" },
+      signal: giveUp.signal,
+    })
+      .then(
+        function (response) {
+          return response.ok;
+        },
+        function () {
+          return false;
+        },
+      )
+      .then(function (answered) {
+        clearTimeout(limit);
+        if (checking.asking !== giveUp) return; // a newer check asks
+        checking.asking = null;
+        if (checking.stopped) return;
+        if (answered) backOnline();
+        else nextCheck();
+      });
+  }
+
+  function startChecking(now) {
+    if (!(storedAt || fallback) || !words.check || !navigator.onLine || reloading) return;
+    checking.stopped = false;
+    checking.delay = CHECK_FIRST;
+    if (now) check();
+    else nextCheck();
+  }
+
+  function stopChecking() {
+    checking.stopped = true;
+    clearTimeout(checking.timer);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden || !checking.idle) return;
+    checking.idle = false;
+    check();
+  });
+  window.addEventListener("pagehide", stopChecking);
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && !returned) startChecking(); // back from the browser's back-forward cache
+  });
+  startChecking();
 
   // --- Sending ------------------------------------------------------------------------------
 

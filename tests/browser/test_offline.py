@@ -17,6 +17,7 @@ Dai 14 + 3 - 0 = 17; Didi +23: nets +3, -9, +23, -17.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -405,6 +406,12 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     assert violations(page, Axe()) == [], "session page offline, with a refused round"
 
 
+# What a page shown from the phone asks (through the worker) to learn whether
+# the network answers again: while the browser says it is online, and at once
+# on the `online` event.
+CHECK = "/manifest.webmanifest"
+
+
 def stored_at(path: str) -> str:
     """When the phone kept its copy of `path` (X-Offline-Stored, ms), 0 if it has none."""
     return f"""async () => {{
@@ -431,8 +438,10 @@ def test_a_kept_page_is_shown_from_the_phone_when_the_network_hangs(table, live_
     before = page.evaluate(stored_at(path))
     assert before > 0
     held = []
-    # The worker's fetch of the page is held until the test lets it go.
+    # The worker's fetch of the page is held until the test lets it go (and the
+    # page's own check whether the network answers again, for good).
     page.context.route(f"**{path}", lambda route: held.append(route))
+    page.context.route(f"**{CHECK}", lambda route: held.append(route))
     goto(page, live_server.url + path)
     expect(page.locator("h1")).to_have_text(session.name)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
@@ -618,3 +627,157 @@ def test_an_edit_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serv
     expect(page.locator(".ledger-table, table").first).to_contain_text("+19")
     assert edited_once(round_) == EDITED
     assert list(SavedKey.objects.filter(user=user).values_list("key", "kind")) == [(key, "edit")]
+
+
+class Hang:
+    """A network that hangs: every request for `paths` (with any query) and for
+    offline.js's check is held, never answered, until `answer()` lets them go
+    and answers every later one. With `drop_posts`, a form sent meanwhile fails
+    at once instead (a save lost on the way), so the phone keeps it."""
+
+    def __init__(self, page, *paths: str, drop_posts: bool = False) -> None:
+        self.paths = {*paths, CHECK}
+        self.drop_posts = drop_posts
+        self.answering = False
+        self.held: list = []
+        page.context.route(lambda url: urlsplit(url).path in self.paths, self._route)
+
+    def _route(self, route) -> None:
+        if self.answering:
+            route.continue_()
+        elif self.drop_posts and route.request.method == "POST":
+            route.abort("timedout")
+        else:
+            self.held.append(route)
+
+    def answer(self) -> None:
+        self.answering = True
+        for route in self.held:
+            route.continue_()
+
+
+def is_check(request) -> bool:
+    """The check's request (the worker's, held like the page itself)."""
+    return urlsplit(request.url).path == CHECK
+
+
+def hung_network_settings(settings) -> None:
+    """The worker shows a kept page after 300 ms, and the page checks the
+    network after 200 ms, then 400, 800 and every 1.2 s."""
+    settings.OFFLINE_NAVIGATION_TIMEOUT_MS = 300
+    settings.OFFLINE_RECHECK_MS = 200
+
+
+def test_a_page_shown_because_the_network_hung_reloads_when_it_answers(
+    table, live_server, settings
+):
+    """The network hangs, so the kept copy is shown with its banner; the browser
+    never went offline, so no `online` event will come. The page checks on its
+    own, and when the network answers it reloads by itself, with the round saved
+    meanwhile on another phone."""
+    hung_network_settings(settings)
+    page, _user, session = table
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path)
+    network = Hang(page, path)
+    banner = page.locator("#offline-banner")
+    with page.context.expect_event("request", predicate=is_check):
+        goto(page, live_server.url + path)
+    expect(banner).to_have_text(BANNER)
+    assert network.held  # the page, and the check, unanswered
+    saved_round(session)
+    expect(page.locator(".ledger-table, table").first).not_to_contain_text("23")
+    network.answer()
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+    expect(banner).to_be_hidden()
+    expect(page.locator("h1")).to_have_text(session.name)
+
+
+def test_a_round_kept_while_the_network_hung_is_sent_when_it_answers(table, live_server, settings):
+    """A save lost on the way while the network hangs is kept on the phone and
+    listed on the kept session page; the network answers: it is sent once, and
+    the page reloads with it in the ledger."""
+    hung_network_settings(settings)
+    page, _user, session = table
+    path = f"/sessions/{session.pk}/"
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, path, form)
+    network = Hang(page, path, form, drop_posts=True)
+    goto(page, live_server.url + form)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(page.locator(".offline-queue .queued-round")).to_contain_text("waiting to send")
+    assert Round.objects.filter(session=session).count() == 0
+    network.answer()
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    assert queued_count(page) == 0
+    assert Round.objects.filter(session=session).count() == 1
+
+
+def back_online(page):
+    """The banner saying the network is back, and its button."""
+    banner = page.locator("#offline-banner")
+    expect(banner).to_have_text("Back online. Show the latest")
+    expect(banner).to_have_attribute("role", "status")
+    button = banner.get_by_role("button", name="Show the latest")
+    box = button.bounding_box()
+    assert box and box["height"] >= 44 and box["width"] >= 44
+    return button
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_round_form_being_filled_in_stays_when_the_network_answers(
+    theme, logged_in_page, live_server, settings
+):
+    """The round form shown from the phone while the network hangs, half filled
+    in: when the network answers it is not reloaded (what was typed stays); the
+    banner says the network is back, and its button shows the form as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from .test_axe import violations
+
+    hung_network_settings(settings)
+    page, user = logged_in_page(**TOUCH_PHONE, color_scheme=theme)
+    session = make_session(user, players=tuple(HAND))
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    network = Hang(page, form)
+    goto(page, live_server.url + form)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    fill_hand(page)
+    page.evaluate("() => { window.typedHere = true; }")
+    network.answer()
+    button = back_online(page)
+    aama = page.locator('.player-row[data-player="Aama"] input[name$="-maal"]')
+    expect(aama).to_have_value("5")
+    assert page.evaluate("() => window.typedHere === true")  # never reloaded
+    # The preview settled (it is faded while the server works it out).
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+23")
+    expect(page.locator("#round-form")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+    assert violations(page, Axe()) == [], "round form, the network back"
+    button.tap()
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    expect(aama).not_to_have_value("5")
+    assert page.evaluate("() => window.typedHere === undefined")
+
+
+def test_a_kept_round_form_says_the_network_is_back_on_the_online_event(table, live_server):
+    """Offline, then online: the round form shown from the phone keeps what was
+    typed, and says the network is back (it no longer just hides the banner)."""
+    page, _user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    fill_hand(page)
+    page.evaluate("() => { window.typedHere = true; }")
+    page.context.set_offline(False)
+    back_online(page)
+    expect(page.locator('.player-row[data-player="Aama"] input[name$="-maal"]')).to_have_value("5")
+    assert page.evaluate("() => window.typedHere === true")

@@ -85,7 +85,8 @@ async function keep(response) {
 
 // The current user's kept copy of a page (or a public one), marked on <body> as
 // shown from the phone (the page's script puts up the "Offline — standings as
-// of 21:14" banner from it); null if the phone keeps none.
+// of 21:14" banner from it, and asks every CONFIG.recheck ms and longer whether
+// the network answers again); null if the phone keeps none.
 async function keptCopy(request) {
   const user = await currentUser();
   for (const name of [PAGES_PREFIX + user, PAGES_PREFIX + "public"]) {
@@ -94,7 +95,8 @@ async function keptCopy(request) {
     const hit = (await cache.match(request)) || (await cache.match(request.url, { ignoreSearch: true }));
     if (!hit) continue;
     const stored = hit.headers.get("X-Offline-Stored") || "";
-    const html = (await hit.text()).replace("<body", '<body data-offline-stored="' + stored + '"');
+    const marks = ' data-offline-stored="' + stored + '" data-offline-recheck="' + CONFIG.recheck + '"';
+    const html = (await hit.text()).replace("<body", "<body" + marks);
     return new Response(html, { status: 200, headers: hit.headers });
   }
   return null;
@@ -177,6 +179,12 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  // A page shown from the phone asking whether the network answers again: on
+  // the worker's own way to the network, the one a reload takes, never a cache.
+  if (request.headers.get("X-Offline-Check")) {
+    event.respondWith(fetch(request).catch(() => Response.error()));
+    return;
+  }
   if (request.method === "GET" && CONFIG.precache.includes(url.pathname + url.search)) {
     event.respondWith(caches.match(request, { cacheName: STATIC_CACHE }).then((hit) => hit || fetch(request)));
     return;
