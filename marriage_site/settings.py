@@ -174,7 +174,12 @@ SECURE_CSP = {
 # are sessions and users read from it, and the database is asked only when they
 # change. (Data computed from a session is kept in each process's memory under
 # the session's version: scoring/versions.py.)
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Rendered warm pages (scoring/pagecache.py), keyed on the version of what
+    # they show: a copy in each process's memory is never out of date.
+    "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
+}
 if os.environ.get("CACHE_DIR"):
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from django.core.cache import caches
 from django.db import connections, router, transaction
 from django.db.models import Count, Max
 from django.db.models.signals import post_delete, post_save, pre_delete
@@ -87,9 +88,11 @@ def remember[T](name: str, version: str, compute: Callable[[], T]) -> T:
 
 
 def forget_computed() -> None:
-    """Drop everything remembered (tests, benchmarks: "after a change")."""
+    """Drop everything kept per version, computed data and rendered pages
+    (scoring/pagecache.py): as after a change (tests, benchmarks)."""
     with _lock:
         _computed.clear()
+    caches["pages"].clear()
 
 
 class _Moved:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from scoring import charts
 from scoring.htmx import HtmxHttpRequest
+from scoring.pagecache import render_page
 from scoring.reports import Ledger, session_ledger
 from scoring.session_chart import fmt_money, fmt_number, running_chart
 from scoring.versions import owner_version, remember
@@ -42,6 +43,13 @@ def _rounds(request: HttpRequest) -> list[RoundRow]:
 
 @login_required
 def round_history(request: HtmxHttpRequest) -> HttpResponse:
+    template = "stats/history.html#results" if request.htmx else "stats/history.html"
+    return render_page(
+        request, template, lambda: _history(request), version=owner_version(request.user.pk)
+    )
+
+
+def _history(request: HtmxHttpRequest) -> dict[str, object]:
     rounds = _rounds(request)
     names = display_names(rounds)
     form = HistoryForm(request.GET or None, players=names)
@@ -65,12 +73,20 @@ def round_history(request: HtmxHttpRequest) -> HttpResponse:
         "has_rounds": bool(rounds),
         "focus": focus,  # the player searched for: their net stands out
     }
-    template = "stats/history.html#results" if request.htmx else "stats/history.html"
-    return render(request, template, context)
+    return context
 
 
 @login_required
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
+    return render_page(
+        request,
+        "stats/player.html",
+        lambda: _player(request, name),
+        version=owner_version(request.user.pk),
+    )
+
+
+def _player(request: HttpRequest, name: str) -> dict[str, object]:
     stats = player_stats(_rounds(request), name_key(name))
     if stats is None:
         raise Http404("No such player in your sessions.")
@@ -86,7 +102,7 @@ def player_detail(request: HttpRequest, name: str) -> HttpResponse:
             value_label=_("Points"),
             fmt=fmt_number,
         )
-    return render(request, "stats/player.html", {"stats": stats, "chart": chart})
+    return {"stats": stats, "chart": chart}
 
 
 def standings_chart(board: Board) -> str:
@@ -111,9 +127,13 @@ def standings_chart(board: Board) -> str:
 
 @login_required
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
-    boards = leaderboard(_rounds(request))
-    context = {"boards": [(board, standings_chart(board)) for board in boards]}
-    return render(request, "stats/leaderboard.html", context)
+    def context() -> dict[str, object]:
+        boards = leaderboard(_rounds(request))
+        return {"boards": [(board, standings_chart(board)) for board in boards]}
+
+    return render_page(
+        request, "stats/leaderboard.html", context, version=owner_version(request.user.pk)
+    )
 
 
 def _cell(text: str) -> str:

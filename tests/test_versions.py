@@ -30,6 +30,10 @@ def test_a_player_renamed_in_the_admin_shows_at_once_on_every_page(admin_client,
         reverse("session_detail", args=[session.pk]),
         reverse("share_view", args=[token]),
         reverse("settle_up", args=[session.pk]),
+        reverse("round_new", args=[session.pk]),
+        reverse("home"),
+        reverse("round_history"),
+        reverse("leaderboard"),
     ]
     for url in pages:
         assert "Didi" in admin_client.get(url).content.decode(), url  # and now cached

@@ -19,10 +19,12 @@ from ..forms.rounds import RoundForm
 from ..htmx import HtmxHttpRequest
 from ..i18n import translate
 from ..models import GameSession, Round, RoundChange, SavedKey
+from ..pagecache import render_page
 from ..reports import NextRound, new_round_setting, round_setting, session_players
 from ..savekeys import earlier_save, posted_save_key
 from ..services.rounds import RoundConflict
 from ..snapshot import read_snapshot
+from ..versions import version_of
 from .access import round_for_user, session_for_user
 
 
@@ -40,19 +42,25 @@ def _round_page(
     status: int = 200,
     conflict: bool = False,
 ) -> HttpResponse:
-    return render(
-        request,
-        "scoring/rounds/form.html",
-        {
-            "session": session,
-            "form": form,
-            "round": round_,
-            "position": _position(round_) if round_ else None,
-            "setting": setting,
-            "conflict": conflict,  # a newer version to reload, linked from the message
-        },
-        status=status,
-    )
+    context = _round_context(session, form, setting, round_, conflict)
+    return render(request, "scoring/rounds/form.html", context, status=status)
+
+
+def _round_context(
+    session: GameSession,
+    form: RoundForm,
+    setting: NextRound,
+    round_: Round | None = None,
+    conflict: bool = False,
+) -> dict[str, object]:
+    return {
+        "session": session,
+        "form": form,
+        "round": round_,
+        "position": _position(round_) if round_ else None,
+        "setting": setting,
+        "conflict": conflict,  # a newer version to reload, linked from the message
+    }
 
 
 def _form(session: GameSession, setting: NextRound, data=None, **initial: object) -> RoundForm:
@@ -105,11 +113,14 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    with read_snapshot():  # the last round and the players as of one moment
-        session = session_for_user(request, session_id)
+    session = session_for_user(request, session_id)
+
+    def context() -> dict[str, object]:
+        # Read in one snapshot (render_page): the last round and the players as of one moment.
         setting = new_round_setting(session)
-        form = _form(session, setting)
-    return _round_page(request, session, form, setting)
+        return _round_context(session, _form(session, setting), setting)
+
+    return render_page(request, "scoring/rounds/form.html", context, version=version_of(session))
 
 
 @login_required

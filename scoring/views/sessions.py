@@ -23,10 +23,11 @@ from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..ledger_table import ledger_context
 from ..models import GameSession, Player, RoundEntry
+from ..pagecache import render_page
 from ..reports import LATEST_ROUNDS, session_ledger
 from ..savekeys import posted_save_key
 from ..snapshot import read_snapshot
-from ..versions import owner_version, remember
+from ..versions import owner_version, remember, version_of
 from .access import saved_key_for_user, session_for_user
 
 
@@ -52,8 +53,13 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
     user = request.user
-    sessions = remember("home", owner_version(user.pk), lambda: _sessions_with_leaders(user))
-    return render(request, "home.html", {"sessions": sessions})
+    version = owner_version(user.pk)
+    return render_page(
+        request,
+        "home.html",
+        lambda: {"sessions": remember("home", version, lambda: _sessions_with_leaders(user))},
+        version=version,
+    )
 
 
 @read_snapshot()
@@ -130,22 +136,31 @@ def _session_created(request: HttpRequest, save: Callable[[], GameSession]) -> H
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
-    rules = session.get_rules()
-    context = {
-        "session": session,
-        **ledger_context(session, latest=latest, can_edit=True, chart=True),
-        "can_edit": True,
-        "preset": preset_of(rules),
-        "closest": closest_preset(rules),
-    }
-    return render(request, "scoring/sessions/detail.html", context)
+
+    def context() -> dict[str, object]:
+        rules = session.get_rules()
+        return {
+            "session": session,
+            **ledger_context(session, latest=latest, can_edit=True, chart=True),
+            "can_edit": True,
+            "preset": preset_of(rules),
+            "closest": closest_preset(rules),
+        }
+
+    return render_page(
+        request, "scoring/sessions/detail.html", context, version=version_of(session)
+    )
 
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    context = {"session": session, "ledger": session_ledger(session), "can_edit": True}
-    return render(request, "scoring/sessions/settle_up.html", context)
+    return render_page(
+        request,
+        "scoring/sessions/settle_up.html",
+        lambda: {"session": session, "ledger": session_ledger(session), "can_edit": True},
+        version=version_of(session),
+    )
 
 
 @login_required

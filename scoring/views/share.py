@@ -26,6 +26,7 @@ from django.views.decorators.http import condition, require_POST
 from .. import services
 from ..ledger_table import ledger_context
 from ..models import GameSession
+from ..pagecache import render_page
 from ..reports import LATEST_ROUNDS
 from ..versions import shared_version, version_of
 from .access import session_for_user, shared_session
@@ -74,7 +75,12 @@ def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
     session = shared_session(token)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
-    response = render(request, "scoring/share/view.html", _live_context(session, latest))
+    response = render_page(
+        request,
+        "scoring/share/view.html",
+        lambda: _live_context(session, latest),
+        version=version_of(session),
+    )
     return _no_store_in_shared_caches(response)
 
 
