@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import path
 
 from .views import audit, files, maal, offline, players, rounds, rules, sessions, share
 from .views.guide import how_it_works
@@ -37,7 +37,8 @@ urlpatterns = [
     path("how-it-works/", how_it_works, name="how_it_works"),
     path("sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/import/", files.session_import, name="session_import"),
-    path("sessions/<int:session_id>/", include(session_urls)),
+    # A session's pages (session_urls): marriage_site/urls.py, one include()
+    # with the record's (stats).
     # The public page of a share link, and the part of it that phones poll.
     path("s/<str:token>/", share.share_view, name="share_view"),
     path("s/<str:token>/live/", share.share_live, name="share_live"),
