@@ -293,3 +293,48 @@ def test_another_users_evening_is_not_asked_about(logged_in, owner, django_user_
     response = upload(logged_in, DEMO.read_text(encoding="utf-8"))
     assert response.status_code == 302
     assert GameSession.objects.filter(owner=owner).count() == 1
+
+
+def rotation_file(rounds: int, **marks: bool) -> str:
+    """`rounds` of RULES.md's worked example (Didi wins) under better after a
+    rotation; `marks` gives round "r6" an explicit `better`."""
+    entries = [
+        {"player": "Aama", "status": "seen", "maal": 5},
+        {"player": "Buwa", "status": "unseen", "maal": 2},
+        {"player": "Didi", "status": "seen", "maal": 7},
+        {"player": "Dai", "status": "seen"},
+    ]
+    played = []
+    for number in range(1, rounds + 1):
+        round_ = {"winner": "Didi", "entries": entries}
+        if f"r{number}" in marks:
+            round_["better"] = marks[f"r{number}"]
+        played.append(round_)
+    return json.dumps(
+        {
+            "format": "marriage-session/1",
+            "name": "Rotation",
+            "players": ["Aama", "Buwa", "Didi", "Dai"],
+            "rules": {"better_after_rotation": True},
+            "rounds": played,
+        }
+    )
+
+
+def test_an_imported_rounds_default_better_moves_when_an_earlier_round_is_deleted(logged_in):
+    upload(logged_in, rotation_file(7, r7=True))
+    session = GameSession.objects.get()
+    rounds = list(session.rounds.order_by("number"))
+    # Round 5 is due (four players); round 7 is marked better in the file.
+    assert [r.better for r in rounds] == [False] * 4 + [True, False, True]
+    assert [r.better_mark for r in rounds] == [None] * 6 + [True]
+    logged_in.post(reverse("round_delete", args=[session.pk, rounds[0].pk]))
+    kept = list(session.rounds.order_by("number"))
+    # Old round 6 is round 5 now, due after a full rotation: it is better and
+    # Didi wins double; old round 5 (now 4) is not. The mark stays on its round.
+    assert [r.better for r in kept] == [False] * 4 + [True, True]
+    assert [r.better_mark for r in kept] == [None] * 5 + [True]
+    nets = [dict(r.entries.values_list("player__name", "net")) for r in kept]
+    assert [n["Didi"] for n in nets] == [30, 30, 30, 30, 60, 60]
+    exported = json.loads(logged_in.get(reverse("session_export", args=[session.pk])).content)
+    assert [r.get("better") for r in exported["rounds"]] == [None] * 5 + [True]

@@ -105,7 +105,7 @@ def test_entry_and_round_defaults():
         (Entry("A", "seen", 0, 0, False), Entry("B", "unseen", 0, 0, False)),
         winner="A",
         win_type="normal",
-        better=False,
+        better=None,  # not marked: settles with the rules' default
     )
 
 
@@ -165,14 +165,18 @@ def test_a_round_after_a_dublee_win_is_better_unless_the_file_says():
     second = {k: v for k, v in data["rounds"][0].items() if k != "better"} | {"win_type": "normal"}
     data["rounds"] += [second, dict(second), dict(second, better=False)]
     rounds = parse_document(data).rounds
-    assert [r.better for r in rounds] == [False, True, False, False]
+    # A missing `better` is not marked: the round keeps following its default.
+    assert [r.better for r in rounds] == [False, None, None, False]
     # The second round is doubled: the worked example's nets × 2.
     exported = export_document(parse_document(data))
     assert exported["rounds"][1]["net"] == {"A": 6, "B": -32, "C": 60, "D": -34}
-    assert [r["better"] for r in exported["rounds"]] == [False, True, False, False]
+    assert exported["rounds"][2]["net"] == {"A": 3, "B": -16, "C": 30, "D": -17}
+    # The export writes only the marks, so reading it back keeps the defaults.
+    assert [r.get("better") for r in exported["rounds"]] == [False, None, None, False]
     # Without the option, a missing `better` is false.
     data["rules"] = {}
-    assert [r.better for r in parse_document(data).rounds] == [False] * 4
+    exported = export_document(parse_document(data))
+    assert exported["rounds"][1]["net"] == {"A": 3, "B": -16, "C": 30, "D": -17}
 
 
 @pytest.mark.parametrize(

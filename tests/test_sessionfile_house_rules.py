@@ -12,7 +12,9 @@ from scoring.engine import Entry, make_rules
 from scoring.engine.sessionfile import (
     FORMAT,
     SessionFileError,
+    dumps,
     export_document,
+    fingerprint,
     loads,
     parse_document,
 )
@@ -116,13 +118,40 @@ def test_a_missing_better_takes_the_rotation_default():
     rounds = [worked_example() for _ in range(6)]
     rounds[5]["better"] = False
     doc = parse_document(document(rounds, better_after_rotation=True))
-    # With four players round 5 is due; round 6 is not (and says so anyway).
-    assert [r.better for r in doc.rounds] == [False, False, False, False, True, False]
-    assert export_document(doc)["rounds"][4]["net"] == {"A": 6, "B": -32, "C": 60, "D": -34}
+    # Not marked (None): settled, round 5 is due with four players; round 6 is
+    # not (and says so anyway).
+    assert [r.better for r in doc.rounds] == [None, None, None, None, None, False]
+    exported = export_document(doc)
+    assert [r["net"]["C"] for r in exported["rounds"]] == [30, 30, 30, 30, 60, 30]
+    assert exported["rounds"][4]["net"] == {"A": 6, "B": -32, "C": 60, "D": -34}
+    # The export writes `better` only where the file marked it, so the rounds read
+    # back still follow the default, and export → import → export is the same text.
+    assert [r.get("better") for r in exported["rounds"]] == [None] * 5 + [False]
+    text = dumps(exported)
+    assert loads(text) == doc
+    assert dumps(export_document(loads(text))) == text
     rounds[4]["better"] = None
     assert refused(document(rounds, better_after_rotation=True)) == (
         "round 5, better: must be true or false, got None"
     )
+
+
+def test_an_earlier_export_with_better_on_every_round_keeps_its_marks():
+    # Exports written before the defaults were kept gave every round `better`:
+    # each is the table's mark, and the file settles exactly as it did.
+    rounds = [dict(worked_example(), better=False) for _ in range(6)]
+    doc = parse_document(document(rounds, better_after_rotation=True))
+    assert [r.better for r in doc.rounds] == [False] * 6
+    exported = export_document(doc)
+    assert [r["net"]["C"] for r in exported["rounds"]] == [30] * 6
+    assert [r["better"] for r in exported["rounds"]] == [False] * 6
+    assert dumps(export_document(loads(dumps(exported)))) == dumps(exported)
+    # The same evening however its better rounds were written: the import asks
+    # before saving it a second time.
+    unmarked = parse_document(document([worked_example() for _ in range(6)]))
+    assert fingerprint(parse_document(document(rounds))) == fingerprint(unmarked)
+    rounds[1]["better"] = True
+    assert fingerprint(parse_document(document(rounds))) != fingerprint(unmarked)
 
 
 def test_an_option_this_version_does_not_know_is_refused_by_name():

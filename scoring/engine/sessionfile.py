@@ -37,7 +37,6 @@ from .settlement import (
     RoundError,
     RoundInput,
     RoundResult,
-    better_defaults,
     settle_round,
     settle_session,
 )
@@ -277,8 +276,8 @@ TOP_KEYS = {
 
 def parse_round(raw: object, number: int, players: Collection[str], rules: Rules) -> RoundInput:
     """One round of a file; `number` counts from 1 for messages. A round without
-    `better` has better None: its default, which depends on the rounds before it
-    (`parse_document` fills it in)."""
+    `better` has better None: not marked, so it takes its default, which depends
+    on the rounds before it (`settle_session` works it out)."""
     where: Place = (_round(number),)
     fields: dict[str, Any] = _expect(raw, dict, where)
     _unknown_keys(fields, ROUND_KEYS, where)
@@ -503,12 +502,9 @@ def parse_document(data: object) -> SessionDoc:
     for number, raw in enumerate(rounds_raw, start=1):
         rounds.append(parse_round(raw, number, seated, rules))
         maal.append(parse_round_maal(raw, number, rounds[-1], rules))
-    # A missing `better` takes its default (after a dublee win, after a rotation).
-    defaults = better_defaults(rounds, rules)
-    rounds = [
-        replace(r, better=defaults[index].better) if r.better is None else r
-        for index, r in enumerate(rounds)
-    ]
+    # A missing `better` stays None, not marked: the round takes its default
+    # (after a dublee win, after a rotation) when settled, and once saved keeps
+    # following it when an earlier round is added or deleted.
     return SessionDoc(
         name=name,
         currency=currency.strip().upper(),
@@ -560,14 +556,13 @@ def round_document(
     round_: RoundInput, result: RoundResult | None = None, maal: RoundMaal | None = None
 ) -> dict[str, Any]:
     """A round as the file has it; `tiplu` and `maal_tally` only where the maal
-    calculator was used."""
+    calculator was used, `better` only where the round is marked (better None
+    takes its default again when the file is read back, so it keeps following
+    the rules' default after an earlier round is deleted)."""
     maal = maal or RoundMaal()
-    doc: dict[str, Any] = {
-        "winner": round_.winner,
-        "win_type": round_.win_type,
-        # The result's: a round given with better None took its default.
-        "better": result.better if result is not None else round_.better,
-    }
+    doc: dict[str, Any] = {"winner": round_.winner, "win_type": round_.win_type}
+    if round_.better is not None:
+        doc["better"] = round_.better
     if maal.tiplu:
         doc["tiplu"] = maal.tiplu
     entries = []
@@ -649,8 +644,14 @@ def fingerprint(doc: SessionDoc) -> dict[str, Any]:
     """What a document holds, as the export writes it without what it computes
     from it: two documents of one evening are equal, however written (rules
     given by preset or one by one, entries in any order, a stake of "2.5" or
-    "2.50")."""
-    document = export_document(doc)
+    "2.50", a round better by its default or by its mark)."""
+    # Each round's better as it settles, so an evening saved before its rounds
+    # kept their defaults (every round marked) matches one that follows them.
+    settled = settle_session(doc.rounds, doc.rules).rounds
+    rounds = tuple(
+        replace(r, better=res.better) for r, res in zip(doc.rounds, settled, strict=True)
+    )
+    document = export_document(replace(doc, rounds=rounds))
     for key in COMPUTED:
         document.pop(key, None)
     for round_ in document["rounds"]:

@@ -39,7 +39,8 @@ def session_doc(session: GameSession) -> SessionDoc:
         stake_per_point=session.stake_per_point,
         rules=session.get_rules(),
         players=players,
-        rounds=tuple(r.to_input() for r in saved),
+        # As the table marked them: an unmarked round (None) keeps its default.
+        rounds=tuple(r.to_input(marked=True) for r in saved),
         played_on=session.played_on,
         maal=maal_per_round(maal),
     )
