@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring import services
-from scoring.engine import Entry, RoundInput
+from scoring.engine import Entry, RoundInput, sessionfile
 from scoring.engine.sessionfile import loads
 from scoring.management.commands.demo import DEMO_FILE
 from scoring.models import GameSession, Player, Round, RoundEntry
@@ -157,3 +157,34 @@ def test_unwritable_directory_is_a_clear_error(tmp_path):
     blocker.write_text("not a directory")
     with pytest.raises(CommandError, match=f"--all: cannot create {blocker}/sub"):
         call_command("export_session", all=str(blocker / "sub"))
+
+
+def test_a_backup_that_would_not_restore_is_written_and_reported(tmp_path, monkeypatch):
+    """A session saved before a limit existed (here: the round limit lowered below
+    the demo night's rounds) is still backed up, but whoever keeps the backups is
+    told that import_session would refuse that file."""
+    demo, _night, _empty = _sessions()
+    rounds = demo.rounds.count()
+    monkeypatch.setattr(sessionfile, "MAX_ROUNDS", rounds - 1)
+    refused = f"rounds: at most {rounds - 1} rounds in a file, got {rounds}"
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command("export_session", all=str(tmp_path), stdout=out, stderr=err)
+    assert caught.value.returncode == 1
+    assert str(caught.value) == f"--all: 1 not restorable (session {demo.pk}); see the lines above"
+    path = tmp_path / f"session-{demo.pk}.json"
+    assert err.getvalue() == (
+        f"--all: session {demo.pk} written to {path}, but import_session would refuse it: "
+        f"{refused}\n"
+    )
+    assert out.getvalue() == f"3 sessions written to {tmp_path}\n"
+    kept = json.loads(path.read_text())
+    assert kept == _export(demo)
+    single = StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command("export_session", str(demo.pk), stdout=single)
+    assert caught.value.returncode == 1
+    assert str(caught.value) == (
+        f"session {demo.pk}: written, but import_session would refuse it: {refused}"
+    )
+    assert json.loads(single.getvalue()) == kept

@@ -23,9 +23,10 @@ from scoring import services
 from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.views import rounds as round_views
+from tests.test_concurrency import Phone, at_once
 from tests.test_files_web import demo_doc
 from tests.test_web_sessions import session_post
-from tests.web_helpers import WORKED, round_data, worked_round
+from tests.web_helpers import WORKED, make_session, round_data, worked_round
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,7 +74,7 @@ def test_an_upload_over_the_size_limit_is_dropped_unread_with_the_form(logged_in
     response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
     assert response.status_code == 400
     assert (
-        "<li>Session file: larger than the limit of 5,242,880 bytes for a session file</li>"
+        "<li>Session file: larger than the limit of 12,582,912 bytes for a session file</li>"
         in field_errors(response.content.decode(), "file")
     )
     assert not GameSession.objects.exists()
@@ -83,7 +84,7 @@ def test_a_file_just_over_the_limit_is_stopped_while_it_streams(logged_in):
     # Within the request's allowance for other fields, so only the streamed count stops it.
     response = upload(logged_in, b" " * (MAX_FILE_BYTES + 1))
     assert response.status_code == 400
-    assert "larger than the limit of 5,242,880 bytes" in response.content.decode()
+    assert "larger than the limit of 12,582,912 bytes" in response.content.decode()
 
 
 def test_lookalike_players_in_an_imported_file_are_refused(logged_in):
@@ -158,6 +159,27 @@ def test_a_31st_player_is_refused(logged_in, session):
     response = logged_in.post(reverse("player_add", args=[session.pk]), {"name": "Bhai"})
     assert "at most 30 players in one session" in response.content.decode()
     assert session.players.count() == 30
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_adding_the_30th_player_at_once_make_30_not_31(live_server, owner):
+    """Both forms count 29 before either saves; the service counts again with the
+    session locked, so the second phone is told the session is full."""
+    session = make_session(owner, players=[f"P{n}" for n in range(28)])
+    phones = [Phone(live_server.url, owner) for _ in range(2)]
+    path = reverse("player_add", args=[session.pk])
+    for attempt in range(3):  # a race can hide once; three times in a row it cannot
+        Player.objects.create(session=session, name=f"Q{attempt}", position=100 + attempt)
+        assert session.players.count() == 29
+        results = at_once(
+            lambda: phones[0].post(path, {"name": "Bhai"}),
+            lambda: phones[1].post(path, {"name": "Bhauju"}),
+        )
+        assert sorted(status for status, _body in results) == [200, 302]
+        refused = next(body for status, body in results if status == 200)
+        assert "at most 30 players in one session" in refused
+        assert session.players.count() == 30
+        session.players.filter(name__in=["Bhai", "Bhauju", f"Q{attempt}"]).delete()
 
 
 def test_a_rename_to_a_case_twin_is_refused(logged_in, session):

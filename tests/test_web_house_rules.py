@@ -215,6 +215,27 @@ def test_the_rules_page_settles_the_last_round_under_each_preset(logged_in, sess
     ]
 
 
+def compare_row(html: str, player: str) -> list[str]:
+    row = html.split(f'<th scope="row">{player}</th>')[1].split("</tr>")[0]
+    return [cell.split(">")[1].split("<")[0] for cell in row.split("<td")[1:]]
+
+
+def test_the_presets_side_by_side_book_next_winner_dhoos_from_earlier_rounds(logged_in, owner):
+    session = make_session(owner, dhoos_payee="next_winner")
+    # Round 1: Dai given dhoos, owed to the next winner; Didi wins.
+    enter(logged_in, session, {**ZEROS, "Dai": ("seen", 0, 0, True)}, "Didi")
+    # Round 2: Aama wins: 3 from each loser, and Dai's 15 dhoos is booked to her.
+    last = enter(logged_in, session, ZEROS, "Aama")
+    assert nets(last) == {"Aama": 24, "Buwa": -3, "Didi": -3, "Dai": -18}
+    html = page(logged_in, "session_rules", session)
+    assert "Round 2 as the ledger has it, and settled with every round before it" in html
+    # Columns: this session (the ledger), pagat, kidnap, murder, wikipedia, nepal.
+    # Under the presets paying dhoos to all, round 1 paid it; nepal books it here.
+    assert compare_row(html, "Aama") == ["+24", "+9", "+9", "+9", "+9", "+24"]
+    assert compare_row(html, "Dai") == ["-18", "-3", "-3", "-3", "-3", "-18"]
+    assert compare_row(html, "Buwa") == ["-3"] * 6
+
+
 def test_one_tap_adopts_a_preset(logged_in, session, owner):
     url = reverse("session_rules", args=[session.pk])
     assert logged_in.post(url, {"adopt": "nepal"}).status_code == 302

@@ -14,9 +14,13 @@ from typing import Any
 
 from .rules import MAX_PLAYERS_LIMIT
 
-MAX_FILE_BYTES = 5 * 1024 * 1024  # a 1,000-round night exports to well under 1 MB
+# A session the web lets grow must fit in its own backup: MAX_ROUNDS rounds of
+# the largest kind (MAX_ROUND_ENTRIES players with 40-character names in 4-byte
+# characters, every maal item counted, dhoos booked to the next winner) export
+# to about 10.5 MB, so the file limit is above that (tests/test_limits.py).
+MAX_FILE_BYTES = 12 * 1024 * 1024
 MAX_SESSION_PLAYERS = 30  # far more than sit at one table; guards against a pasted essay
-MAX_ROUNDS = 5_000  # a long festival of nights is a few hundred
+MAX_ROUNDS = 1_000  # a long festival of nights is a few hundred; the web stops here too
 MAX_ROUND_ENTRIES = MAX_PLAYERS_LIMIT  # no round seats more than the rules' highest max_players
 MAX_NAME_LENGTH = 100  # a session's name
 MAX_PLAYER_NAME_LENGTH = 40

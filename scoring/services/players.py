@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ..engine.limits import MAX_SESSION_PLAYERS
 from ..engine.rules import MIN_PLAYERS
 from ..models import GameSession, Player, SavedKey
 from ..savekeys import once, remember_save
@@ -15,6 +16,10 @@ from .rounds import AlreadySaved
 
 class PlayerNotRemoved(Exception):
     """The player cannot leave the session; the message says why."""
+
+
+class PlayerNotAdded(Exception):
+    """The session is full; the message names the limit."""
 
 
 def add_player(
@@ -33,7 +38,17 @@ def add_player(
 
 @transaction.atomic
 def _add_player(*, session: GameSession, name: str, user, save_key: str | None) -> Player:
-    position = (session.players.aggregate(top=Max("position"))["top"] or 0) + 1
+    # The form counted the players before this transaction: two phones adding at
+    # once both passed it. Counted again with the session locked, one waits.
+    GameSession.objects.select_for_update().get(pk=session.pk)
+    seated = Player.objects.filter(session_id=session.pk).aggregate(
+        count=Count("pk"), top=Max("position")
+    )
+    if seated["count"] >= MAX_SESSION_PLAYERS:
+        raise PlayerNotAdded(
+            _("at most %(max)d players in one session") % {"max": MAX_SESSION_PLAYERS}
+        )
+    position = (seated["top"] or 0) + 1
     player = Player.objects.create(session=session, name=name, position=position)
     remember_save(user=user, key=save_key, kind="player", session=session, object_pk=player.pk)
     return player

@@ -20,7 +20,9 @@ from ..engine import (
     settle_round,
     settle_session,
 )
+from ..engine.limits import MAX_ROUNDS
 from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round_tallies
+from ..engine.messages import message
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
 from ..savekeys import earlier_save, remember_save
 from ..versions import claim_unchanged
@@ -32,6 +34,20 @@ if TYPE_CHECKING:
 CONFLICT_MESSAGE = (
     "This round was changed by someone else since you opened it; reload to see their version."
 )
+
+
+# The file format's limit: a session the web lets grow past it could not be
+# restored from its own backup (import_session would refuse the file).
+TOO_MANY_ROUNDS = gettext_noop(
+    "a session holds at most %(max)s rounds; start a new session to play on"
+)
+
+
+def check_room(round_count: int) -> None:
+    """RoundError naming the limit if a session of `round_count` rounds is full.
+    Called with the session row locked, so two saves at once cannot both pass."""
+    if round_count >= MAX_ROUNDS:
+        raise RoundError(message(TOO_MANY_ROUNDS, max=f"{MAX_ROUNDS:,}"))
 
 
 class RoundConflict(RoundError):
@@ -392,6 +408,7 @@ def _add_round(
     settle_round(_checked(round_input), rules)  # refuse before writing anything
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     so_far = Round.objects.filter(session=locked).aggregate(top=Max("number"), count=Count("pk"))
+    check_room(so_far["count"])
     position = so_far["count"] + 1  # the last: every other number is lower
     in_place = None
     if claimed and setting is not None and setting.number == position:
@@ -543,6 +560,10 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
         raise RestoreError("Only a deleted round can be restored.")
     if change.restored or Round.objects.filter(pk=change.round_pk).exists():
         raise RestoreError("This round has already been restored.")
+    try:
+        check_room(Round.objects.filter(session=session).count())
+    except RoundError as error:
+        raise RestoreError(error.msg) from None
     snap = change.before
     by_id = {p.pk: p for p in session.players.all()}
     by_name = {p.name: p for p in by_id.values()}

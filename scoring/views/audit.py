@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..engine import RoundError
+from ..i18n import translate
 from ..models import Round, RoundChange
 from .access import change_for_user, session_for_user
 
@@ -132,7 +133,7 @@ def round_restore(request: HttpRequest, session_id: int, change_id: int) -> Http
     try:
         round_ = services.restore_round(change, user=request.user)
     except RoundError as error:
-        messages.error(request, str(error))
+        messages.error(request, translate(error.msg))
         return redirect("session_changes", session_id=session.pk)
     # The position came back with the round, counted inside the save's transaction.
     messages.success(

@@ -19,6 +19,7 @@ from .. import services
 from ..forms.players import PlayerForm
 from ..models import Player
 from ..savekeys import posted_save_key
+from ..services.players import PlayerNotAdded
 from .access import player_for_user, saved_key_for_user, session_for_user
 
 
@@ -44,6 +45,8 @@ def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
             )
         except IntegrityError:  # added by another phone a moment ago
             form.add_error("name", _("%(name)s already plays in this session") % form.cleaned_data)
+        except PlayerNotAdded as full:  # the last seat taken by another phone a moment ago
+            form.add_error("name", str(full))
     return render(
         request,
         "scoring/players/add.html",

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from scoring.engine.sessionfile import dumps
+from scoring.engine.sessionfile import SessionFileError, dumps, loads
 from scoring.models import GameSession
 from scoring.services import export_session
 from scoring.snapshot import read_snapshot
@@ -23,6 +23,17 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def restore_problem(text: str) -> str | None:
+    """Why import_session would refuse this export, or None: a session saved
+    before a limit or a rule it breaks existed is still written, but its backup
+    would not restore, and whoever keeps the backups must hear of it."""
+    try:
+        loads(text)
+    except SessionFileError as error:
+        return str(error)
+    return None
 
 
 class Command(SessionFileCommand):
@@ -53,6 +64,12 @@ class Command(SessionFileCommand):
                 raise CommandError(f"id: no session {options['id']}", returncode=2) from None
             text = dumps(export_session(session))
         self.stdout.write(text, ending="")
+        problem = restore_problem(text)
+        if problem is not None:
+            raise CommandError(
+                f"session {session.pk}: written, but import_session would refuse it: {problem}",
+                returncode=1,
+            )
 
     def export_all(self, directory: Path) -> None:
         try:
@@ -63,6 +80,7 @@ class Command(SessionFileCommand):
             ) from None
         count = 0
         failed: list[int] = []
+        unrestorable: list[int] = []  # written, but a restore would refuse the file
         # Each session is read in its own snapshot: a round saved or undone while
         # the backup runs is in a session's file whole or not at all.
         for session_id in GameSession.objects.order_by("pk").values_list("pk", flat=True):
@@ -74,6 +92,13 @@ class Command(SessionFileCommand):
                         continue  # deleted since the list was read: nothing to back up
                     text = dumps(export_session(session))
                 write_atomically(path, text)
+                problem = restore_problem(text)
+                if problem is not None:
+                    unrestorable.append(session_id)
+                    self.stderr.write(
+                        f"--all: session {session_id} written to {path}, but import_session "
+                        f"would refuse it: {problem}"
+                    )
             except OSError as error:
                 failed.append(session_id)
                 self.stderr.write(f"--all: cannot write {path}: {error.strerror or error}")
@@ -84,9 +109,11 @@ class Command(SessionFileCommand):
                 count += 1
         noun = "session" if count == 1 else "sessions"
         self.stdout.write(f"{count} {noun} written to {directory}")
+        problems = []
         if failed:
-            listed = ", ".join(map(str, failed))
-            raise CommandError(
-                f"--all: {len(failed)} not written (session {listed}); see the lines above",
-                returncode=1,
-            )
+            problems.append(f"{len(failed)} not written (session {', '.join(map(str, failed))})")
+        if unrestorable:
+            listed = ", ".join(map(str, unrestorable))
+            problems.append(f"{len(unrestorable)} not restorable (session {listed})")
+        if problems:
+            raise CommandError(f"--all: {'; '.join(problems)}; see the lines above", returncode=1)
