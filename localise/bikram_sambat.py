@@ -59,22 +59,26 @@ def bs_label(day: datetime.date, *, nepali: bool = True) -> str:
     return f"{dom} {names[month - 1]} {year}"
 
 
-def parse_date(text: str, *, today: datetime.date | None = None) -> datetime.date:
-    """A date typed in either calendar: "2026-10-02", "2083-06-16", "२०८३/०६/१६",
-    "2083-06-16 BS". Unmarked, a year more than BS_YEARS_AHEAD past today's is
-    Bikram Sambat. Raises BikramSambatError for anything else."""
+def read_typed(text: str, *, today: datetime.date | None = None) -> tuple[int, int, int, bool]:
+    """(year, month, day, is Bikram Sambat) of a date typed year-month-day, not yet
+    checked against either calendar. Unmarked, a year more than BS_YEARS_AHEAD past
+    today's is Bikram Sambat. Raises BikramSambatError if it is not year-month-day."""
     match = TYPED.match(text.translate(DEVANAGARI_DIGITS))
     if not match:
         raise BikramSambatError(f"{text!r} is not a date written year-month-day")
     year, month, day = (int(part) for part in match.groups()[:3])
     marker = (match.group("calendar") or "").upper()
-    today = today or datetime.date.today()
-    if marker.startswith(("B", "V", "वि")):
-        bikram = True
-    elif marker.startswith(("A", "ई")):
-        bikram = False
+    if marker:
+        bikram = marker.startswith(("B", "V", "वि"))
     else:
-        bikram = year > today.year + BS_YEARS_AHEAD
+        bikram = year > (today or datetime.date.today()).year + BS_YEARS_AHEAD
+    return year, month, day, bikram
+
+
+def parse_date(text: str, *, today: datetime.date | None = None) -> datetime.date:
+    """A date typed in either calendar: "2026-10-02", "2083-06-16", "२०८३/०६/१६",
+    "2083-06-16 BS" (read_typed). Raises BikramSambatError for anything else."""
+    year, month, day, bikram = read_typed(text, today=today)
     if bikram:
         return from_bs(year, month, day)
     try:

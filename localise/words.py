@@ -8,7 +8,9 @@ writes them, marked here so `makemessages` keeps them.
   misspells (password rules, the log-in error, number limits, month names). Our
   LOCALE_PATHS come before Django's catalogues, so an entry here wins."""
 
-from django.utils.translation import gettext, gettext_noop, ngettext_lazy
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgettext_lazy
+
+from scoring.engine.settlement import FIELD_WORDS
 
 RULE_VALUES = (
     gettext_noop("count"),
@@ -122,3 +124,35 @@ DJANGO_PLURALS = (
         "max",
     ),
 )
+
+
+# A session file's keys, named in an import error's place ("round 2, entry 1,
+# player: missing"): in Nepali the reader's word, in English the key as the file
+# writes it (scoring.i18n.translate). The round form's fields are the engine's
+# FIELD_WORDS (player, status, maal, tunnel, winner …), in the catalogue already.
+FILE_KEYS = {
+    "format": pgettext_lazy("session file", "format"),
+    "name": pgettext_lazy("session file", "name"),
+    "played_on": pgettext_lazy("session file", "played_on"),
+    "currency": pgettext_lazy("session file", "currency"),
+    "stake_per_point": pgettext_lazy("session file", "stake_per_point"),
+    "rules": pgettext_lazy("session file", "rules"),
+    "players": pgettext_lazy("session file", "players"),
+    "rounds": pgettext_lazy("session file", "rounds"),
+    "entries": pgettext_lazy("session file", "entries"),
+    "maal_tally": pgettext_lazy("session file", "maal_tally"),
+    "totals": pgettext_lazy("session file", "totals"),
+    "money": pgettext_lazy("session file", "money"),
+    "transfers": pgettext_lazy("session file", "transfers"),
+    "dhoos_pending": pgettext_lazy("session file", "dhoos_pending"),
+    "net": pgettext_lazy("session file", "net"),
+    "dhoos_booked": pgettext_lazy("session file", "dhoos_booked"),
+}
+
+
+def file_key_text(key: str) -> str:
+    """A file's key in the reader's words; a key we do not know (one the file made
+    up, a maal item's key) as written."""
+    if key in FILE_KEYS:
+        return str(FILE_KEYS[key])
+    return gettext(key) if key in FIELD_WORDS else key

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from localise.forms import EitherCalendarDateField
 from scoring.engine.rules import PRESETS
 
 from .records import HistoryFilter
@@ -27,12 +28,9 @@ class HistoryForm(forms.Form):
 
     player = forms.ChoiceField(label=_("Player"), required=False)
     winner = forms.ChoiceField(label=_("Winner"), required=False)
-    date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    # Either calendar, as on the session form: "2083-06-16" is Bikram Sambat.
+    date_from = EitherCalendarDateField(label=_("From"), required=False)
+    date_to = EitherCalendarDateField(label=_("To"), required=False)
     variant = forms.ChoiceField(label=_("Rules"), required=False)
     dublee = forms.BooleanField(label=_("Dublee wins only"), required=False)
     victims = forms.BooleanField(label=_("Kidnapped or murdered maal only"), required=False)

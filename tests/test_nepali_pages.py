@@ -11,19 +11,23 @@ attributes that are data (href, class, name, ids, data-* holding codes)."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
+from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.services import create_share_link
 
+from .test_files_web import demo_doc
 from .test_security import ACCESS, _named_patterns, _url_for
 from .web_helpers import make_session, round_data
 
@@ -169,6 +173,16 @@ def world(django_user_model):
     return {"session": session, "owner": owner, "clients": clients}
 
 
+def refused_files() -> list[bytes]:
+    """A stake that is not a number, a round's entry without its player, and a file
+    one byte over the limit."""
+    bad_stake, bad_entry = demo_doc(), demo_doc()
+    bad_stake["stake_per_point"] = "धेरै"
+    del bad_entry["rounds"][0]["entries"][0]["player"]
+    return [json.dumps(bad_stake).encode(), json.dumps(bad_entry).encode(),
+            b" " * (MAX_FILE_BYTES + 1)]  # fmt: skip
+
+
 def _pages(world) -> list[tuple[str, str, str, dict | None]]:
     """(who, method, url, data) for every page and error state to read."""
     session = world["session"]
@@ -206,6 +220,14 @@ def _pages(world) -> list[tuple[str, str, str, dict | None]]:
         ("owner", "POST", reverse("session_import"), {}),
         ("owner", "POST", reverse("player_add", args=[session.pk]), {"name": "Aama"}),
     ]
+    # A refused file names its fields in Nepali; a file over the limit says it grouped.
+    for content in refused_files():
+        upload = SimpleUploadedFile("night.json", content, "application/json")
+        pages.append(("owner", "POST", reverse("session_import"), {"file": upload}))
+    # A share link turned off while the page was open: its live part says so.
+    pages.append(
+        ("anonymous", "GET", reverse("share_live", args=["turned-off-0123456789ab"]), None)
+    )
     return pages
 
 
@@ -245,3 +267,24 @@ def test_the_rules_page_names_the_preset_once_with_one_colon(world):
     session = world["session"]
     html = world["clients"]["owner"].get(reverse("session_rules", args=[session.pk]))
     assert "<h2>यो खेलमा चल्ने नियम: पगत नियम</h2>" in html.content.decode()
+
+
+def test_a_refused_file_names_its_fields_in_nepali(world):
+    said = []
+    for content in refused_files():
+        upload = SimpleUploadedFile("night.json", content, "application/json")
+        response = world["clients"]["owner"].post(reverse("session_import"), {"file": upload})
+        assert response.status_code == 400
+        said.append(response.content.decode().replace("&quot;", '"').replace("&#x27;", "'"))
+    assert "प्रति अंक दर: \"2.50\" जस्तो दशमलव संख्या हुनुपर्छ; यहाँ 'धेरै' छ" in said[0]
+    assert "राउन्ड 1, पङ्क्ति 1, खेलाडी: छुटेको छ" in said[1]
+    assert "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो" in said[2]
+    assert "stake_per_point" not in said[0] and "player:" not in said[1]
+
+
+def test_a_share_link_turned_off_says_so_in_nepali(world):
+    gone = world["clients"]["anonymous"].get(
+        reverse("share_live", args=["turned-off-0123456789ab"])
+    )
+    assert gone.status_code == 404
+    assert "लिङ्क बनाउनुहुनेले यो सेयर लिङ्क बन्द गर्नुभएको छ" in gone.content.decode()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -126,6 +128,64 @@ def test_create_a_session_with_a_variant(logged_in, owner):
     assert str(session.played_on) == "2026-10-02"
     assert session.get_rules() == make_rules("kidnap", unseen_payment=20)
     assert list(session.players.values_list("name", flat=True)) == ["Aama", "Buwa", "Didi", "Dai"]
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+@pytest.mark.parametrize(
+    "typed",
+    ["2083-06-16", "2083-06-16 BS", "२०८३-०६-१६", "2083/6/16 वि.सं.", "2026-10-02", "2026-10-02 AD"],
+)
+def test_the_date_is_taken_in_either_calendar(logged_in, owner, language, typed):
+    """Dashain 2083: 16 Ashwin 2083 BS is 2 October 2026, however the family writes it."""
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = logged_in.post(reverse("session_new"), session_post(played_on=typed))
+    assert response.status_code == 302
+    assert GameSession.objects.get(owner=owner).played_on == date(2026, 10, 2)
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "message"),
+    [
+        ("en", "Dashain", "Date: Enter a valid date. Write it year-month-day, in Bikram Sambat "
+         "(2083-06-16) or Gregorian (2026-10-02)."),
+        ("en", "2083-13-01", "Date: Enter a valid date. Bikram Sambat has no 2083-13-01."),
+        ("en", "2026-02-30 AD",
+         "Date: Enter a valid date. The Gregorian calendar has no 2026-02-30."),
+        ("ne", "Dashain", "मिति: सही मिति लेख्नुहोस्: वर्ष-महिना-गते, विक्रम संवत्मा (2083-06-16) वा "
+         "ईस्वी संवत्मा (2026-10-02)।"),
+        ("ne", "२०८३-१३-०१", "मिति: सही मिति लेख्नुहोस्: विक्रम संवत्मा 2083-13-01 भन्ने मिति हुँदैन।"),
+        ("ne", "2026-02-30", "मिति: सही मिति लेख्नुहोस्: ईस्वी संवत्मा 2026-02-30 भन्ने मिति हुँदैन।"),
+    ],
+)  # fmt: skip
+def test_a_date_on_neither_calendar_is_refused_naming_the_field(
+    logged_in, language, typed, message
+):
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = logged_in.post(reverse("session_new"), session_post(played_on=typed))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert message in html.split('id="field-played_on"')[1].split("</div>")[0]
+    assert not GameSession.objects.exists()
+
+
+def test_the_date_is_shown_in_both_calendars(logged_in, owner):
+    """English writes the Gregorian date; Nepali the Bikram Sambat one, the other beside it."""
+    session = make_session(owner)
+    session.played_on = date(2026, 10, 2)
+    session.save()
+    edit = reverse("session_edit", args=[session.pk])
+    html = logged_in.get(edit).content.decode()
+    assert 'name="played_on" value="2026-10-02"' in html
+    assert "This is 2 Oct 2026 (16 Ashwin 2083 BS)." in html
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    html = logged_in.get(edit).content.decode()
+    assert 'name="played_on" value="2083-06-16 वि.सं."' in html
+    assert "यो 16 असोज 2083 (2 अक्टोबर 2026) हो।" in html
+    # Sent back as shown, the date is unchanged.
+    data = {"name": session.name, "played_on": "2083-06-16 वि.सं.", "currency": session.currency,
+            "stake_per_point": str(session.stake_per_point)}  # fmt: skip
+    response = logged_in.post(edit, data, follow=True)
+    assert "केही बदलिएन।" in response.content.decode()
 
 
 def test_past_players_are_offered(logged_in, owner):

@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from localise.forms import EitherCalendarDateField
+
 from ..engine import PRESETS
 from ..engine.limits import MAX_SESSION_PLAYERS
 from ..engine.names import player_key
@@ -21,8 +23,12 @@ class SessionDetailsForm(forms.Form):
     """A session's name, date and money; the new-session form adds players and rules."""
 
     name = forms.CharField(label=_("Name"), max_length=MAX_NAME_LENGTH)
-    played_on = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    played_on = EitherCalendarDateField(
+        label=_("Date"),
+        help_text=_(
+            "Year-month-day, in Bikram Sambat (2083-06-16, or 2083-06-16 BS) or Gregorian "
+            "(2026-10-02)."
+        ),
     )
     currency = forms.CharField(label=_("Currency"), max_length=8, initial="NPR")
     stake_per_point = forms.DecimalField(
