@@ -188,3 +188,89 @@ def test_sign_class_is_what_the_if_tags_it_replaced_gave(value):
 )
 def test_rule_values_are_words_in_either_language(language, value, shown):
     assert render("{{ value|rule_value }}", language, value=value) == shown
+
+
+# --- every figure grouped: a round's breakdown, dhoos waiting, the import's limit ------------
+
+
+def big_round():
+    """Aama wins a better round holding 10,000 maal: each of five pays (10,000 + 3) × 2,
+    and she receives 1,00,030."""
+    from scoring.engine import make_rules
+    from scoring.engine.settlement import Entry, RoundInput, settle_round
+
+    names = ("Aama", "Buwa", "Didi", "Dai", "Kaka", "Hajurba")
+    entries = tuple(Entry(name, "seen", 10000 if name == "Aama" else 0) for name in names)
+    round_ = RoundInput(entries=entries, winner="Aama", better=True)
+    return settle_round(round_, make_rules("pagat", max_players=6))
+
+
+@pytest.mark.parametrize(
+    ("language", "figures"),
+    [
+        ("en", ["T = <b>10,000</b>", "S = 10,000", "+100,030", "-20,006",
+                "(10,000 + 3 − 0) × 2 = <b>20,006</b>",
+                "20,006 + 20,006 + 20,006 + 20,006 + 20,006 = 100,030"]),
+        ("ne", ["T = <b>10,000</b>", "S = 10,000", "+1,00,030", "-20,006",
+                "(10,000 + 3 − 0) × 2 = <b>20,006</b>",
+                "20,006 + 20,006 + 20,006 + 20,006 + 20,006 = 1,00,030"]),
+    ],
+)  # fmt: skip
+def test_a_rounds_breakdown_is_grouped(language, figures):
+    template = Template("{% include 'scoring/rounds/_breakdown.html' %}")
+    with translation.override(language):
+        html = template.render(Context({"result": big_round(), "on_guide": True}))
+    for figure in figures:
+        assert figure in html, figure
+    assert "100030" not in html and "10000" not in html
+
+
+@pytest.mark.parametrize(("language", "owes"), [("en", "150,000"), ("ne", "1,50,000")])
+def test_dhoos_waiting_is_grouped(language, owes):
+    ledger = {"pending": [{"player": "Buwa", "amount": 150000, "round": 3}]}
+    template = Template("{% include 'scoring/_pending_dhoos.html' %}")
+    with translation.override(language):
+        html = " ".join(template.render(Context({"ledger": ledger})).split())
+    assert owes in html and "150000" not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "form_says", "file_says"),
+    [
+        ("en", "larger than the limit of 12,582,912 bytes for a session file",
+         "file: larger than the limit of 12,582,912 bytes"),
+        ("ne", "1,25,82,912 बाइट", "फाइल: 1,25,82,912 बाइटको सीमाभन्दा ठूलो"),
+    ],
+)  # fmt: skip
+def test_the_import_limit_is_grouped(language, form_says, file_says):
+    """12 MiB, said in the reader's grouping by the form and by the engine's message."""
+    from scoring.engine.sessionfile import SessionFileError, loads
+    from scoring.forms.files import ImportForm
+    from scoring.i18n import translate
+
+    with translation.override(language):
+        form = ImportForm({}, {}, too_large=True)
+        assert not form.is_valid()
+        assert form_says in form.errors["file"][0]
+        with pytest.raises(SessionFileError) as caught:
+            loads(" " * (12 * 1024 * 1024 + 1))
+        assert translate(caught.value.msg) == file_says
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_history_dates_in_either_calendar(language):
+    """The round history's From and To read a Bikram Sambat date as the session form does."""
+    from stats.forms import HistoryForm
+
+    with translation.override(language):
+        form = HistoryForm({"date_from": "2083-06-16", "date_to": "2026-10-31"}, players={})
+        assert form.is_valid(), form.errors
+        assert form.cleaned_data["date_from"] == datetime.date(2026, 10, 2)
+        assert form.cleaned_data["date_to"] == datetime.date(2026, 10, 31)
+        form = HistoryForm({"date_from": "2083-13-40"}, players={})
+        assert not form.is_valid()
+        assert form.errors["date_from"] == [
+            "Enter a valid date. Bikram Sambat has no 2083-13-40."
+            if language == "en"
+            else "सही मिति लेख्नुहोस्: विक्रम संवत्मा 2083-13-40 भन्ने मिति हुँदैन।"
+        ]

@@ -6,6 +6,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from localise.numbers import NumberFormat
+
 from ..engine.limits import MAX_FILE_BYTES
 from ..engine.sessionfile import SessionDoc, SessionFileError, loads, shorten
 from ..i18n import translate
@@ -35,12 +37,16 @@ class ImportForm(forms.Form):
         super().full_clean()
         if self.too_large and self.is_bound:
             self.errors.pop("file", None)
-            self.add_error("file", str(TOO_LARGE % {"max": f"{MAX_FILE_BYTES:,}"}))
+            self.add_error(
+                "file", str(TOO_LARGE % {"max": NumberFormat.current().num(MAX_FILE_BYTES)})
+            )
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_FILE_BYTES:
-            raise forms.ValidationError(TOO_LARGE % {"max": f"{MAX_FILE_BYTES:,}"})
+            raise forms.ValidationError(
+                TOO_LARGE % {"max": NumberFormat.current().num(MAX_FILE_BYTES)}
+            )
         try:
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:

@@ -2,6 +2,7 @@
 
 from django import template
 
+from localise.numbers import NumberFormat
 from scoring.breakdown_words import player_sentence
 from scoring.engine import PlayerResult, RoundResult
 
@@ -11,10 +12,11 @@ register = template.Library()
 @register.filter
 def winner_take(result: RoundResult) -> str:
     """What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"."""
+    number = NumberFormat.current().num  # grouped the reader's way, as |num
     pays = [p.pay for p in result.players if not p.is_winner]
-    terms = " + ".join(str(pay) if pay >= 0 else f"(−{-pay})" for pay in pays)
+    terms = " + ".join(number(pay) if pay >= 0 else f"(−{number(-pay)})" for pay in pays)
     total = sum(pays)
-    return f"{terms} = {total if total >= 0 else f'−{-total}'}"
+    return f"{terms} = {number(total) if total >= 0 else f'−{number(-total)}'}"
 
 
 @register.simple_tag
