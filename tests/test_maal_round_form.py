@@ -120,3 +120,35 @@ def test_rules_page_links_to_the_maal_pages(logged_in, session):
     html = logged_in.get(reverse("session_rules", args=[session.pk])).content.decode()
     assert reverse("maal_table", args=[session.pk]) in html
     assert reverse("maal_calculator", args=[session.pk]) in html
+
+
+def test_a_master_card_tally_at_value_10(logged_in, owner):
+    session = make_session(owner, master_card=True, master_card_value=10)
+    rows = {"Aama": ("seen", 5), "Buwa": ("unseen", 2), "Didi": ("seen", 7), "Dai": ("seen", 10)}
+    data = _with_maal(session, rows, Dai={"master_card": 1})
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert response.status_code == 302
+    round_ = Round.objects.get(session=session)
+    entries = {e.player.name: e for e in round_.entries.select_related("player")}
+    assert entries["Dai"].maal_tally == {"master_card": 1}
+    # Dai's maal 10: T = 24. Aama pays 24 + 3 − 20 = 7, Buwa 24 + 10 − 8 = 26,
+    # Dai 24 + 3 − 40 = −13 (Didi pays Dai 13): Didi +20.
+    assert {name: e.net for name, e in entries.items()} == {
+        "Aama": -7,
+        "Buwa": -26,
+        "Didi": 20,
+        "Dai": 13,
+    }
+    html = logged_in.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
+    assert "<b>Dai</b>: 1 master card = 10" in html
+    # Counted at the session's value: 5 typed beside it is refused.
+    rows["Dai"] = ("seen", 5)
+    response = logged_in.post(
+        reverse("round_new", args=[session.pk]), _with_maal(session, rows, Dai={"master_card": 1})
+    )
+    assert response.status_code == 200
+    assert (
+        "maal: the calculator counted maal 10 and tunnel 0 (1 master card = 10), "
+        "not 5 and 0; count again or clear the calculator"
+    ) in response.content.decode()
+    assert Round.objects.filter(session=session).count() == 1

@@ -230,3 +230,93 @@ def test_a_maal_tunnel_saved_before_the_split_still_reads():
     assert parse_document(document([round_])).rounds[0].entry("B").tunnel == 20
     round_["entries"][1].update(maal=5, tunnel=15)
     assert "the calculator counted maal 10 and tunnel 10" in refused(document([round_]))
+
+
+# --- RULES.md section 3's options, with exact numbers, through the file ----------------------
+# The worked example (C wins; A seen 5, B unseen 2, C 7, D seen 0; T = 14): nets
+# A +3, B −16, C +30, D −17 before any dhoos.
+
+
+def nets_of(rounds: list[dict], **rules) -> list[dict[str, int]]:
+    return [r["net"] for r in export_document(parse_document(document(rounds, **rules)))["rounds"]]
+
+
+def test_dhoos_amount_round_total_is_the_rounds_t():
+    # D's dhoos costs T = 14 to each of the three others: D −17 − 42 = −59.
+    assert nets_of([worked_example(D={"dhoos": True})], dhoos_amount="round_total") == [
+        {"A": 17, "B": -2, "C": 44, "D": -59}
+    ]
+    # T after section 3's rules: under murder B's 2 is void, T = 12.
+    # A pays 12 + 3 − 20 = −5, B 12 + 10 = 22, D 12 + 3 = 15; then D's 12 each.
+    murder = nets_of(
+        [worked_example(D={"dhoos": True})], dhoos_amount="round_total", unseen_maal="void"
+    )
+    assert murder == [{"A": 5 + 12, "B": -22 + 12, "C": 32 + 12, "D": -15 - 36}]
+    # No winner: the points as entered, before any rule (B's void tunnel 3
+    # included): 5 + 2 + 3 + 7 + 0 = 17 to each of the three others.
+    abandoned = worked_example(D={"dhoos": True}, B={"tunnel": 3})
+    abandoned["winner"] = None
+    assert nets_of([abandoned], dhoos_amount="round_total") == [
+        {"A": 17, "B": 17, "C": 17, "D": -51}
+    ]
+    # Under next_winner, the T of the round it was given in, paid to C in round 2.
+    later = {"winner": "C", "entries": [entry("C"), entry("D")]}
+    exported = export_document(
+        parse_document(
+            document(
+                [worked_example(D={"dhoos": True}), later],
+                dhoos_amount="round_total",
+                dhoos_payee="next_winner",
+            )
+        )
+    )
+    assert exported["rounds"][1]["dhoos_booked"] == [
+        {"player": "D", "amount": 14, "round": 1, "to": "C"}
+    ]
+    # Round 2: T = 0, D pays C 3 for the game and 14 for the dhoos.
+    assert exported["rounds"][1]["net"] == {"C": 17, "D": -17}
+
+
+def test_dhoos_payee_winner_pays_the_amount_once_to_the_winner():
+    # D pays 15 once, to C: D −17 − 15, C +30 + 15.
+    assert nets_of([worked_example(D={"dhoos": True})], dhoos_payee="winner") == [
+        {"A": 3, "B": -16, "C": 45, "D": -32}
+    ]
+    # The winner given dhoos pays, as under `all`, 15 to each of the three others.
+    assert nets_of([worked_example(C={"dhoos": True})], dhoos_payee="winner") == [
+        {"A": 18, "B": -1, "C": -15, "D": -2}
+    ]
+    # No winner: as `all`.
+    abandoned = dict(worked_example(D={"dhoos": True}), winner=None)
+    assert nets_of([abandoned], dhoos_payee="winner") == [{"A": 15, "B": 15, "C": 15, "D": -45}]
+
+
+def test_dhoos_voids_maal_of_a_fouler_holding_maal():
+    # A (seen, maal 5) given dhoos counts 0: T = 0 + 2 + 7 + 0 = 9.
+    # A pays 9 + 3 − 0 = 12, B 9 + 10 − 8 = 11, D 9 + 3 = 12: C +35; then A's
+    # dhoos, 15 to each of the three others.
+    fouled = [worked_example(A={"dhoos": True})]
+    assert nets_of(fouled, dhoos_voids_maal=True) == [{"A": -57, "B": 4, "C": 50, "D": 3}]
+    # Without the option A keeps the 5: the worked example, then the dhoos.
+    assert nets_of(fouled) == [{"A": 3 - 45, "B": -1, "C": 45, "D": -2}]
+    # Applied before kidnap: B (unseen 2) given dhoos keeps nothing for C to take.
+    # T = 5 + 0 + 7 + 0 = 12: A pays 12 + 3 − 20 = −5, B 22, D 15; C +32.
+    kidnapped = [worked_example(B={"dhoos": True})]
+    assert nets_of(kidnapped, unseen_maal="kidnap", dhoos_voids_maal=True) == [
+        {"A": 5 + 15, "B": -22 - 45, "C": 32 + 15, "D": -15 + 15}
+    ]
+
+
+def test_a_master_card_tally_at_value_10():
+    tallied = worked_example(D={"maal": 10, "maal_tally": {"master_card": 1}})
+    tallied["tiplu"] = "7H"
+    rules = {"master_card": True, "master_card_value": 10}
+    # D's maal 10: T = 24. A pays 24 + 3 − 20 = 7, B 24 + 10 − 8 = 26,
+    # D 24 + 3 − 40 = −13 (C pays D 13): C +20.
+    assert nets_of([tallied], **rules) == [{"A": -7, "B": -26, "C": 20, "D": 13}]
+    # The tally is checked at the session's value: 5 (the default) is refused.
+    tallied["entries"][3]["maal"] = 5
+    assert refused(document([tallied], **rules)) == (
+        "round 1, player D, maal_tally: the calculator counted maal 10 and tunnel 0 "
+        "(1 master card = 10), not 5 and 0; count again or clear the calculator"
+    )
