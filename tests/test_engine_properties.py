@@ -6,12 +6,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from decimal import Decimal
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import (
     PRESETS,
     Entry,
+    RoundError,
     RoundInput,
     Rules,
     make_rules,
@@ -20,9 +22,12 @@ from scoring.engine import (
     settle_round,
     settle_up,
 )
+from scoring.engine.maal import Tally, score
 from scoring.engine.rules import (
     DHOOS_AMOUNT_CHOICES,
     DHOOS_PAYEE_CHOICES,
+    MAAL_TABLE_CHOICES,
+    MAX_MASTER_CARD_VALUE,
     UNSEEN_MAAL_CHOICES,
     UNSEEN_TUNNEL_CHOICES,
 )
@@ -234,6 +239,86 @@ def test_dhoos_voids_maal_touches_only_dhoos_players_and_the_kidnapper(case):
             assert mine.points <= before.points
         elif entry.player != kidnapper:
             assert (mine.points, mine.counted_tunnel) == (before.points, before.counted_tunnel)
+
+
+@st.composite
+def dublee_wins(draw: st.DrawFn) -> tuple[Rules, RoundInput]:
+    """Any rules with any `dublee_min_players`, and a playable round won by dublees
+    with any number of players up to `max_players`."""
+    rules = draw(any_rules())
+    round_ = draw(rounds_under(replace(rules, dublee_min_players=2)))
+    assume(round_.winner is not None)
+    minimum = draw(st.integers(2, 8))
+    return replace(rules, dublee_min_players=minimum), replace(round_, win_type="dublee")
+
+
+@FAST
+@given(dublee_wins())
+def test_a_dublee_win_needs_at_least_dublee_min_players(case):
+    rules, round_ = case
+    count = len(round_.entries)
+    if count < rules.dublee_min_players:
+        with pytest.raises(RoundError) as error:
+            settle_round(round_, rules)
+        assert error.value.field == "win_type"
+        assert str(error.value) == (
+            f"win_type: a dublee win needs at least {rules.dublee_min_players} players "
+            f"under these rules, got {count}"
+        )
+    else:
+        result = settle_round(round_, rules)
+        assert result.win_type == "dublee"
+        assert sum(result.nets.values()) == 0
+
+
+@st.composite
+def tallies(draw: st.DrawFn, extras: bool) -> Tally:
+    """A hand one player can hold (copies in play, at most 20 cards), without the
+    master card; alter and printed jokers only with `extras` (the rules turn them on)."""
+    marriages = draw(st.integers(0, 1))
+    poplu_tunnels = 0 if marriages else draw(st.integers(0, 1))
+    jhiplu_tunnels = 0 if marriages else draw(st.integers(0, 1))
+    alter_tunnels = draw(st.integers(0, 1)) if extras else 0
+    return Tally(
+        tiplu=draw(st.integers(0, 2 - marriages)),
+        poplu=draw(st.integers(0, 3 - marriages - 3 * poplu_tunnels)),
+        jhiplu=draw(st.integers(0, 3 - marriages - 3 * jhiplu_tunnels)),
+        marriages=marriages,
+        alter=draw(st.integers(0, 3 - 3 * alter_tunnels)) if extras else 0,
+        printed_jokers=draw(st.integers(0, 2)) if extras else 0,
+        tunnels=draw(st.integers(0, 1)),
+        joker_tunnels=draw(st.integers(0, 1)),
+        poplu_tunnels=poplu_tunnels,
+        jhiplu_tunnels=jhiplu_tunnels,
+        alter_tunnels=alter_tunnels,
+    )
+
+
+@st.composite
+def master_card_cases(draw: st.DrawFn) -> tuple[Rules, Tally]:
+    extras = draw(st.booleans())
+    rules = make_rules(
+        draw(st.sampled_from(list(PRESETS))),
+        maal_table=draw(st.sampled_from(MAAL_TABLE_CHOICES)),
+        master_card=True,
+        master_card_value=draw(st.integers(0, MAX_MASTER_CARD_VALUE)),
+        alter=extras,
+        printed_jokers=extras,
+    )
+    return rules, draw(tallies(extras))
+
+
+@FAST
+@given(master_card_cases())
+def test_the_master_card_is_worth_master_card_value_on_every_preset_table(case):
+    rules, tally = case
+    value = rules.master_card_value
+    alone = score(Tally(master_card=1), rules)
+    assert (alone.maal, alone.tunnel) == (value, 0)
+    # Beside any other maal, the master card adds exactly its value, all of it maal.
+    without = score(tally, rules)
+    held = score(replace(tally, master_card=1), rules)
+    assert (held.maal, held.tunnel) == (without.maal + value, without.tunnel)
 
 
 # --- settle-up -------------------------------------------------------------------------------
