@@ -156,7 +156,10 @@ OPTION_HELP: dict[str, str] = {
         "Points for each printed joker when they are in play (2 to 5)."
     ),
     "master_card": gettext_noop("The master card is in play, worth the master card value."),
-    "master_card_value": gettext_noop("Points for the master card when it is in play."),
+    "master_card_value": gettext_noop(
+        "Points for the master card when it is in play. A session's own point table "
+        "sets its own value instead."
+    ),
     "maal_points": gettext_noop(
         "The session's own maal point table (tiers per item), if it has one."
     ),
