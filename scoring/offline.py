@@ -11,8 +11,9 @@ needs from the server.
 - How long the worker waits on a network that hangs rather than fails: a page
   it keeps is shown from the phone after NAVIGATION_TIMEOUT_MS, a round save
   is given up and kept on the phone after SAVE_TIMEOUT_MS (settings
-  OFFLINE_NAVIGATION_TIMEOUT_MS and OFFLINE_SAVE_TIMEOUT_MS change them; the
-  browser tests make them short).
+  OFFLINE_NAVIGATION_TIMEOUT_MS and OFFLINE_SAVE_TIMEOUT_MS change them). The
+  share page's live part shows the offline banner when a poll is unanswered
+  after NAVIGATION_TIMEOUT_MS.
 - How soon a page shown from the phone while the browser thinks it is online
   (the network hung) asks whether the network answers again: after
   RECHECK_MS, then twice as long each time up to six times it (setting
@@ -125,6 +126,12 @@ def precache() -> tuple[list[str], str]:
     return _build() if settings.DEBUG else _build_once()
 
 
+def navigation_timeout_ms() -> int:
+    """How long a page the phone keeps waits for a network that hangs; the share
+    page's live part gives a poll as long (static/js/live.js)."""
+    return int(getattr(settings, "OFFLINE_NAVIGATION_TIMEOUT_MS", NAVIGATION_TIMEOUT_MS))
+
+
 def service_worker_config(*, offline_url: str, login_url: str, logout_url: str) -> str:
     urls, version = precache()
     return json.dumps(
@@ -135,9 +142,7 @@ def service_worker_config(*, offline_url: str, login_url: str, logout_url: str) 
             "loginUrl": login_url,
             "logoutUrl": logout_url,
             "queueScript": static("js/offline-queue.js"),
-            "navigationTimeout": int(
-                getattr(settings, "OFFLINE_NAVIGATION_TIMEOUT_MS", NAVIGATION_TIMEOUT_MS)
-            ),
+            "navigationTimeout": navigation_timeout_ms(),
             "saveTimeout": int(getattr(settings, "OFFLINE_SAVE_TIMEOUT_MS", SAVE_TIMEOUT_MS)),
             "recheck": int(getattr(settings, "OFFLINE_RECHECK_MS", RECHECK_MS)),
         }

@@ -16,7 +16,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.offline import NAVIGATION_TIMEOUT_MS, SAVE_TIMEOUT_MS, precache, user_bucket
+from scoring.offline import (
+    NAVIGATION_TIMEOUT_MS,
+    RECHECK_MS,
+    SAVE_TIMEOUT_MS,
+    precache,
+    user_bucket,
+)
 
 from .web_helpers import make_session
 
@@ -66,14 +72,26 @@ def test_the_service_worker_is_served_at_the_root_with_its_headers(client, setti
     # How long a hanging network is waited for (milliseconds).
     assert config["navigationTimeout"] == NAVIGATION_TIMEOUT_MS == 4_000
     assert config["saveTimeout"] == SAVE_TIMEOUT_MS == 10_000
+    # How soon a page shown from the phone while online asks whether the network answers.
+    assert config["recheck"] == RECHECK_MS == 5_000
 
 
 def test_the_worker_waits_as_long_as_the_settings_say(client, settings):
     settings.OFFLINE_NAVIGATION_TIMEOUT_MS = 300
     settings.OFFLINE_SAVE_TIMEOUT_MS = 600
+    settings.OFFLINE_RECHECK_MS = 200
     body = client.get("/sw.js").content.decode()
     config = json.loads(re.search(r"const CONFIG = (\{.*\});", body).group(1))
-    assert (config["navigationTimeout"], config["saveTimeout"]) == (300, 600)
+    waits = (config["navigationTimeout"], config["saveTimeout"], config["recheck"])
+    assert waits == (300, 600, 200)
+
+
+def test_a_share_poll_waits_as_long_as_the_worker_waits_for_a_page(client, settings):
+    # static/js/live.js: a poll unanswered this long puts up the offline banner.
+    settings.OFFLINE_NAVIGATION_TIMEOUT_MS = 300
+    assert 'data-poll-wait="300"' in client.get(reverse("login")).content.decode()
+    del settings.OFFLINE_NAVIGATION_TIMEOUT_MS
+    assert 'data-poll-wait="4000"' in client.get(reverse("login")).content.decode()
 
 
 def test_the_cache_version_follows_the_files():

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from ..engine.rules import Rules
-from ..offline import user_bucket
+from ..offline import navigation_timeout_ms, user_bucket
 
 register = template.Library()
 SETTLEMENT_JS = Path(settings.BASE_DIR) / "static" / "js" / "settlement.js"
@@ -25,6 +25,12 @@ SETTLEMENT_JS = Path(settings.BASE_DIR) / "static" / "js" / "settlement.js"
 def offline_user(context: template.Context) -> str:
     # The context's user: the 500 page puts a stand-in there that needs no database.
     return user_bucket(context.get("user"))
+
+
+@register.simple_tag
+def offline_poll_wait() -> int:
+    # How long the share page's live part waits for a poll before saying offline.
+    return navigation_timeout_ms()
 
 
 @register.simple_tag

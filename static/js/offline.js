@@ -72,23 +72,55 @@
 
   // --- The banner ---------------------------------------------------------------------------
 
+  // The share page's live part, polled (static/js/live.js): its standings are
+  // as of the last poll answered, not of the page's load.
+  var live = document.querySelector("[data-live-poll]");
+  var lastPoll = 0;
+
   function showBanner() {
     if (!banner) return;
-    banner.textContent = say("offlineAt", { time: clock(storedAt || loadedAt) });
+    banner.textContent = say("offlineAt", { time: clock(Math.max(storedAt, lastPoll) || loadedAt) });
     banner.hidden = false;
     document.documentElement.classList.add("is-offline");
+  }
+
+  function hideBanner() {
+    if (banner) banner.hidden = true;
+    document.documentElement.classList.remove("is-offline");
   }
 
   if (storedAt || !navigator.onLine) showBanner();
   window.addEventListener("offline", showBanner);
   window.addEventListener("online", function () {
-    if (storedAt || fallback) {
+    if ((storedAt || fallback) && words.check) {
       startChecking(true); // back once the network answers (below)
       return;
     }
-    if (banner) banner.hidden = true;
-    document.documentElement.classList.remove("is-offline");
-    send();
+    if (live && !storedAt && !fallback) {
+      send(); // the banner goes when a poll answers (below)
+      return;
+    }
+    hideBanner();
+    send().then(function () {
+      // A copy kept before pages said what to check (no data-check: kept
+      // copies are the HTML of the deploy they came from): as then, the page
+      // as it is now. (Never the round form, which may be half filled in; the
+      // share page catches up by its own polling.)
+      if ((storedAt || fallback) && !roundForm && !live) location.reload();
+    });
+  });
+
+  // The share page left open: live.js says how each poll went. One not
+  // answered (the network gone, or hanging while the browser says it is
+  // online) puts the banner up with the time of the last one answered; one
+  // answered takes it down. A page shown from the phone learns that the
+  // network is back from its check (below), as its other pages do.
+  window.addEventListener("marriage-live", function (event) {
+    var detail = event.detail || {};
+    if (detail.fresh) lastPoll = Date.now();
+    if (returned || ((storedAt || fallback) && words.check)) return;
+    if (!detail.answered) showBanner();
+    else if (navigator.onLine) hideBanner();
   });
 
   // --- The network back, on a page shown from the phone --------------------------------------
@@ -419,6 +451,15 @@
 
   if (roundForm && sessionId) {
     var fixing = new URLSearchParams(location.search).get("fix");
+    // A kept copy of the new-round form carries the one-time key it was kept
+    // with: every round entered from it would share it, and the second would
+    // take the first one's place in the queue (or be answered as it by the
+    // server). Each showing of the form is a new save: a new key (a fix too,
+    // which is sent under the form's key; its refused round saved nothing).
+    var keyField = roundForm.querySelector('input[name="save_key"]');
+    if (storedAt && keyField && /\/rounds\/new\/$/.test(location.pathname)) {
+      keyField.value = freshKey();
+    }
     // Capture: before save-once.js, which leaves a prevented submit alone.
     document.addEventListener(
       "submit",
@@ -431,6 +472,11 @@
       true,
     );
     if (fixing) fillFrom(fixing);
+  }
+
+  function freshKey() {
+    if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+    return String(Date.now()) + "-" + Math.random().toString(36).slice(2, 12);
   }
 
   // "Fix": the round form filled in with the waiting round's values. Its

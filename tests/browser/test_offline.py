@@ -781,3 +781,219 @@ def test_a_kept_round_form_says_the_network_is_back_on_the_online_event(table, l
     back_online(page)
     expect(page.locator('.player-row[data-player="Aama"] input[name$="-maal"]')).to_have_value("5")
     assert page.evaluate("() => window.typedHere === true")
+
+
+def keep_as_before_the_check(path: str) -> str:
+    """Makes the phone's copy of `path` one kept before pages said what to check
+    (no data-check in #offline-strings), as copies kept before that deploy are:
+    the HTML as it was then. True once done."""
+    return f"""async () => {{
+      for (const name of await caches.keys()) {{
+        if (!name.startsWith("marriage-pages-")) continue;
+        const cache = await caches.open(name);
+        const url = location.origin + "{path}";
+        const hit = await cache.match(url);
+        if (!hit) continue;
+        const html = (await hit.text()).replace(/ data-check="[^"]*"/, "");
+        await cache.put(url, new Response(html, {{ status: hit.status, headers: hit.headers }}));
+        return !(await (await cache.match(url)).text()).includes("data-check=");
+      }}
+      return false;
+    }}"""
+
+
+def test_a_page_kept_before_the_check_still_catches_up_when_the_network_returns(table, live_server):
+    """A copy kept before this deploy has no data-check, so it cannot ask whether
+    the network answers: on the `online` event it does what pages did then. The
+    banner goes, the round waiting is sent, and the page reloads with it."""
+    page, _user, session = table
+    path = f"/sessions/{session.pk}/"
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, path, form)
+    wait_until(page, keep_as_before_the_check(path))
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page.locator(".offline-queue .queued-round")).to_contain_text("waiting to send")
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    assert not page.evaluate("() => 'check' in document.getElementById('offline-strings').dataset")
+    page.context.set_offline(False)
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    assert queued_count(page) == 0
+    assert Round.objects.filter(session=session).count() == 1
+
+
+# A second round: Aama wins; Aama 3, Buwa 0, Didi 4, Dai 1, all seen.
+SECOND = {"Aama": 3, "Buwa": 0, "Didi": 4, "Dai": 1}
+
+
+def enter_offline(page, live_server, session, winner: str, hand: dict, sits_out: str = "") -> None:
+    """With no network: the round form from the phone, the round entered and
+    saved, and the session's page listing it."""
+    before = queued_count(page) if page.url.startswith(live_server.url) else 0
+    goto(page, live_server.url + f"/sessions/{session.pk}/rounds/new/")
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    page.locator(".pick", has_text=winner).tap()
+    for name, points in hand.items():
+        if points:
+            page.locator(f'.player-row[data-player="{name}"] input[name$="-maal"]').fill(
+                str(points)
+            )
+    if sits_out:
+        page.locator(f'.player-row[data-player="{sits_out}"] label.plays').click()
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(before + 1)
+
+
+def queued_keys(page) -> list[str]:
+    return page.evaluate(
+        """async () => (await window.MarriageQueue.list(
+          document.getElementById("offline-strings").dataset.user)).map((r) => r.key)"""
+    )
+
+
+def test_rounds_saved_offline_go_in_the_order_they_were_saved_each_once(table, live_server):
+    """Two rounds entered from the phone's copy of the round form: each has its
+    own key (the copy's key is not reused), both wait, and when the network
+    returns they are saved once each, as rounds 1 and 2 in the order entered."""
+    page, user, session = table
+    open_kept(page, live_server, f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/")
+    page.context.set_offline(True)
+    enter_offline(page, live_server, session, "Didi", HAND)
+    enter_offline(page, live_server, session, "Aama", SECOND)
+    waiting = page.locator(".offline-queue .queued-round")
+    expect(waiting.nth(0)).to_contain_text("Didi won")
+    expect(waiting.nth(1)).to_contain_text("Aama won")
+    expect(waiting).to_contain_text(["waiting to send", "waiting to send"])
+    keys = queued_keys(page)
+    assert len(set(keys)) == 2
+    assert Round.objects.filter(session=session).count() == 0
+    page.context.set_offline(False)
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    assert queued_count(page) == 0
+    rounds = Round.objects.filter(session=session).order_by("number")
+    assert [(r.number, r.winner.name) for r in rounds] == [(1, "Didi"), (2, "Aama")]
+    assert rounds[0].created_at < rounds[1].created_at
+    assert sorted(SavedKey.objects.filter(user=user).values_list("key", flat=True)) == sorted(keys)
+    page.reload()
+    expect(page.locator("h1")).to_have_text(session.name)
+    assert Round.objects.filter(session=session).count() == 2
+
+
+def test_the_rounds_after_a_refused_one_wait_behind_it(table, live_server):
+    """Round 1 is refused when it arrives (at most 3 players now); round 2, which
+    the new rules allow (Dai sits out), is held behind it, not sent before it.
+    Round 1 discarded, round 2 goes, as round 1."""
+    page, _user, session = table
+    open_kept(page, live_server, f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/")
+    page.context.set_offline(True)
+    enter_offline(page, live_server, session, "Didi", HAND)
+    enter_offline(page, live_server, session, "Aama", SECOND, sits_out="Dai")
+    session.rules = make_rules("pagat", max_players=3).to_options()
+    session.save()
+    page.context.set_offline(False)
+    waiting = page.locator(".offline-queue .queued-round")
+    expect(waiting.nth(0)).to_have_class(re.compile(r"\brefused\b"))
+    expect(waiting.nth(0).locator(".queued-status")).to_have_text(
+        "not saved: the server refused it"
+    )
+    expect(waiting.nth(0).locator(".errorlist")).to_contain_text("at most 3 players")
+    expect(waiting.nth(1).locator(".queued-status")).to_have_text(
+        "waiting to send, after the round before it"
+    )
+    expect(waiting.nth(1)).not_to_have_class(re.compile(r"\brefused\b"))
+    assert Round.objects.filter(session=session).count() == 0
+    assert queued_count(page) == 2
+    waiting.nth(0).get_by_role("button", name="Discard").click()
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    expect(page.locator(".ledger-table, table").first).to_contain_text("Aama")
+    assert queued_count(page) == 0
+    rounds = Round.objects.filter(session=session)
+    assert [(r.number, r.winner.name, r.entries.count()) for r in rounds] == [(1, "Aama", 3)]
+
+
+def test_a_round_whose_winner_was_removed_meanwhile_is_kept_with_its_message(table, live_server):
+    """Meanwhile, on another phone, Didi (who won the round waiting) is removed
+    from the session: the round is refused, listed with the server's message,
+    and kept."""
+    from scoring.services import remove_player
+
+    page, _user, session = table
+    open_kept(page, live_server, f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/")
+    page.context.set_offline(True)
+    enter_offline(page, live_server, session, "Didi", HAND)
+    remove_player(player=session.players.get(name="Didi"))
+    page.context.set_offline(False)
+    refused = page.locator(".offline-queue .queued-round.refused")
+    expect(refused.locator(".queued-status")).to_have_text("not saved: the server refused it")
+    expect(refused.locator(".errorlist")).to_have_text("winner: not a player of this session")
+    assert Round.objects.filter(session=session).count() == 0
+    page.reload()
+    expect(refused).to_have_count(1)
+    expect(refused).to_contain_text("Didi won")
+    assert queued_count(page) == 1
+    assert Round.objects.filter(session=session).count() == 0
+
+
+def test_a_round_saved_offline_asks_for_background_sync(table, live_server):
+    """Where the browser has Background Sync (Chromium does), a round kept on the
+    phone registers the worker's sync, so it goes even with the app closed."""
+    page, _user, session = table
+    open_kept(page, live_server, f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/")
+    page.context.set_offline(True)
+    enter_offline(page, live_server, session, "Didi", HAND)
+    tags = page.evaluate(
+        """async () => {
+          const registration = await navigator.serviceWorker.ready;
+          return registration.sync ? await registration.sync.getTags() : null;
+        }"""
+    )
+    assert tags == ["marriage-send-rounds"]
+
+
+def test_background_sync_sends_the_rounds_with_the_app_closed(table, live_server):
+    """The worker's sync event (dispatched here through the DevTools protocol, as
+    the browser does once the network returns) sends the rounds waiting with no
+    page of the app open."""
+    page, _user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    enter_offline(page, live_server, session, "Didi", HAND)
+    cdp = page.context.new_cdp_session(page)
+    registrations: list[dict] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda params: registrations.extend(params["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.goto("about:blank")  # the app closed
+    scope = live_server.url + "/"
+    ours = [r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"]]
+    assert ours, registrations
+    sent = page.context.expect_event(
+        "requestfinished", predicate=lambda r: r.method == "POST" and r.url.endswith(form)
+    )
+    with sent:
+        page.context.set_offline(False)
+        cdp.send(
+            "ServiceWorker.dispatchSyncEvent",
+            {
+                "origin": live_server.url,
+                "registrationId": ours[0]["registrationId"],
+                "tag": "marriage-send-rounds",
+                "lastChance": False,
+            },
+        )
+    assert Round.objects.filter(session=session).count() == 1
+    goto(page, live_server.url + f"/sessions/{session.pk}/")
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+    expect(page.locator(".offline-queue")).to_have_count(0)
+    assert queued_count(page) == 0
+    assert Round.objects.filter(session=session).count() == 1

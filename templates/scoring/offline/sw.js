@@ -217,9 +217,18 @@ self.addEventListener("message", (event) => {
 });
 
 // Background Sync, where the browser has it: the rounds go even with the app closed.
+// Rounds left waiting because the network went again or the server failed make
+// the sync fail, so that the browser tries again later; signed out, only logging
+// in helps (the next page load sends them).
 self.addEventListener("sync", (event) => {
   if (event.tag !== self.MarriageQueue.SYNC_TAG) return;
   event.waitUntil(
-    currentUser().then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl })),
+    currentUser()
+      .then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl }))
+      .then((report) => {
+        if (report.stopped === "offline" || report.stopped === "server") {
+          throw new Error("rounds still waiting to send");
+        }
+      }),
   );
 });
