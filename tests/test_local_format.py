@@ -272,5 +272,5 @@ def test_history_dates_in_either_calendar(language):
         assert form.errors["date_from"] == [
             "Enter a valid date. Bikram Sambat has no 2083-13-40."
             if language == "en"
-            else "सही मिति लेख्नुहोस्: विक्रम संवत्मा 2083-13-40 भन्ने मिति हुँदैन।"
+            else "सही मिति लेख्नुहोस्। विक्रम संवत्मा 2083-13-40 भन्ने मिति हुँदैन।"
         ]
