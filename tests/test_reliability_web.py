@@ -70,13 +70,71 @@ def test_a_150000_player_file_is_refused_on_the_web_naming_the_limit(logged_in):
     assert not GameSession.objects.exists() and not Player.objects.exists()
 
 
-def test_an_upload_over_the_size_limit_is_dropped_unread_with_the_form(logged_in):
+def test_a_file_a_little_over_the_limit_is_dropped_with_the_form(logged_in):
+    # Over the limit by its Content-Length: none of it is kept, and the rest of the
+    # body is read and dropped so the browser shows the message (both languages).
     response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
     assert response.status_code == 400
     assert (
         "<li>Session file: larger than the limit of 12,582,912 bytes for a session file</li>"
         in field_errors(response.content.decode(), "file")
     )
+    logged_in.cookies["django_language"] = "ne"
+    response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
+    assert response.status_code == 400
+    assert "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो" in field_errors(
+        response.content.decode(), "file"
+    )
+    assert not GameSession.objects.exists()
+
+
+class EndlessUpload:
+    """A request body that says it is 10 GB and never ends: the form's fields,
+    then a file of spaces for as long as anyone reads. Counts what was read."""
+
+    BOUNDARY = "----endless"
+
+    def __init__(self, token: str) -> None:
+        part = f"--{self.BOUNDARY}\r\nContent-Disposition: form-data; name="
+        self.head = (
+            f'{part}"csrfmiddlewaretoken"\r\n\r\n{token}\r\n'
+            f'{part}"file"; filename="huge.json"\r\nContent-Type: application/json\r\n\r\n'
+        ).encode()
+        self.read_bytes = 0
+
+    def read(self, size: int = -1) -> bytes:
+        assert size >= 0, "the body was read whole"
+        data = (self.head[self.read_bytes : self.read_bytes + size]).ljust(size, b" ")
+        self.read_bytes += size
+        # Stop a regression at once rather than after reading 10 GB.
+        assert self.read_bytes <= 1024 * 1024, "the body is being read to its end"
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        return self.read(size if size >= 0 else 1024)
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_a_huge_upload_is_refused_without_reading_its_body(owner, language):
+    client = Client(enforce_csrf_checks=True)  # the token is read from the body
+    client.force_login(owner)
+    client.cookies["django_language"] = language
+    client.get(reverse("session_import"))
+    body = EndlessUpload(client.cookies["csrftoken"].value)
+    response = client.generic(
+        "POST",
+        reverse("session_import"),
+        CONTENT_TYPE=f"multipart/form-data; boundary={EndlessUpload.BOUNDARY}",
+        CONTENT_LENGTH=str(10 * 1024**3),
+        **{"wsgi.input": body},
+    )
+    assert response.status_code == 400
+    message = {
+        "en": "Session file: larger than the limit of 12,582,912 bytes for a session file",
+        "ne": "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो",
+    }[language]
+    assert message in field_errors(response.content.decode(), "file")
+    assert body.read_bytes <= 256 * 1024  # the fields and the first chunk of the file
     assert not GameSession.objects.exists()
 
 
