@@ -145,7 +145,8 @@ def measure(call, repeat: int, prepare=None) -> tuple[float, int]:
 
 
 def round_post(session) -> dict[str, str]:
-    data = {"win_type": "normal", "winner": ""}
+    """A round as the form posts it, with a fresh one-time key (a save, never a repeat)."""
+    data = {"win_type": "normal", "winner": "", "save_key": secrets.token_urlsafe(16)}
     players = list(session.players.all())
     for index, player in enumerate(players):
         data[f"p-{player.pk}-plays"] = "on"
@@ -221,7 +222,7 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
         url = reverse("round_new", args=[session.pk])
 
         def call():
-            response = client.post(url, data)
+            response = client.post(url, data | {"save_key": secrets.token_urlsafe(16)})
             assert response.status_code == 302, response.status_code
 
         return call

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.core.cache import caches
@@ -143,22 +144,47 @@ def session_changed(session_id: int | None, using: str, round_id: int | None = N
         mark.round_ids.add(round_id)
 
 
-def claim_unchanged(session: GameSession) -> bool:
+@dataclass(frozen=True)
+class RoundsSoFar:
+    """A session's rounds as a new one is appended: the highest number and how
+    many there are (numbers may have gaps after a delete)."""
+
+    last_number: int
+    count: int
+
+
+def claim_unchanged(session: GameSession) -> RoundsSoFar | None:
     """Inside a write's transaction: move the session's version if it is still
-    the one `session` was read at, and say whether it was. The UPDATE holds the
-    row until the commit, so a True means that nothing the version covers (the
-    session, its players, rounds and entries) has changed since the read, and
-    that no other save can change it before this one commits."""
+    the one `session` was read at, and then return its rounds so far; None if
+    the version had moved. The UPDATE holds the row until the commit, so an
+    answer means that nothing the version covers (the session, its players,
+    rounds and entries) has changed since the read, and that no other save can
+    change it before this one commits. One statement: the rounds are read by
+    the UPDATE's RETURNING, so a round save costs no query for its number."""
     using = router.db_for_write(GameSession)
+    connection = connections[using]
     now = timezone.now()
-    unchanged = GameSession.objects.using(using).filter(
-        pk=session.pk, updated_at=session.updated_at
-    )
-    if not unchanged.update(updated_at=now):
-        return False
+    session_table = connection.ops.quote_name(GameSession._meta.db_table)
+    round_table = connection.ops.quote_name(Round._meta.db_table)
+    rounds = f"FROM {round_table} WHERE session_id = %s"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {session_table} SET updated_at = %s WHERE id = %s AND updated_at = %s "
+            f"RETURNING (SELECT COALESCE(MAX(number), 0) {rounds}), (SELECT COUNT(*) {rounds})",
+            [
+                connection.ops.adapt_datetimefield_value(now),
+                session.pk,
+                connection.ops.adapt_datetimefield_value(session.updated_at),
+                session.pk,
+                session.pk,
+            ],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
     session.updated_at = now
     _remember(session.pk, using)
-    return True
+    return RoundsSoFar(last_number=row[0], count=row[1])
 
 
 def _remember(session_id: int, using: str) -> _Moved | None:

@@ -25,7 +25,7 @@ from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round
 from ..engine.messages import message
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
 from ..savekeys import earlier_save, remember_save
-from ..versions import claim_unchanged
+from ..versions import RoundsSoFar, claim_unchanged
 
 if TYPE_CHECKING:
     from ..engine.settlement import WinType
@@ -395,8 +395,8 @@ def _add_round(
     who,
     save_key: str | None,
 ) -> Round:
-    claimed = players is not None and claim_unchanged(session)
-    if claimed and players is not None:
+    claimed = claim_unchanged(session) if players is not None else None
+    if claimed is not None and players is not None:
         # Neither the session (its rules) nor its players or rounds changed since
         # they were read (any change would have moved the version), and the row
         # is locked until the commit.
@@ -407,16 +407,16 @@ def _add_round(
     rules = locked.get_rules()
     settle_round(_checked(round_input), rules)  # refuse before writing anything
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
-    so_far = Round.objects.filter(session=locked).aggregate(top=Max("number"), count=Count("pk"))
-    check_room(so_far["count"])
-    position = so_far["count"] + 1  # the last: every other number is lower
+    so_far = claimed or _rounds_so_far(locked)
+    check_room(so_far.count)
+    position = so_far.count + 1  # the last: every other number is lower
     in_place = None
     if claimed and setting is not None and setting.number == position:
         # Appending changes no earlier round: settled in its place at once.
         in_place = _settled_in_place(round_input, rules, setting)
     round_ = Round.objects.create(
         session=locked,
-        number=(so_far["top"] or 0) + 1,
+        number=so_far.last_number + 1,
         winner=by_name[round_input.winner] if round_input.winner else None,
         win_type=round_input.win_type,
         better=in_place.better if in_place else bool(round_input.better),
@@ -437,6 +437,11 @@ def _add_round(
     round_.position = position
     round_.replayed = False
     return round_
+
+
+def _rounds_so_far(session: GameSession) -> RoundsSoFar:
+    so_far = Round.objects.filter(session=session).aggregate(top=Max("number"), count=Count("pk"))
+    return RoundsSoFar(last_number=so_far["top"] or 0, count=so_far["count"])
 
 
 class AlreadySaved(Exception):
