@@ -11,7 +11,7 @@ round settles on its own given what is pending before it (`settle_round`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -200,45 +200,65 @@ def _check_points(value: object, field: str, player: str) -> int:
 
 
 def validate_round(round_: RoundInput, rules: Rules) -> None:
-    """Raise RoundError for anything a table could not have played."""
+    """Raise RoundError for anything a table could not have played (the first
+    of `round_problems`)."""
+    for problem in _problems(round_, rules):
+        raise problem
+
+
+def round_problems(round_: RoundInput, rules: Rules) -> list[RoundError]:
+    """Every problem `validate_round` would raise one at a time, in its order:
+    the round form shows them all at once, so the table fixes them in one go."""
+    return list(_problems(round_, rules))
+
+
+def _problems(round_: RoundInput, rules: Rules) -> Iterator[RoundError]:
+    # A check that needs an earlier one to pass (a winner's status needs an
+    # entry) is skipped when it failed; every independent check still runs.
     seen_players: set[str] = set()
     for entry in round_.entries:
         if not entry.player:
-            raise RoundError(gettext_noop("every entry needs a player"), field="player")
+            yield RoundError(gettext_noop("every entry needs a player"), field="player")
+            continue
         if entry.player in seen_players:
-            raise RoundError(
+            yield RoundError(
                 gettext_noop("appears twice in the round"), field="player", player=entry.player
             )
+            continue
         seen_players.add(entry.player)
-        if entry.status not in STATUSES:
-            raise RoundError(
+        status_known = entry.status in STATUSES
+        if not status_known:
+            yield RoundError(
                 message(
                     gettext_noop("must be seen or unseen, got %(value)s"), value=repr(entry.status)
                 ),
                 field="status",
                 player=entry.player,
             )
-        _check_points(entry.maal, "maal", entry.player)
-        _check_points(entry.tunnel, "tunnel", entry.player)
+        for value, name in ((entry.maal, "maal"), (entry.tunnel, "tunnel")):
+            try:
+                _check_points(value, name, entry.player)
+            except RoundError as refused:
+                yield refused
         if not isinstance(entry.dhoos, bool):
-            raise RoundError(
+            yield RoundError(
                 message(TRUE_OR_FALSE, value=repr(entry.dhoos)), field="dhoos", player=entry.player
             )
         if not isinstance(entry.dublees, bool):
-            raise RoundError(
+            yield RoundError(
                 message(TRUE_OR_FALSE, value=repr(entry.dublees)),
                 field="dublees",
                 player=entry.player,
             )
-        if entry.dublees and entry.status != "seen":
-            raise RoundError(
+        elif entry.dublees and status_known and entry.status != "seen":
+            yield RoundError(
                 message(gettext_noop("saw by dublees, so must be seen (dublees show the tiplu)")),
                 field="dublees",
                 player=entry.player,
             )
     count = len(round_.entries)
     if count < MIN_PLAYERS:
-        raise RoundError(
+        yield RoundError(
             message(
                 gettext_noop("a round needs at least %(min)s players, got %(count)s"),
                 min=MIN_PLAYERS,
@@ -247,7 +267,7 @@ def validate_round(round_: RoundInput, rules: Rules) -> None:
             field="players",
         )
     if count > rules.max_players:
-        raise RoundError(
+        yield RoundError(
             message(
                 gettext_noop(
                     "at most %(max)s players can play a round under these rules, got %(count)s"
@@ -258,34 +278,34 @@ def validate_round(round_: RoundInput, rules: Rules) -> None:
             field="players",
         )
     if round_.win_type not in WIN_TYPES:
-        raise RoundError(
+        yield RoundError(
             message(
                 gettext_noop("must be normal or dublee, got %(value)s"), value=repr(round_.win_type)
             ),
             field="win_type",
         )
     if not isinstance(round_.better, bool):
-        raise RoundError(message(TRUE_OR_FALSE, value=repr(round_.better)), field="better")
+        yield RoundError(message(TRUE_OR_FALSE, value=repr(round_.better)), field="better")
     if round_.winner is None:
         if round_.win_type == "dublee":
-            raise RoundError(gettext_noop("a dublee win needs a winner"), field="win_type")
+            yield RoundError(gettext_noop("a dublee win needs a winner"), field="win_type")
         return
     if round_.winner not in seen_players:
-        raise RoundError(
+        yield RoundError(
             message(gettext_noop("%(name)s has no entry in this round"), name=repr(round_.winner)),
             field="winner",
             player=round_.winner,
         )
-    if round_.entry(round_.winner).status != "seen":
+    elif round_.entry(round_.winner).status != "seen":
         if round_.win_type == "dublee":
             problem = gettext_noop("a dublee winner must be seen (seven dublees show the tiplu)")
         else:
             problem = gettext_noop(
                 "the winner must be seen: ending the round means having shown the pure sets"
             )
-        raise RoundError(problem, field="status", player=round_.winner)
+        yield RoundError(problem, field="status", player=round_.winner)
     if round_.win_type == "dublee" and count < rules.dublee_min_players:
-        raise RoundError(
+        yield RoundError(
             message(
                 gettext_noop(
                     "a dublee win needs at least %(min)s players under these rules, got %(count)s"

@@ -1,5 +1,5 @@
-"""The round form. Each bad value gets a message beside its field; nothing is
-saved until the whole form is valid.
+"""The round form. Each bad value gets a message beside its field, all of them
+at once (the round's own rules too); nothing is saved until the whole form is valid.
 
 It is plain Python rather than a Django Form: its fields are one row per
 session player, and its last word is the engine's (RoundError), which is
@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
 from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, loads_bounded
-from ..engine.settlement import MAX_POINTS
+from ..engine.settlement import MAX_POINTS, round_problems
 from ..i18n import translate
 from ..models import Player
 from ..services import check_tallies
@@ -206,17 +206,21 @@ class RoundForm:
         return messages
 
     def _validate(self) -> None:
+        # Every problem at once: a value that does not parse gets its message and
+        # stands in as 0 (or seen, or normal) so that the round's own rules
+        # (the winner is seen, enough players …) are judged on the rest.
         entries = []
         for row in self.rows:
-            if row.status not in ("seen", "unseen"):
+            status_known = row.status in ("seen", "unseen")
+            if not status_known:
                 row.add_error("status", str(_("must be seen or unseen")))
             maal = self._points(row, "maal")
             tunnel = self._points(row, "tunnel")
-            if row.plays and not row.errors:
+            if row.plays:
                 entries.append(
                     Entry(
                         player=row.player.name,
-                        status=row.status,  # type: ignore[arg-type]
+                        status=row.status if status_known else "seen",  # type: ignore[arg-type]
                         maal=maal or 0,
                         tunnel=tunnel or 0,
                         dhoos=row.dhoos,
@@ -237,16 +241,22 @@ class RoundForm:
                 )
             else:
                 winner_name = chosen.player.name
-        if self.win_type not in ("normal", "dublee"):
+        win_type_known = self.win_type in ("normal", "dublee")
+        if not win_type_known:
             self.add_error("win_type", str(_("must be normal or dublee")))
-        if self.has_errors:
-            return
         round_input = RoundInput(
             entries=tuple(entries),
             winner=winner_name,
-            win_type=self.win_type,  # type: ignore[arg-type]
+            win_type=self.win_type if win_type_known else "normal",  # type: ignore[arg-type]
             better=self.better,
         )
+        winner_refused = "winner" in self.errors
+        for problem in round_problems(round_input, self.rules):
+            # With the winner refused above, "a dublee win needs a winner" says it again.
+            if not (winner_refused and problem.field == "win_type" and winner_name is None):
+                self._place(problem)
+        if self.has_errors:
+            return
         try:
             self.result = settle_round(
                 round_input, self.rules, number=self.number, pending=self.pending
