@@ -54,7 +54,7 @@ def test_every_visible_change_ends_the_304s():
     changed("a round restored")
     services.add_player(session=session, name="Bahini")
     changed("a player added")
-    services.recompute_session(session, make_rules("kidnap"))
+    services.recompute_session(session=session, rules=make_rules("kidnap"))
     changed("the rules changed")
     time.sleep(0.001)
     session.refresh_from_db()

@@ -10,7 +10,7 @@ from .rounds import resettle, rounds_with_entries
 
 
 @transaction.atomic
-def recompute_session(session: GameSession, rules: Rules, *, user=None) -> None:
+def recompute_session(*, session: GameSession, rules: Rules, user=None) -> None:
     """Change a session's rules and settle every saved round again under them.
     Refused whole (RoundError) if any round is impossible under the new rules.
     Each round whose nets change gets a "rules" entry in the audit trail."""

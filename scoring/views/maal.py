@@ -85,7 +85,7 @@ def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
                 )
             else:
                 try:
-                    services.recompute_session(session, new_rules, user=request.user)
+                    services.recompute_session(session=session, rules=new_rules, user=request.user)
                 except RoundError as error:
                     problem = _("Not changed: %(problem)s.") % {"problem": translate(error.msg)}
                 else:

@@ -95,7 +95,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
         # rounds, the form shows the preset for the usual re-settle confirmation.
         adopted = _with_house_table(PRESETS[adopt], rules)
         if not has_rounds:
-            services.recompute_session(session, adopted, user=request.user)
+            services.recompute_session(session=session, rules=adopted, user=request.user)
             messages.success(request, _("Rules saved."))
             return redirect("session_detail", session_id=session.pk)
         form = RulesForm(None, rules=adopted, has_rounds=has_rounds)
@@ -119,7 +119,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
             try:
                 # With no rounds yet this only saves the rules; a round saved
                 # meanwhile by another phone is settled again with the rest.
-                services.recompute_session(session, new_rules, user=request.user)
+                services.recompute_session(session=session, rules=new_rules, user=request.user)
             except RoundError as error:  # a round changed meanwhile
                 problem = translate(error.msg)
         if problem is None:
