@@ -47,6 +47,11 @@ def test_the_dublees_toggle_marks_the_player_seen_and_is_stored(logged_in, owner
     html = page(logged_in, "round_new", session)
     dai = session.players.get(name="Dai")
     assert f'name="p-{dai.pk}-dublees"' in html
+    # On Dai's line beside seen/unseen, not behind "more" (issue 10: a compact toggle).
+    seen_line = html.split(f'data-player-id="{dai.pk}"')[1].split('class="seen-line"')[1]
+    seen_line = seen_line.split('class="maal-field"')[0]
+    assert f'id="p-{dai.pk}-status-unseen"' in seen_line
+    assert f'name="p-{dai.pk}-dublees" value="on"' in seen_line
     data = round_data(session, WORKED, "Didi")
     data[f"p-{dai.pk}-status"] = "unseen"  # the toggle wins: seven dublees show the tiplu
     data[f"p-{dai.pk}-dublees"] = "on"
@@ -132,7 +137,7 @@ def test_changing_the_rules_to_next_winner_books_dhoos_in_later_rounds(logged_in
         logged_in, session, {"Aama": ("seen", 0), "Buwa": ("seen", 0), "Dai": ("seen", 0)}, "Buwa"
     )
     assert nets(first)["Dai"] == -17 - 45
-    services.recompute_session(session, make_rules(dhoos_payee="next_winner"))
+    services.recompute_session(session=session, rules=make_rules(dhoos_payee="next_winner"))
     assert nets(first) == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
     assert nets(third)["Dai"] == -18
     assert set(RoundChange.objects.filter(action="rules").values_list("round_pk", flat=True)) == {

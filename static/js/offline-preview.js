@@ -60,7 +60,8 @@
       if (chosen.value === id) winner = row.dataset.player;
       entries.push({
         player: row.dataset.player,
-        status: unseen && unseen.checked ? "unseen" : "seen",
+        // Dublees show the tiplu: seen, as the server takes it.
+        status: unseen && unseen.checked && !(dublees && dublees.checked) ? "unseen" : "seen",
         maal: points(field("p-" + id + "-maal")),
         tunnel: points(field("p-" + id + "-tunnel")),
         dhoos: Boolean(dhoos && dhoos.checked),

@@ -13,20 +13,37 @@
     return element.offsetParent !== null && !element.disabled && !element.closest("details:not([open])");
   }
 
+  // Ticks or unticks a box and announces it, so the preview (and the rules
+  // below) follow.
+  function set(box, checked) {
+    if (box && box.checked !== checked) {
+      box.checked = checked;
+      box.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
   // Picking a winner: they play, and they are seen (ending a round shows the
-  // pure sets). Each change is announced so the preview follows.
+  // pure sets).
   form.addEventListener("change", function (event) {
     var input = event.target;
     if (input.name !== "winner" || !input.checked || input.value === "none") return;
     var row = rowOf(input.value);
     if (!row) return;
-    [row.querySelector('input[name$="-plays"]'), row.querySelector('input[name$="-status"][value="seen"]')]
-      .forEach(function (box) {
-        if (box && !box.checked) {
-          box.checked = true;
-          box.dispatchEvent(new Event("change", { bubbles: true }));
-        }
-      });
+    set(row.querySelector('input[name$="-plays"]'), true);
+    set(row.querySelector('input[name$="-status"][value="seen"]'), true);
+  });
+
+  // Dublees show the tiplu: ticking "dublees" ticks "seen", and "unseen" unticks
+  // "dublees" (the server refuses dublees on an unseen player).
+  form.addEventListener("change", function (event) {
+    var input = event.target;
+    var row = input.closest(".player-row");
+    if (!row) return;
+    if (input.name.endsWith("-dublees") && input.checked) {
+      set(row.querySelector('input[name$="-status"][value="seen"]'), true);
+    } else if (input.name.endsWith("-status") && input.value === "unseen" && input.checked) {
+      set(row.querySelector('input[name$="-dublees"]'), false);
+    }
   });
 
   // A number box takes what is typed: its content is selected on focus, so

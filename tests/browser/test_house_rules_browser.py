@@ -25,7 +25,6 @@ from tests.browser.conftest import TOUCH_PHONE
 from tests.browser.test_game_night import (
     expect_preview,
     fill_player,
-    open_more,
     pick_winner,
     player,
 )
@@ -40,9 +39,9 @@ def enter_round(page, winner: str, rows: dict[str, tuple], nets: dict[str, str],
     pick_winner(page, winner)
     for name, (status, maal, *more) in rows.items():
         fill_player(page, name, status, maal, dhoos="dhoos" in more)
-        if "dublees" in more:
-            open_more(page, name)
-            player(page, name).locator(".dublees input").check()
+        if "dublees" in more:  # the toggle beside seen/unseen, which it ticks
+            player(page, name).locator("label.dublees").tap()
+            expect(player(page, name).locator('input[value="seen"]')).to_be_checked()
     expect_preview(page, nets)
     page.get_by_role("button", name="Save round").click()
     expect(page.locator(".message")).to_have_text(f"Round {number} saved.")

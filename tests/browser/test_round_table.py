@@ -16,6 +16,8 @@ from playwright.sync_api import expect
 from scoring.models import Round
 
 from ..web_helpers import make_session
+from .test_axe import a_played_session
+from .test_phone_pages import SMALL_TARGETS_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -145,10 +147,22 @@ def test_a_double_tap_on_save_saves_one_round(table):
     assert page.evaluate("() => JSON.parse(sessionStorage.notes)") == [[False, True, "Saving…"]]
 
 
+def status(page, name: str, which: str):
+    return row(page, name).locator(f'input[name$="-status"][value="{which}"]')
+
+
+def tap_status(page, name: str, which: str) -> None:
+    """Taps a player's "seen" or "unseen" (the label: the radio itself is hidden)."""
+    box = page.locator(f'input[name$="-status"][value="{which}"]')
+    row(page, name).locator("label", has=box).tap()
+
+
 def test_a_refused_save_shows_every_error_at_the_top_in_view(table):
     page, _session = table
-    # Buwa wins; Aama's maal has a typo, and Dai's tunnel behind "more".
+    # Buwa wins but is then marked unseen; Aama's maal has a typo, and Dai's
+    # tunnel behind "more". All three are told at once, not one save at a time.
     page.locator(".pick", has_text="Buwa").tap()
+    tap_status(page, "Buwa", "unseen")
     maal(page, "Aama").fill("5x")
     row(page, "Dai").locator("summary").tap()
     row(page, "Dai").locator('input[name$="-tunnel"]').fill("-3")
@@ -162,11 +176,108 @@ def test_a_refused_save_shows_every_error_at_the_top_in_view(table):
     items = [" ".join(t.split()) for t in alert.locator("li").all_inner_texts()]
     assert items == [
         "Aama, maal: must be a whole number, got '5x'",
+        "Buwa, status: the winner must be seen: ending the round means having shown the pure sets",
         "Dai, tunnel: must not be negative, got -3",
     ]
+    # The preview, below, says the same.
+    expect(page.locator("#preview .errorlist li")).to_have_text(items)
     # Each message also stays beside its field, and each item leads to it.
     expect(row(page, "Aama").locator('[id$="-maal"].errorlist')).to_contain_text("whole number")
     expect(row(page, "Dai").locator("details.more")).to_have_attribute("open", "")
     alert.get_by_role("link", name="Dai, tunnel: must not be negative, got -3").tap()
     expect(row(page, "Dai").locator('input[name$="-tunnel"]')).to_be_focused()
+    alert.get_by_role("link", name=items[1]).tap()
+    expect(status(page, "Buwa", "unseen")).to_be_focused()
+    expect(status(page, "Buwa", "unseen")).to_be_checked()
     assert Round.objects.count() == 0
+
+
+def test_picking_a_winner_marks_them_seen_and_playing(table):
+    page, _session = table
+    buwa = row(page, "Buwa")
+    tap_status(page, "Aama", "unseen")
+    buwa.locator("label.plays").tap()
+    expect(status(page, "Aama", "unseen")).to_be_checked()
+    expect(buwa.locator('input[name$="-plays"]')).not_to_be_checked()
+    expect(buwa.locator(".sits-out")).to_be_visible()
+    page.locator(".pick", has_text="Aama").tap()
+    expect(status(page, "Aama", "seen")).to_be_checked()
+    page.locator(".pick", has_text="Buwa").tap()
+    expect(buwa.locator('input[name$="-plays"]')).to_be_checked()
+    expect(status(page, "Buwa", "seen")).to_be_checked()
+    expect(buwa.locator(".sits-out")).to_be_hidden()
+    expect(page.locator('#preview li[data-player="Buwa"] .tag.win')).to_have_text("winner")
+
+
+def middle(locator) -> float:
+    box = locator.bounding_box()
+    return box["y"] + box["height"] / 2
+
+
+def test_the_dublees_toggle_sits_beside_seen_and_means_seen(table):
+    page, session = table
+    buwa = row(page, "Buwa")
+    dublees = buwa.locator('input[name$="-dublees"]')
+    toggle = buwa.locator("label.dublees")
+    # On the player's line, beside seen/unseen, not behind "more" (closed).
+    expect(buwa.locator("details.more")).not_to_have_attribute("open", "")
+    expect(toggle).to_be_visible()
+    assert middle(toggle) == pytest.approx(middle(buwa.locator(".status")), abs=2)
+    # Unseen, then dublees: seen again. Unseen again: no dublees.
+    tap_status(page, "Buwa", "unseen")
+    toggle.tap()
+    expect(dublees).to_be_checked()
+    expect(status(page, "Buwa", "seen")).to_be_checked()
+    page.locator(".pick", has_text="Didi").tap()
+    expect(page.locator('#preview li[data-player="Buwa"] .who')).to_contain_text("seen")
+    expect(page.locator('#preview li[data-player="Buwa"] .who')).to_contain_text("by dublees")
+    tap_status(page, "Buwa", "unseen")
+    expect(dublees).not_to_be_checked()
+    expect(page.locator('#preview li[data-player="Buwa"] .who')).not_to_contain_text("by dublees")
+    expect(page.locator('#preview li[data-player="Buwa"] .who')).to_contain_text("unseen")
+    # With no network the phone settles it, and dublees count as seen there too,
+    # even on a row left marked unseen (the page's script is what ticks "seen").
+    page.evaluate("import(document.getElementById('round-form').dataset.settlement)")
+    page.context.set_offline(True)
+    toggle.tap()
+    expect(page.locator("#preview .offline-note")).to_be_visible()
+    page.evaluate(
+        """() => {
+          const row = (name) => document.querySelector(`.player-row[data-player="${name}"]`);
+          row("Buwa").querySelector('input[value="unseen"]').checked = true;
+          row("Aama").querySelector('input[name$="-maal"]')
+            .dispatchEvent(new Event("input", { bubbles: true }));
+        }"""
+    )
+    buwa_result = page.locator('#preview li[data-player="Buwa"] .who')
+    expect(buwa_result).to_contain_text("by dublees")
+    expect(buwa_result.locator(".tag").nth(0)).to_have_text("seen")
+    page.context.set_offline(False)
+    # Saved under the toggle's own field name: Buwa seen by dublees.
+    tap_status(page, "Buwa", "seen")
+    expect(dublees).to_be_checked()
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.locator(".message")).to_have_text("Round 1 saved.")
+    entry = Round.objects.get(session=session).entries.get(player__name="Buwa")
+    assert (entry.status, entry.dublees) == ("seen", True)
+
+
+def open_every_more(page) -> None:
+    """Opens "⋯" on each playing player's line (a player sitting out has none)."""
+    closed = page.locator(".player-row:has(.plays input:checked) details.more:not([open])")
+    for _ in range(closed.count()):
+        closed.first.locator("summary").tap()
+    expect(closed).to_have_count(0)
+    expect(page.locator("details.more[open]").first).to_be_visible()
+
+
+def test_every_tap_target_of_the_round_form_and_its_edit_is_44_px(logged_in_page, live_server):
+    page, user = logged_in_page(viewport=PHONE, **TOUCH)
+    session, round_ = a_played_session(user)
+    small = {}
+    for what, path in (("new", "rounds/new/"), ("edit", f"rounds/{round_.pk}/edit/")):
+        page.goto(f"{live_server.url}/sessions/{session.pk}/{path}")
+        open_every_more(page)
+        if found := page.evaluate(SMALL_TARGETS_JS):
+            small[what] = found
+    assert small == {}
