@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from html import unescape
@@ -22,6 +23,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.models import GameSession, Player, Round, RoundEntry
+from scoring.views import files as files_views
 from scoring.views import rounds as round_views
 from tests.test_concurrency import Phone, at_once
 from tests.test_files_web import demo_doc
@@ -354,6 +356,55 @@ def test_a_saved_round_is_answered_saved_even_if_the_database_goes_away(
     assert response.status_code == 302
     assert response["Location"] == reverse("session_detail", args=[session.pk])
     assert Round.objects.count() == 1
+
+
+def database_goes_away_after(monkeypatch, name: str):
+    """services.<name> commits, then every query fails: a database stopped at the
+    worst moment. Returns the wrapper to run the request under."""
+    down = []
+
+    def refuse(execute, sql, params, many, context):
+        if down:
+            raise OperationalError("server closed the connection unexpectedly")
+        return execute(sql, params, many, context)
+
+    saving = getattr(services, name)
+
+    def save_then_lose_the_database(*args, **kwargs):
+        saved = saving(*args, **kwargs)
+        down.append(True)  # the commit is done; the database stops now
+        return saved
+
+    monkeypatch.setattr(services, name, save_then_lose_the_database)
+    return connection.execute_wrapper(refuse)
+
+
+def test_a_saved_import_is_answered_saved_even_if_the_database_goes_away(logged_in, monkeypatch):
+    logged_in.get(reverse("home"))  # signed in: the user is cached, as on every later request
+    with database_goes_away_after(monkeypatch, "save_document"):
+        response = upload(logged_in, json.dumps(demo_doc()).encode())
+    session = GameSession.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("session_detail", args=[session.pk])
+    said = logged_in.get(response["Location"]).content.decode()
+    players, rounds = len(demo_doc()["players"]), len(demo_doc()["rounds"])
+    assert f"Imported {session.name}: {players} players, {rounds} rounds." in unescape(said)
+
+
+def test_a_confirmed_second_copy_is_answered_saved_even_if_the_database_goes_away(
+    logged_in, monkeypatch
+):
+    upload(logged_in, json.dumps(demo_doc()).encode())
+    question = upload(logged_in, json.dumps(demo_doc()).encode())  # the same evening: it asks
+    token = re.search(r'name="confirm" value="([^"]+)"', question.content.decode())
+    assert token is not None and files_views.PENDING in logged_in.session
+    with database_goes_away_after(monkeypatch, "save_document"):
+        response = logged_in.post(reverse("session_import"), {"confirm": token[1]})
+    assert response.status_code == 302
+    second = GameSession.objects.order_by("pk").last()
+    assert response["Location"] == reverse("session_detail", args=[second.pk])
+    assert GameSession.objects.count() == 2
+    assert files_views.PENDING not in logged_in.session  # forgotten before the save
 
 
 def test_a_retried_save_with_its_key_answers_with_the_saved_round(logged_in, session):

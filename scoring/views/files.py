@@ -36,7 +36,10 @@ PENDING = "import_pending"
 def session_import(request: HttpRequest) -> HttpResponse:
     earlier = saved_key_for_user(request)
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
-        return _imported(request, lambda: services.saved_session(earlier, owner=request.user))
+        # Nothing is saved by a repeat, so its counts may be read from the database.
+        return _imported(
+            request, lambda: _counted(services.saved_session(earlier, owner=request.user))
+        )
     if request.method == "POST" and "confirm" in request.POST:
         return _import_confirmed(request)
     # Bound on any POST, even an empty one, so a missing file is reported.
@@ -67,8 +70,20 @@ def session_import(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/files/import.html", {"form": form}, status=status)
 
 
-def _save(request: HttpRequest, doc: SessionDoc) -> GameSession:
-    return services.save_document(doc, owner=request.user, save_key=posted_save_key(request))
+# A saved session with its players and rounds counted.
+Counted = tuple[GameSession, int, int]
+
+
+def _save(request: HttpRequest, doc: SessionDoc) -> Counted:
+    """The file saved, counted from the file: nothing that asks the database runs
+    after the save's commit, so a saved import is never answered as an error (a
+    repeat under the same key saved the same file)."""
+    session = services.save_document(doc, owner=request.user, save_key=posted_save_key(request))
+    return session, len(doc.players), len(doc.rounds)
+
+
+def _counted(session: GameSession) -> Counted:
+    return session, session.players.count(), session.rounds.count()
 
 
 def _import_confirmed(request: HttpRequest) -> HttpResponse:
@@ -79,25 +94,36 @@ def _import_confirmed(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("That file is no longer held here; choose it again."))
         return redirect("session_import")
     try:
-        response = _imported(request, lambda: _save(request, loads(pending["text"])))
-    except (SessionFileError, RoundError) as error:  # the rules changed since it was read
+        doc = loads(pending["text"])
+    except SessionFileError as error:  # the rules changed since it was read
         messages.error(request, translate(error.msg))
         return redirect("session_import")
+    # The kept file is forgotten before the import is saved, and the log-in
+    # session written now: with cached_db sessions that is a database write,
+    # which after the import's commit could answer a saved import as an error.
     del request.session[PENDING]
-    return response
+    request.session.save()
+    request.session.modified = False  # written: the middleware need not write it again
+    try:
+        return _imported(request, lambda: _save(request, doc))
+    except RoundError as error:  # cannot happen after loads(); never half-save anyway
+        messages.error(request, translate(error.msg))
+        return redirect("session_import")
 
 
-def _imported(request: HttpRequest, save: Callable[[], GameSession]) -> HttpResponse:
+def _imported(request: HttpRequest, save: Callable[[], Counted]) -> HttpResponse:
+    counts: dict[str, int] = {}
+
+    def saved() -> GameSession:
+        session, counts["players"], counts["rounds"] = save()
+        return session
+
     return session_saved(
         request,
-        save,
+        saved,
         lambda session: (
             _("Imported %(name)s: %(players)d players, %(rounds)d rounds.")
-            % {
-                "name": session.name,
-                "players": session.players.count(),
-                "rounds": session.rounds.count(),
-            }
+            % {"name": session.name, **counts}
         ),
     )
 
