@@ -26,6 +26,7 @@ from scoring.engine.limits import (
     MAX_ROUNDS,
     MAX_SESSION_PLAYERS,
     InputTooLarge,
+    KeyGivenTwice,
     loads_bounded,
 )
 from scoring.engine.maal import Tally
@@ -124,8 +125,9 @@ def test_loads_bounded_names_each_bound():
         loads_bounded("[" * 30 + "]" * 30, 1000)
     with pytest.raises(InputTooLarge, match="nested more than 20 deep"):
         loads_bounded("[" * 100_000 + "]" * 100_000, 10**6)
-    with pytest.raises(ValueError, match=r"^tiers, 2, a: given twice$"):
+    with pytest.raises(KeyGivenTwice, match=r"^tiers, 2, a: given twice$") as caught:
         loads_bounded('{"tiers": [1, {"a": 1, "a": 2}]}', 1000)
+    assert (caught.value.path, caught.value.key) == (("tiers", "2"), "a")
     assert loads_bounded('{"a": [1, {"b": 2}]}', 1000) == {"a": [1, {"b": 2}]}
 
 

@@ -51,6 +51,16 @@ def check_depth(data: Any, limit: int = MAX_JSON_DEPTH) -> bool:
     return True
 
 
+class KeyGivenTwice(ValueError):
+    """A key given twice in one object: `path` leads to the object (keys and
+    1-based list positions), `key` is the key; the message names both."""
+
+    def __init__(self, path: list[str], key: str) -> None:
+        super().__init__(", ".join([*path, f"{key}: given twice"]))
+        self.path = tuple(path)
+        self.key = key
+
+
 class DuplicateKeys(dict[str, Any]):
     """A JSON object that remembers keys given more than once (json keeps the last),
     so `"winner": "A", "winner": "B"` is refused rather than silently read as B."""
@@ -92,8 +102,8 @@ def first_duplicate(data: Any) -> tuple[list[str], str] | None:
 
 def loads_bounded(text: str, max_chars: int, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """JSON text decoded with its bounds checked: ValueError (a one-line message)
-    if it is longer than `max_chars`, not JSON, nested deeper than `max_depth`, or
-    gives a key twice in one object."""
+    if it is longer than `max_chars` or nested deeper than `max_depth`
+    (InputTooLarge), not JSON, or gives a key twice in one object (KeyGivenTwice)."""
     if len(text) > max_chars:
         raise InputTooLarge(f"longer than {max_chars:,} characters")
     try:
@@ -104,6 +114,5 @@ def loads_bounded(text: str, max_chars: int, max_depth: int = MAX_JSON_DEPTH) ->
         raise InputTooLarge(f"nested more than {max_depth} deep")
     duplicate = first_duplicate(data)
     if duplicate is not None:
-        path, key = duplicate
-        raise ValueError(", ".join([*path, f"{key}: given twice"]))
+        raise KeyGivenTwice(*duplicate)
     return data
