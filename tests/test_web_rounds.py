@@ -588,3 +588,20 @@ def test_one_round_number_everywhere_after_deletes_undos_and_restores(logged_in,
     restored = logged_in.post(reverse("round_restore", args=[session.pk, change.pk]), follow=True)
     assert [str(m) for m in restored.context["messages"]] == ["Round restored as round 4."]
     assert names_of_round(logged_in, session, fourth) == everywhere
+
+
+def test_a_round_naming_a_removed_player_is_refused_not_saved_without_them(logged_in, owner):
+    """A round entered while a player was still there (kept on a phone offline,
+    an old tab) arrives after they were removed: refused, never saved without them."""
+    session = make_session(owner, players=("Aama", "Buwa", "Didi", "Dai"))
+    data = round_data(session, WORKED, "Didi")
+    dai = session.players.get(name="Dai")
+    dai.delete()
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert (
+        "A player in this round is no longer in the session (removed since the round was "
+        "entered). Check the players and enter the round again."
+    ) in html
+    assert not Round.objects.filter(session=session).exists()

@@ -9,6 +9,7 @@ mapped back to the row and field it names.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,6 +25,7 @@ from ..models import Player
 from ..services import check_tallies
 
 ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
+POSTED_PLAYS = re.compile(r"p-(\d+)-plays")
 WIN_TYPE_CHOICES = [("normal", _("Normal")), ("dublee", _("Dublee (eight dublees)"))]
 
 
@@ -132,6 +134,17 @@ class RoundForm:
 
     def _load(self, data: Any) -> None:
         self.rows = []
+        # A player who plays in what was posted but is no longer in the session
+        # (removed since the form was opened, e.g. while the round waited on the
+        # phone offline): the round is refused, never saved without them.
+        known = {str(player.pk) for player in self.players}
+        self.gone_players = sorted(
+            {
+                found[1]
+                for key in data
+                if (found := POSTED_PLAYS.fullmatch(key)) and found[1] not in known
+            }
+        )
         for player in self.players:
             prefix = f"p-{player.pk}-"
             dublees = bool(data.get(prefix + "dublees"))
@@ -227,6 +240,16 @@ class RoundForm:
                         dublees=row.dublees,
                     )
                 )
+        if self.gone_players:
+            self.add_error(
+                "",
+                str(
+                    _(
+                        "A player in this round is no longer in the session (removed since "
+                        "the round was entered). Check the players and enter the round again."
+                    )
+                ),
+            )
         winner_name: str | None = None
         if self.winner in ("", None):
             self.add_error("winner", str(_('choose the winner, or "no winner"')))
