@@ -362,7 +362,7 @@ def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
             assert response.status_code == 200
             counts.append(len(queries))
     assert len(set(counts)) == 1
-    # The session row; the log-in's session and user and the ledger come from the cache.
+    # Its version (one row); the log-in's session and user and the page come from the cache.
     assert counts[0] == 1
     forget_computed()  # the first view after a change computes everything
     with CaptureQueriesContext(connection) as queries:
@@ -371,7 +371,7 @@ def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
     forget_computed()
     with CaptureQueriesContext(connection) as queries:
         logged_in.get(reverse("session_detail", args=[big.pk]))
-    assert len(queries) == cold == 4  # … the session row, the ledger's three
+    assert len(queries) == cold == 5  # … its version, the session row, the ledger's three
     html = response.content.decode()
     assert html.count("ledger-round") == 1000  # ?all=1 shows every round
     assert "+30,000" in html  # Didi after 1,000 rounds, grouped

@@ -13,10 +13,20 @@ from django.shortcuts import get_object_or_404
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
 from ..savekeys import earlier_save, posted_save_key
 from ..services import rounds_with_entries
+from ..versions import owned_version
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
     return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+
+
+def session_version_for_user(request: HttpRequest, session_id: int) -> str:
+    """The version of the reader's session (versions.py), without loading it:
+    all a warm page needs (scoring/pagecache.py)."""
+    version = owned_version(session_id, request.user.pk)
+    if version is None:
+        raise Http404
+    return version
 
 
 def sessions_for_user(request: HttpRequest) -> QuerySet[GameSession]:

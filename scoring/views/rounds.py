@@ -24,8 +24,7 @@ from ..reports import NextRound, new_round_setting, round_setting, session_playe
 from ..savekeys import earlier_save, posted_save_key
 from ..services.rounds import RoundConflict
 from ..snapshot import read_snapshot
-from ..versions import version_of
-from .access import round_for_user, session_for_user
+from .access import round_for_user, session_for_user, session_version_for_user
 
 
 def _position(round_: Round) -> int:
@@ -113,14 +112,15 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    version = session_version_for_user(request, session_id)
 
     def context() -> dict[str, object]:
         # Read in one snapshot (render_page): the last round and the players as of one moment.
+        session = session_for_user(request, session_id)
         setting = new_round_setting(session)
         return _round_context(session, _form(session, setting), setting)
 
-    return render_page(request, "scoring/rounds/form.html", context, version=version_of(session))
+    return render_page(request, "scoring/rounds/form.html", context, version=version)
 
 
 @login_required

@@ -27,8 +27,8 @@ from ..pagecache import render_page
 from ..reports import LATEST_ROUNDS, session_ledger
 from ..savekeys import posted_save_key
 from ..snapshot import read_snapshot
-from ..versions import owner_version, remember, version_of
-from .access import saved_key_for_user, session_for_user
+from ..versions import owner_version, remember
+from .access import saved_key_for_user, session_for_user, session_version_for_user
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
@@ -134,10 +134,11 @@ def _session_created(request: HttpRequest, save: Callable[[], GameSession]) -> H
 
 @login_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    version = session_version_for_user(request, session_id)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
 
     def context() -> dict[str, object]:
+        session = session_for_user(request, session_id)
         rules = session.get_rules()
         return {
             "session": session,
@@ -147,20 +148,18 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "closest": closest_preset(rules),
         }
 
-    return render_page(
-        request, "scoring/sessions/detail.html", context, version=version_of(session)
-    )
+    return render_page(request, "scoring/sessions/detail.html", context, version=version)
 
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
-    return render_page(
-        request,
-        "scoring/sessions/settle_up.html",
-        lambda: {"session": session, "ledger": session_ledger(session), "can_edit": True},
-        version=version_of(session),
-    )
+    version = session_version_for_user(request, session_id)
+
+    def context() -> dict[str, object]:
+        session = session_for_user(request, session_id)
+        return {"session": session, "ledger": session_ledger(session), "can_edit": True}
+
+    return render_page(request, "scoring/sessions/settle_up.html", context, version=version)
 
 
 @login_required

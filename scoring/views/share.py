@@ -73,13 +73,15 @@ def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
 
 
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
-    session = shared_session(token)
+    version = shared_version(token)
+    if version is None:
+        raise Http404
     latest = None if request.GET.get("all") else LATEST_ROUNDS
     response = render_page(
         request,
         "scoring/share/view.html",
-        lambda: _live_context(session, latest),
-        version=version_of(session),
+        lambda: _live_context(shared_session(token), latest),
+        version=version,
     )
     return _no_store_in_shared_caches(response)
 
