@@ -118,7 +118,7 @@ def build_session(owner, rounds: int, name: str, preset: str = "pagat", **option
         players=tuple(players),
         rounds=tuple(random_round(rng, players, rules) for _ in range(rounds)),
     )
-    return save_document(doc, owner=owner)
+    return save_document(doc=doc, owner=owner)
 
 
 def make_room(session):

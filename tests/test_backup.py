@@ -26,7 +26,7 @@ def _sessions():
     """The demo night, a kidnap-rules night with an edited and a deleted round, and
     an empty session: different rules, stakes, players and history."""
     owner = get_user_model().objects.create_user("aama")
-    demo = services.save_document(loads(DEMO_FILE.read_text(encoding="utf-8")), owner=owner)
+    demo = services.save_document(doc=loads(DEMO_FILE.read_text(encoding="utf-8")), owner=owner)
     night = make_session(owner, stake="0.75", preset="kidnap", name="Tihar, Bhai Tika")
     rows = [
         ("Didi", [("Aama", "seen", 5), ("Buwa", "unseen", 2), ("Didi", "seen", 7)]),

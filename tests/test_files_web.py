@@ -289,7 +289,7 @@ def test_a_different_file_imports_straight_away(logged_in, owner, change):
 
 def test_another_users_evening_is_not_asked_about(logged_in, owner, django_user_model):
     other = django_user_model.objects.create_user("sita")
-    services.save_document(loads(DEMO.read_text(encoding="utf-8")), owner=other)
+    services.save_document(doc=loads(DEMO.read_text(encoding="utf-8")), owner=other)
     response = upload(logged_in, DEMO.read_text(encoding="utf-8"))
     assert response.status_code == 302
     assert GameSession.objects.filter(owner=owner).count() == 1

@@ -157,7 +157,7 @@ def test_stats_match_people_across_sessions_by_the_same_key(django_user_model):
                     entry["player"] = spelling
             if round_["winner"] == "Aama":
                 round_["winner"] = spelling
-        services.save_document(loads(json.dumps(doc)), owner=owner)
+        services.save_document(doc=loads(json.dumps(doc)), owner=owner)
     stats = player_stats(load_rounds(owner), player_key(DECOMPOSED))
     assert stats is not None
     assert len(stats.sessions) == 2

@@ -249,8 +249,8 @@ def test_a_save_repeated_past_the_first_look_is_answered_by_the_constraint(owner
     again = services.add_player(session=first, name="Dai", user=owner, save_key="player-key-1")
     assert again.pk == player.pk
     doc = loads(DEMO.read_text(encoding="utf-8"))
-    imported = services.save_document(doc, owner=owner, save_key="import-key-1")
-    assert services.save_document(doc, owner=owner, save_key="import-key-1").pk == imported.pk
+    imported = services.save_document(doc=doc, owner=owner, save_key="import-key-1")
+    assert services.save_document(doc=doc, owner=owner, save_key="import-key-1").pk == imported.pk
     assert GameSession.objects.count() == 2 and Player.objects.count() == 8
     assert SavedKey.objects.count() == 3
 

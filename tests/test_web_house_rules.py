@@ -301,7 +301,7 @@ def test_an_imported_session_books_next_winner_dhoos(owner):
             ],
         }
     )
-    saved = services.save_document(doc, owner=owner)
+    saved = services.save_document(doc=doc, owner=owner)
     second = Round.objects.get(session=saved, number=2)
     assert nets(second) == {"A": 3 + 15, "B": -3 - 15}
     assert services.export_session(saved)["totals"] == {"A": 21, "B": -21}

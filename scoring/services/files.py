@@ -50,12 +50,12 @@ def export_session(session: GameSession) -> dict[str, Any]:
     return export_document(session_doc(session))
 
 
-def save_document(doc: SessionDoc, *, owner=None, save_key: str | None = None) -> GameSession:
+def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -> GameSession:
     """A parsed session file saved whole, or (on any error) not at all. With
     `save_key` (the import form's one-time key), a key saved before returns the
     session it saved and saves nothing (see scoring/savekeys.py)."""
     return once(
-        lambda: _save_document(doc, owner=owner, save_key=save_key),
+        lambda: _save_document(doc=doc, owner=owner, save_key=save_key),
         user=owner,
         key=save_key,
         replay=lambda saved: saved_session(saved, owner=owner),

@@ -78,7 +78,7 @@ def _save(request: HttpRequest, doc: SessionDoc) -> Counted:
     """The file saved, counted from the file: nothing that asks the database runs
     after the save's commit, so a saved import is never answered as an error (a
     repeat under the same key saved the same file)."""
-    session = services.save_document(doc, owner=request.user, save_key=posted_save_key(request))
+    session = services.save_document(doc=doc, owner=request.user, save_key=posted_save_key(request))
     return session, len(doc.players), len(doc.rounds)
 
 

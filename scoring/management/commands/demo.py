@@ -21,5 +21,5 @@ class Command(BaseCommand):
         doc = loads(DEMO_FILE.read_text(encoding="utf-8"))
         session = GameSession.objects.filter(owner=user, name=doc.name).first()
         if session is None:
-            session = save_document(doc, owner=user)
+            session = save_document(doc=doc, owner=user)
         self.stdout.write(f"Demo session {session.pk}: log in as demo / demo")

@@ -43,7 +43,7 @@ class Command(SessionFileCommand):
             same = same_evening(doc, GameSession.objects.filter(owner=owner))
             if same is not None:
                 raise already_have(same, rounds=len(doc.rounds))
-        session = save_document(doc, owner=owner)
+        session = save_document(doc=doc, owner=owner)
         self.stdout.write(str(session.pk))
 
 
