@@ -306,7 +306,7 @@ def rotation_file(rounds: int, **marks: bool) -> str:
     ]
     played = []
     for number in range(1, rounds + 1):
-        round_ = {"winner": "Didi", "entries": entries}
+        round_: dict[str, object] = {"winner": "Didi", "entries": entries}
         if f"r{number}" in marks:
             round_["better"] = marks[f"r{number}"]
         played.append(round_)

@@ -361,7 +361,7 @@ def test_a_saved_round_is_answered_saved_even_if_the_database_goes_away(
 def database_goes_away_after(monkeypatch, name: str):
     """services.<name> commits, then every query fails: a database stopped at the
     worst moment. Returns the wrapper to run the request under."""
-    down = []
+    down: list[bool] = []
 
     def refuse(execute, sql, params, many, context):
         if down:
