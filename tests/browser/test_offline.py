@@ -932,7 +932,13 @@ def test_a_round_whose_winner_was_removed_meanwhile_is_kept_with_its_message(tab
     page.context.set_offline(False)
     refused = page.locator(".offline-queue .queued-round.refused")
     expect(refused.locator(".queued-status")).to_have_text("not saved: the server refused it")
-    expect(refused.locator(".errorlist")).to_have_text("winner: not a player of this session")
+    expect(refused.locator(".errorlist li")).to_have_text(
+        [
+            "A player in this round is no longer in the session (removed since the round was "
+            "entered). Check the players and enter the round again.",
+            "winner: not a player of this session",
+        ]
+    )
     assert Round.objects.filter(session=session).count() == 0
     page.reload()
     expect(refused).to_have_count(1)
