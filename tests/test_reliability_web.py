@@ -279,7 +279,9 @@ def test_a_key_twice_in_a_tally_is_refused(logged_in, session):
     twice = '{"poplu": 1, "poplu": 2}'
     response = logged_in.post(reverse("round_new", args=[session.pk]), with_tally(session, twice))
     assert response.status_code == 200
-    assert "the calculator&#x27;s count is unreadable; count again" in response.content.decode()
+    assert (
+        "the calculator&#x27;s count gives one item twice; count again" in response.content.decode()
+    )
     assert not Round.objects.exists()
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
-from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, loads_bounded
+from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
 from ..engine.settlement import MAX_POINTS, round_problems
 from ..i18n import translate
 from ..models import Player
@@ -307,7 +307,12 @@ class RoundForm:
                         "maal",
                         str(_("the calculator's count is too large or nested; count again")),
                     )
-                except ValueError:  # not JSON, or a key given twice
+                except KeyGivenTwice:
+                    row.add_error(
+                        "maal",
+                        str(_("the calculator's count gives one item twice; count again")),
+                    )
+                except ValueError:  # not JSON
                     row.add_error(
                         "maal", str(_("the calculator's count is unreadable; count again"))
                     )
