@@ -412,6 +412,31 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
 CHECK = "/manifest.webmanifest"
 
 
+def hold_the_first_save(page, user, form: str, state) -> list:
+    """The first POST to `form` never answers (a save that hangs); it reaches the
+    server all the same just before the phone sends it again, and the list
+    returned gets (its status, `state()` just after it) once it has."""
+    held: list = []
+    arrived: list = []
+
+    def route_it(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+        elif not held:
+            held.append((route.request.post_data_buffer, route.request.headers["content-type"]))
+        else:
+            if not arrived:
+                client = Client()
+                client.force_login(user)
+                body, content_type = held[0]
+                response = client.generic("POST", form, body, content_type=content_type)
+                arrived.append((response.status_code, state()))
+            route.continue_()
+
+    page.context.route(f"**{form}", route_it)
+    return arrived
+
+
 def stored_at(path: str) -> str:
     """When the phone kept its copy of `path` (X-Offline-Stored, ms), 0 if it has none."""
     return f"""async () => {{
@@ -470,27 +495,9 @@ def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serve
     page, user, session = table
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
-    held = []
-    arrived = []
-
-    def hold_the_first_save(route):
-        if route.request.method != "POST":
-            route.continue_()
-        elif not held:
-            held.append((route.request.post_data_buffer, route.request.headers["content-type"]))
-        else:
-            if not arrived:
-                # The held save reaches the server before the phone sends it again.
-                client = Client()
-                client.force_login(user)
-                body, content_type = held[0]
-                response = client.generic("POST", form, body, content_type=content_type)
-                arrived.append(
-                    (response.status_code, Round.objects.filter(session=session).count())
-                )
-            route.continue_()
-
-    page.context.route(f"**{form}", hold_the_first_save)
+    arrived = hold_the_first_save(
+        page, user, form, lambda: Round.objects.filter(session=session).count()
+    )
     goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
@@ -587,25 +594,7 @@ def test_an_edit_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serv
     round_ = saved_round(session)
     form = f"/sessions/{session.pk}/rounds/{round_.pk}/edit/"
     open_kept(page, live_server, f"/sessions/{session.pk}/")
-    held = []
-    arrived = []
-
-    def hold_the_first_save(route):
-        if route.request.method != "POST":
-            route.continue_()
-        elif not held:
-            held.append((route.request.post_data_buffer, route.request.headers["content-type"]))
-        else:
-            if not arrived:
-                # The held edit reaches the server before the phone sends it again.
-                client = Client()
-                client.force_login(user)
-                body, content_type = held[0]
-                response = client.generic("POST", form, body, content_type=content_type)
-                arrived.append((response.status_code, edited_once(round_)))
-            route.continue_()
-
-    page.context.route(f"**{form}", hold_the_first_save)
+    arrived = hold_the_first_save(page, user, form, lambda: edited_once(round_))
     goto(page, live_server.url + form)
     key = page.locator('input[name="save_key"]').input_value()
     page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("9")
