@@ -90,6 +90,15 @@ def open_kept(page, live_server, *paths: str) -> None:
         wait_until(page, kept(path))
 
 
+def wait_until_all_sent(page) -> None:
+    """Waits until nothing waits on the phone to be sent for the current user."""
+    wait_until(
+        page,
+        "async () => (await window.MarriageQueue.list("
+        "document.getElementById('offline-strings').dataset.user)).length === 0",
+    )
+
+
 def queued_count(page) -> int:
     return page.evaluate(
         """async () => {
@@ -339,11 +348,7 @@ def test_a_save_lost_on_the_way_is_kept_by_the_worker(table, live_server):
     assert dropped
     # Kept, and sent at once (the network is there): one round, the list empty.
     expect(page.locator("h1")).to_have_text(session.name)
-    wait_until(
-        page,
-        "async () => (await window.MarriageQueue.list("
-        "document.getElementById('offline-strings').dataset.user)).length === 0",
-    )
+    wait_until_all_sent(page)
     assert Round.objects.filter(session=session).count() == 1
 
 
@@ -505,11 +510,7 @@ def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serve
     expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
     expect(page.locator("h1")).to_have_text(session.name)
     # Sent again at once (the phone is online) and answered as the first save.
-    wait_until(
-        page,
-        "async () => (await window.MarriageQueue.list("
-        "document.getElementById('offline-strings').dataset.user)).length === 0",
-    )
+    wait_until_all_sent(page)
     assert arrived == [(302, 1)]  # the held save, saved first
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     assert Round.objects.filter(session=session).count() == 1
@@ -604,11 +605,7 @@ def test_an_edit_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serv
     expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued={key}$"))
     expect(page.locator("h1")).to_have_text(session.name)
     # Sent again at once (the phone is online) and answered as the first save.
-    wait_until(
-        page,
-        "async () => (await window.MarriageQueue.list("
-        "document.getElementById('offline-strings').dataset.user)).length === 0",
-    )
+    wait_until_all_sent(page)
     assert arrived == [(302, EDITED)]  # the held edit, saved first
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     assert edited_once(round_) == EDITED
