@@ -35,22 +35,22 @@ from .records import (
 HISTORY_PAGE_SIZE = 50
 
 
-def _rounds(request: HttpRequest) -> list[RoundRow]:
-    """Every round of the reader's sessions, read once per change of any of them."""
+def _rounds(request: HttpRequest, version: str) -> list[RoundRow]:
+    """Every round of the reader's sessions, read once per `version` of them
+    (owner_version, read by the view before its page)."""
     user = request.user
-    return remember("rounds", owner_version(user.pk), lambda: load_rounds(user))
+    return remember("rounds", version, lambda: load_rounds(user))
 
 
 @login_required
 def round_history(request: HtmxHttpRequest) -> HttpResponse:
     template = "stats/history.html#results" if request.htmx else "stats/history.html"
-    return render_page(
-        request, template, lambda: _history(request), version=owner_version(request.user.pk)
-    )
+    version = owner_version(request.user.pk)
+    return render_page(request, template, lambda: _history(request, version), version=version)
 
 
-def _history(request: HtmxHttpRequest) -> dict[str, object]:
-    rounds = _rounds(request)
+def _history(request: HtmxHttpRequest, version: str) -> dict[str, object]:
+    rounds = _rounds(request, version)
     names = display_names(rounds)
     form = HistoryForm(request.GET or None, players=names)
     focus = ""
@@ -78,16 +78,14 @@ def _history(request: HtmxHttpRequest) -> dict[str, object]:
 
 @login_required
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
+    version = owner_version(request.user.pk)
     return render_page(
-        request,
-        "stats/player.html",
-        lambda: _player(request, name),
-        version=owner_version(request.user.pk),
+        request, "stats/player.html", lambda: _player(request, name, version), version=version
     )
 
 
-def _player(request: HttpRequest, name: str) -> dict[str, object]:
-    stats = player_stats(_rounds(request), name_key(name))
+def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
+    stats = player_stats(_rounds(request, version), name_key(name))
     if stats is None:
         raise Http404("No such player in your sessions.")
     chart = ""
@@ -127,13 +125,13 @@ def standings_chart(board: Board) -> str:
 
 @login_required
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
+    version = owner_version(request.user.pk)
+
     def context() -> dict[str, object]:
-        boards = leaderboard(_rounds(request))
+        boards = leaderboard(_rounds(request, version))
         return {"boards": [(board, standings_chart(board)) for board in boards]}
 
-    return render_page(
-        request, "stats/leaderboard.html", context, version=owner_version(request.user.pk)
-    )
+    return render_page(request, "stats/leaderboard.html", context, version=version)
 
 
 def _cell(text: str) -> str:

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
 from ..savekeys import earlier_save, posted_save_key
 from ..services import rounds_with_entries
-from ..versions import owned_version
+from ..versions import owned_version, shared_version
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
@@ -59,6 +59,15 @@ def change_for_user(request: HttpRequest, session: GameSession, change_id: int) 
     """One entry of the audit trail of the reader's `session`."""
     _check_owner(request, session)
     return get_object_or_404(RoundChange, pk=change_id, session=session)
+
+
+def shared_session_version(token: str) -> str:
+    """The version of the session shared under `token`, without loading it; a
+    link never made or turned off is a 404, as for shared_session."""
+    version = shared_version(token)
+    if version is None:
+        raise Http404
+    return version
 
 
 def shared_session(token: str) -> GameSession:

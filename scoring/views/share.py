@@ -29,7 +29,7 @@ from ..models import GameSession
 from ..pagecache import render_page
 from ..reports import LATEST_ROUNDS
 from ..versions import shared_version, version_of
-from .access import session_for_user, shared_session
+from .access import session_for_user, shared_session, shared_session_version
 
 # A save shows on every watching phone within about this long. An unchanged
 # session answers each poll with a bare 304 (one indexed row read), and a hidden
@@ -73,9 +73,7 @@ def _no_store_in_shared_caches(response: HttpResponse) -> HttpResponse:
 
 
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
-    version = shared_version(token)
-    if version is None:
-        raise Http404
+    version = shared_session_version(token)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
     response = render_page(
         request,
