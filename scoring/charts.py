@@ -118,24 +118,27 @@ def _decimate(values: Sequence[float], limit: int = MAX_POINTS) -> list[tuple[in
     beyond it, the lowest and the highest of each run of rounds (so every peak
     and trough still shows) and always the last round, the final total."""
     if len(values) <= limit:
-        return [(i, float(v)) for i, v in enumerate(values, start=1)]
+        return list(enumerate(values, start=1))
     values = list(values)
     size = math.ceil(len(values) / (limit // 2))
+    starts = range(0, len(values), size)
+    runs = [values[start : start + size] for start in starts]
     kept: list[tuple[int, float]] = []
-    for start in range(0, len(values), size):
-        run = values[start : start + size]
-        lowest, highest = min(run), max(run)
+    # The runs' extremes found by map (a loop in C): most of a line's cost.
+    for start, run, lowest, highest in zip(
+        starts, runs, map(min, runs), map(max, runs), strict=True
+    ):
         # The first lowest and the first highest of the run, in the order of their
         # rounds (one point when they are the same round).
         low, high = start + run.index(lowest) + 1, start + run.index(highest) + 1
         if low < high:
-            kept += ((low, float(lowest)), (high, float(highest)))
+            kept += ((low, lowest), (high, highest))
         elif high < low:
-            kept += ((high, float(highest)), (low, float(lowest)))
+            kept += ((high, highest), (low, lowest))
         else:
-            kept.append((low, float(lowest)))
+            kept.append((low, lowest))
     if kept[-1][0] != len(values):
-        kept.append((len(values), float(values[-1])))
+        kept.append((len(values), values[-1]))
     return kept
 
 
@@ -176,6 +179,11 @@ def line_chart(
     def sy(v: float) -> float:
         return top + plot_h * (y_high - v) / (y_high - y_low)
 
+    # sx(i) = x0 + dx * i and sy(v) = y0 - dy * v, for the lines' points.
+    x0, dx = left, (plot_w / rounds if rounds else 0.0)
+    dy = plot_h / (y_high - y_low)
+    y0 = top + dy * y_high
+
     parts = [_open(height, title)]
     heading = _shorten(title, 40)
     parts.append(_text(WIDTH / 2, 20, heading, size=FONT, anchor="middle", font_weight="600"))
@@ -209,8 +217,9 @@ def line_chart(
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         drawn = [(0, 0.0), *_decimate(values)]
-        # Each point formatted straight from its round and value: 1,500 a chart.
-        path = " ".join([f"{sx(i):.1f},{sy(v):.1f}" for i, v in drawn])
+        # Each point placed and formatted in one step: 1,500 a chart. (sx and sy
+        # written out, and %-formatting: twice as quick as f-string specs here.)
+        path = " ".join(["%.1f,%.1f" % (x0 + dx * i, y0 - dy * v) for i, v in drawn])  # noqa: UP031
         parts.append(
             f'<polyline class="series" fill="none" stroke="{colour}" stroke-width="2.5" '
             f'stroke-linejoin="round"{dash_attr} points="{path}"><title>{escape(name)}</title>'
