@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 
 from django.core.cache import caches
 from django.db import connections, router, transaction
-from django.db.models import Count, Max
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 from django.utils import timezone
@@ -39,16 +39,24 @@ def version_of(session: GameSession) -> str:
 
 
 def _version(session_id: int, updated_at: datetime) -> str:
+    return f"s{session_id}-{_stamp(updated_at):.6f}"
+
+
+def _stamp(updated_at: datetime) -> float:
     if updated_at.tzinfo is None:  # a naive time is UTC: how SQLite stores it
         updated_at = updated_at.replace(tzinfo=UTC)
-    return f"s{session_id}-{updated_at.timestamp():.6f}"
+    return updated_at.timestamp()
+
+
+def _sessions_table() -> tuple[BaseDatabaseWrapper, str]:
+    connection = connections[router.db_for_read(GameSession)]
+    return connection, connection.ops.quote_name(GameSession._meta.db_table)
 
 
 def _version_where(where: str, params: list[int | str]) -> str | None:
     # Asked on every warm page and every poll, so written out: the ORM takes
     # longer to build this one-row query than the database takes to answer it.
-    connection = connections[router.db_for_read(GameSession)]
-    table = connection.ops.quote_name(GameSession._meta.db_table)
+    connection, table = _sessions_table()
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT id, updated_at FROM {table} WHERE {where}", params)
         row = cursor.fetchone()
@@ -74,12 +82,22 @@ def shared_version(token: str) -> str | None:
 def owner_version(owner_id: int | None) -> str:
     """The state of all of a user's sessions, for data drawn from every one of
     them (history, player pages, leaderboard): how many there are and the latest
-    change. Any write moves the latest change, and a deletion the count."""
-    state = GameSession.objects.filter(owner_id=owner_id).aggregate(
-        count=Count("pk"), latest=Max("updated_at")
-    )
-    latest: datetime | None = state["latest"]
-    return f"u{owner_id}-{state['count']}-{latest.timestamp() if latest else 0}"
+    change. Any write moves the latest change, and a deletion the count.
+    Written out, as _version_where: asked on every warm view of those pages."""
+    connection, table = _sessions_table()
+    with connection.cursor() as cursor:
+        # The latest change as a column (the ORDER BY's row), not MAX(): SQLite
+        # gives a column its type, and an aggregate's as text.
+        cursor.execute(
+            f"SELECT updated_at, (SELECT COUNT(*) FROM {table} WHERE owner_id = %s) "
+            f"FROM {table} WHERE owner_id = %s ORDER BY updated_at DESC LIMIT 1",
+            [owner_id, owner_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return f"u{owner_id}-0-0"
+    latest, count = row
+    return f"u{owner_id}-{count}-{_stamp(latest):.6f}"
 
 
 # Kept as objects in this process's memory, not pickled: reading back a
