@@ -83,6 +83,9 @@ def test_impossible_count_and_missing_tiplu_are_refused(logged_in, session):
         url, _with_maal(session, tiplu="", Aama={"poplu": 1, "marriages": 1})
     ).content.decode()
     assert "tiplu: pick the tiplu card to use the maal calculator" in html
+    # The summary's link leads to the tiplu line, which can take the focus.
+    assert '<li><a href="#tiplu-line">tiplu: pick the tiplu card' in html
+    assert 'id="tiplu-line" tabindex="-1"' in html
     data = _with_maal(session)
     data[f"p-{session.players.get(name='Aama').pk}-maal_tally"] = "{not json"
     html = logged_in.post(url, data).content.decode()
