@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from decimal import Decimal
+from typing import cast
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -17,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .engine import Entry, RoundInput, Rules, rules_from_options
 from .engine.names import player_key
+from .engine.settlement import Status, WinType
 
 
 def new_share_token() -> str:
@@ -25,6 +27,9 @@ def new_share_token() -> str:
 
 class GameSession(models.Model):
     """One game night (or a whole festival): a ledger with its players and rules."""
+
+    # Set by the sessions list (views.sessions), not stored: who leads it.
+    leaders: list[str]
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -108,9 +113,11 @@ class Player(models.Model):
 class Round(models.Model):
     WIN_TYPES = [("normal", "Normal"), ("dublee", "Dublee (eight dublees)")]
     # Set by a save on the round it returns (services.rounds), not stored: its
-    # place as the ledger shows it, and whether the save was a repeat.
+    # place as the ledger shows it, whether the save was a repeat, and whether an
+    # edit changed nothing.
     position: int
     replayed: bool
+    unchanged: bool
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rounds")
     # Order within the session; the ledger shows the position, so a deleted
@@ -151,7 +158,7 @@ class Round(models.Model):
         return RoundInput(
             entries=tuple(e.to_entry() for e in entries),
             winner=self.winner.name if self.winner else None,
-            win_type=self.win_type,  # type: ignore[arg-type]
+            win_type=cast(WinType, self.win_type),  # the field's choices
             better=self.better_mark if marked else self.better,
         )
 
@@ -186,7 +193,7 @@ class RoundEntry(models.Model):
     def to_entry(self) -> Entry:
         return Entry(
             player=self.player.name,
-            status=self.status,  # type: ignore[arg-type]
+            status=cast(Status, self.status),  # the field's choices
             maal=self.maal,
             tunnel=self.tunnel,
             dhoos=self.dhoos,

@@ -11,14 +11,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from itertools import accumulate
-from typing import overload
+from typing import cast, overload
 
 from django.db import connection
 from django.utils.translation import gettext as _
 
 from .engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
 from .engine.ledger import EXACT_SETTLE_LIMIT
-from .engine.settlement import better_defaults
+from .engine.settlement import WinType, better_defaults
 from .models import GameSession, Player, Round, RoundEntry
 from .services.rounds import saved_rounds
 from .snapshot import read_snapshot
@@ -58,8 +58,9 @@ class LedgerRows(Sequence[LedgerRow]):
         # and their total after the round (the chart's lines).
         self.nets_by_player = nets_by_player
         self.totals_by_player = totals_by_player
-        self._by_id = {p.id: p for p in players}
-        self._column = {p.id: index for index, p in enumerate(players)}
+        # Keyed by a round's winner_id, which is None when nobody won.
+        self._by_id: dict[int | None, Player] = {p.id: p for p in players}
+        self._column: dict[int | None, int] = {p.id: index for index, p in enumerate(players)}
 
     def __len__(self) -> int:
         return len(self.rounds)
@@ -84,13 +85,13 @@ class LedgerRows(Sequence[LedgerRow]):
         round_id, winner_id, win_type, better = self.rounds[index]
         return LedgerRow(
             round_id=round_id,
-            winner=self._by_id.get(winner_id),  # type: ignore[arg-type]
+            winner=self._by_id.get(winner_id),
             win_type=win_type,
             better=bool(better),  # SQLite gives 0 or 1
             position=index + 1,
             nets=[nets[index] for nets in self.nets_by_player],
             running=[totals[index] for totals in self.totals_by_player],
-            winner_column=self._column.get(winner_id),  # type: ignore[arg-type]
+            winner_column=self._column.get(winner_id),
         )
 
 
@@ -308,12 +309,12 @@ def _next_round(session: GameSession, players: list[Player], rows: LedgerRows) -
     # better_defaults reads who played, the winner and the win type: one Entry
     # per player, shared by every round, rather than five thousand.
     entries = [Entry(p.name) for p in players]
-    name = {p.id: p.name for p in players}
+    name: dict[int | None, str] = {p.id: p.name for p in players}
     shapes = [
         RoundInput(
             tuple(entries[i] for i, net in enumerate(nets) if net is not None),
-            winner=name.get(winner_id),  # type: ignore[arg-type]
-            win_type=win_type,  # type: ignore[arg-type]
+            winner=name.get(winner_id),
+            win_type=cast(WinType, win_type),  # the column's choices
         )
         for (_id, winner_id, win_type, _better), nets in zip(
             rows.rounds, zip(*rows.nets_by_player, strict=True), strict=True

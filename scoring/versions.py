@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import cast
 
 from django.core.cache import caches
 from django.db import connections, router, transaction
@@ -115,7 +116,7 @@ def remember[T](name: str, version: str, compute: Callable[[], T]) -> T:
     with _lock:
         if key in _computed:
             _computed.move_to_end(key)
-            return _computed[key]  # type: ignore[return-value]
+            return cast(T, _computed[key])  # what compute() gave for this key
     value = compute()
     with _lock:
         _computed[key] = value

@@ -12,14 +12,14 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
 from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
-from ..engine.settlement import MAX_POINTS, round_problems
+from ..engine.settlement import MAX_POINTS, Status, WinType, round_problems
 from ..i18n import translate
 from ..models import Player
 from ..services import check_tallies
@@ -233,7 +233,7 @@ class RoundForm:
                 entries.append(
                     Entry(
                         player=row.player.name,
-                        status=row.status if status_known else "seen",  # type: ignore[arg-type]
+                        status=cast(Status, row.status) if status_known else "seen",
                         maal=maal or 0,
                         tunnel=tunnel or 0,
                         dhoos=row.dhoos,
@@ -270,7 +270,7 @@ class RoundForm:
         round_input = RoundInput(
             entries=tuple(entries),
             winner=winner_name,
-            win_type=self.win_type if win_type_known else "normal",  # type: ignore[arg-type]
+            win_type=cast(WinType, self.win_type) if win_type_known else "normal",
             better=self.better,
         )
         winner_refused = "winner" in self.errors

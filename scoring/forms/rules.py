@@ -34,13 +34,14 @@ PRESET_CHOICES = [
 assert [name for name, _label in PRESET_CHOICES] == list(PRESETS)
 
 
-class RulesFieldsMixin:
-    """A preset select plus one field per rule option, each with its one-sentence help."""
+class RulesFieldsMixin(forms.Form):
+    """A preset select plus one field per rule option, each with its one-sentence help.
+    A form itself (no fields of its own), so the forms it is mixed into are typed."""
 
     option_names = OPTION_NAMES
 
     def add_rule_fields(self, initial_rules: Rules, preset: str) -> None:
-        fields_: dict[str, forms.Field] = self.fields  # type: ignore[attr-defined]
+        fields_ = self.fields
         fields_["preset"] = forms.ChoiceField(
             label=_("Rules preset"),
             choices=PRESET_CHOICES,
@@ -75,17 +76,17 @@ class RulesFieldsMixin:
             fields_[name].widget.attrs["data-option"] = name
 
     def rule_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in OPTION_NAMES]  # type: ignore[index]
+        return [self[name] for name in OPTION_NAMES]
 
     def cleaned_rules(self) -> Rules | None:
         """The rules chosen, or None (with the error added) if they do not make sense."""
-        data = self.cleaned_data  # type: ignore[attr-defined]
+        data = self.cleaned_data
         if any(name not in data for name in OPTION_NAMES) or "preset" not in data:
             return None
         try:
             return make_rules(data["preset"], **{name: data[name] for name in OPTION_NAMES})
         except RuleError as error:
-            self.add_error(None, translate(error.msg))  # type: ignore[attr-defined]
+            self.add_error(None, translate(error.msg))
             return None
 
 

@@ -491,7 +491,7 @@ def replace_round(
         if earlier_save(user, save_key, kind="edit", object_pk=round_.pk) is None:
             raise RoundConflict()
         round_.position = position_of(round_)
-        round_.unchanged = False  # type: ignore[attr-defined]
+        round_.unchanged = False
         round_.replayed = True
         return round_
     rules = session.get_rules()
@@ -507,7 +507,7 @@ def replace_round(
     ):
         # Saved as it was: nothing to write, nothing to record.
         round_.position = position_of(round_)
-        round_.unchanged = True  # type: ignore[attr-defined]
+        round_.unchanged = True
         return round_
     before = _fresh_snapshot(round_.pk)
     round_.version = current.version + 1
@@ -526,7 +526,7 @@ def replace_round(
         user=user, key=save_key, kind="edit", session=session, object_pk=round_.pk, unless_used=True
     )
     round_.position = position_of(round_)
-    round_.unchanged = False  # type: ignore[attr-defined]
+    round_.unchanged = False
     round_.replayed = False
     # The caller's object may hold prefetched entries from before the edit.
     if hasattr(round_, "_prefetched_objects_cache"):

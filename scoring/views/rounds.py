@@ -6,6 +6,8 @@ Every view fetches through `access`, so another user's session or round is a 404
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -62,7 +64,7 @@ def _round_context(
     }
 
 
-def _form(session: GameSession, setting: NextRound, data=None, **initial: object) -> RoundForm:
+def _form(session: GameSession, setting: NextRound, data=None, **initial: Any) -> RoundForm:
     """The round form for the round `setting` describes (its number, better
     default and the dhoos pending before it)."""
     return RoundForm(
@@ -72,7 +74,7 @@ def _form(session: GameSession, setting: NextRound, data=None, **initial: object
         better_default=setting.better.better,
         number=setting.number,
         pending=setting.pending,
-        **initial,  # type: ignore[arg-type]
+        **initial,
     )
 
 
@@ -257,7 +259,7 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
             except RoundError as error:
                 form._place(error)
             else:
-                if round_.unchanged:  # type: ignore[attr-defined]
+                if round_.unchanged:
                     messages.info(
                         request,
                         _("Nothing changed in round %(position)d.") % {"position": round_.position},

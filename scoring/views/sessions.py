@@ -69,7 +69,7 @@ def _sessions_with_leaders(owner) -> list[GameSession]:
     )
     leaders = _leaders(sessions)
     for session in sessions:
-        session.leaders = leaders.get(session.pk, [])  # type: ignore[attr-defined]
+        session.leaders = leaders.get(session.pk, [])
     return sessions
 
 
