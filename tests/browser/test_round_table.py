@@ -281,3 +281,24 @@ def test_every_tap_target_of_the_round_form_and_its_edit_is_44_px(logged_in_page
         if found := page.evaluate(SMALL_TARGETS_JS):
             small[what] = found
     assert small == {}
+
+
+# Whether any of the player lines' names is cut: more text than its box shows.
+CUT_NAMES_JS = """() => [...document.querySelectorAll('.player-row .name')]
+  .filter(n => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1)
+  .map(n => n.textContent)"""
+
+
+def test_long_names_are_shown_whole_on_their_lines(logged_in_page, live_server):
+    # Two players who differ only after the fifth letter must not read the same.
+    page, user = logged_in_page(viewport=PHONE, **TOUCH)
+    names = ("Thulo Buwa", "Thulo Aama", "Sano Buwa", "Bhanji Sunita", "Hajurama")
+    session = make_session(user, players=names)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    for name in names:
+        expect(row(page, name).locator(".name")).to_have_text(name)
+    assert page.evaluate(CUT_NAMES_JS) == []
+    # On two lines at most, within the line's 44 px, so five players still fit.
+    heights = [row(page, name).locator(".plays").bounding_box()["height"] for name in names]
+    assert heights == [44] * len(names)
+    assert page_height(page) <= MAX_HEIGHT
