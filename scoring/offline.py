@@ -20,7 +20,8 @@ needs from the server.
   OFFLINE_RECHECK_MS; the worker writes it on the page it shows).
 - The static files to precache, as `static()` names them (hashed in production),
   and a version drawn from their contents and the worker's own source: a deploy
-  that changes any of them is a new cache, and the old one is deleted.
+  that changes any of them is a new cache. The caches of the two deploys
+  before it stay, for pages kept before it, which name their files.
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ def service_worker_config(*, offline_url: str, login_url: str, logout_url: str) 
             "loginUrl": login_url,
             "logoutUrl": logout_url,
             "queueScript": static("js/offline-queue.js"),
+            "staticUrl": settings.STATIC_URL,
             "navigationTimeout": navigation_timeout_ms(),
             "saveTimeout": int(getattr(settings, "OFFLINE_SAVE_TIMEOUT_MS", SAVE_TIMEOUT_MS)),
             "recheck": int(getattr(settings, "OFFLINE_RECHECK_MS", RECHECK_MS)),

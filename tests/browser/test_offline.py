@@ -21,10 +21,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.staticfiles.storage import StaticFilesStorage
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring import offline, services
 from scoring.engine import Entry, RoundInput, make_rules
 from scoring.models import Round, RoundChange, SavedKey
 
@@ -989,3 +990,53 @@ def test_background_sync_sends_the_rounds_with_the_app_closed(table, live_server
     expect(page.locator(".offline-queue")).to_have_count(0)
     assert queued_count(page) == 0
     assert Round.objects.filter(session=session).count() == 1
+
+
+class DeployedStatic(StaticFilesStorage):
+    """Static files named per deploy, as the hashed names of production are
+    (`?v=` here: live_server serves the file whatever the query)."""
+
+    deploy = "1"
+
+    def url(self, name: str | None) -> str:
+        return f"{super().url(name)}?v={DeployedStatic.deploy}"
+
+
+def test_a_page_kept_before_a_deploy_still_has_its_scripts_offline(
+    table, live_server, settings, monkeypatch, request
+):
+    page, _user, session = table
+    # The precache list is worked out once per process: built again after this test.
+    request.addfinalizer(offline._build_once.cache_clear)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": f"{__name__}.DeployedStatic"},
+    }
+    monkeypatch.setattr(DeployedStatic, "deploy", "1")
+    offline._build_once.cache_clear()
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path)
+    expect(page.locator('script[src$="js/offline.js?v=1"]')).to_have_count(1)
+    # A deploy: new static names and a new worker, which makes its own cache.
+    monkeypatch.setattr(DeployedStatic, "deploy", "2")
+    offline._build_once.cache_clear()
+    built = offline.precache()
+    monkeypatch.setattr(offline, "precache", lambda: (built[0], built[1] + "-deploy-2"))
+    page.evaluate(
+        """async () => {
+          const changed = new Promise((resolve) =>
+            navigator.serviceWorker.addEventListener("controllerchange", resolve));
+          await (await navigator.serviceWorker.getRegistration()).update();
+          await changed;
+        }"""
+    )
+    wait_until(page, 'async () => (await caches.keys()).some((n) => n.endsWith("-deploy-2"))')
+    # The page kept before it, opened with no network: its own scripts run (the
+    # banner is theirs), from the phone's caches, not the browser's.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    page.context.set_offline(True)
+    goto(page, live_server.url + path)
+    expect(page.locator('script[src$="js/offline.js?v=1"]')).to_have_count(1)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)

@@ -7,6 +7,11 @@ const CONFIG = {{ config|safe }};
 importScripts(CONFIG.queueScript); // self.MarriageQueue, shared with the pages
 
 const STATIC_CACHE = "marriage-static-" + CONFIG.version;
+const STATIC_PREFIX = "marriage-static-";
+// Deploys whose static files stay on the phone: a page kept before a deploy
+// names the files of its own (hashed in production), and shown offline it needs
+// them. Each page kept again with the network on names the new ones.
+const STATIC_KEPT = 3;
 const PAGES_PREFIX = "marriage-pages-";
 const META_CACHE = "marriage-meta";
 const USER_KEY = "/__offline__/user";
@@ -33,9 +38,12 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      // A new deploy: the old static files go.
-      for (const name of await caches.keys()) {
-        if (name.startsWith("marriage-static-") && name !== STATIC_CACHE) await caches.delete(name);
+      // A new deploy: static files older than the last STATIC_KEPT deploys go
+      // (caches.keys() lists caches in the order they were made).
+      const statics = (await caches.keys()).filter((name) => name.startsWith(STATIC_PREFIX));
+      const older = statics.filter((name) => name !== STATIC_CACHE);
+      for (const name of older.slice(0, Math.max(0, older.length - (STATIC_KEPT - 1)))) {
+        await caches.delete(name);
       }
       await self.clients.claim();
     })(),
@@ -168,6 +176,18 @@ async function saveRound(event, match) {
   }
 }
 
+async function olderStatic(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) return response;
+    return (await caches.match(request)) || response; // gone from the server since
+  } catch (error) {
+    const hit = await caches.match(request);
+    if (hit) return hit;
+    throw error;
+  }
+}
+
 async function logOut(event) {
   const user = await currentUser();
   const response = await fetch(event.request);
@@ -187,6 +207,12 @@ self.addEventListener("fetch", (event) => {
   }
   if (request.method === "GET" && CONFIG.precache.includes(url.pathname + url.search)) {
     event.respondWith(caches.match(request, { cacheName: STATIC_CACHE }).then((hit) => hit || fetch(request)));
+    return;
+  }
+  // Another static file: one a page kept before a deploy names. The network's,
+  // else the copy an earlier deploy's worker kept.
+  if (request.method === "GET" && url.pathname.startsWith(CONFIG.staticUrl)) {
+    event.respondWith(olderStatic(request));
     return;
   }
   if (request.mode !== "navigate") return;
