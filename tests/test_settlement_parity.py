@@ -7,7 +7,8 @@ by the engine here; then the whole batch goes through Node in one run
 (tests/js/settle_runner.mjs) and every figure is compared: nets, T, n, m, and per
 player w, n·S, S, pay and dhoos, and each player's notes (message ids and values,
 in order); a round one side refuses the other must refuse, naming the same field
-and player with the same message. Some rounds come with next-winner dhoos pending
+and player with the same message, and both list the same problems in the same
+order (round_problems, the preview's list of everything to fix). Some rounds come with next-winner dhoos pending
 before them. The ids the browser gives must be the engine's, so that the page's
 catalogue (`offline_catalogue`) has their Nepali. Node missing is a failure, never
 a skip.
@@ -30,7 +31,14 @@ from hypothesis import strategies as st
 from scoring.engine import rules as rules_module
 from scoring.engine.messages import Message
 from scoring.engine.rules import OPTION_NAMES, PRESETS, make_rules
-from scoring.engine.settlement import Dhoos, Entry, RoundError, RoundInput, settle_round
+from scoring.engine.settlement import (
+    Dhoos,
+    Entry,
+    RoundError,
+    RoundInput,
+    round_problems,
+    settle_round,
+)
 from scoring.templatetags.offline import _engine_ids, offline_catalogue
 
 from .test_i18n import engine_msgids
@@ -256,16 +264,27 @@ def test_browser_settlement_agrees_with_the_engine(preset: str) -> None:
     refused = 0
     errors: set[str] = set()
     notes: set[str] = set()
+    listed = 0
     for (options, round_, expected), answer in zip(cases, answers, strict=True):
         got = js_outcome(answer)
         assert got == expected, f"rules {options}, round {json.dumps(round_)}"
         refused += "error" in expected
+        # Every problem at once (the preview's list), the same and in the same order.
+        rules_options = dict(options)
+        rules = make_rules(rules_options.pop("preset"), **rules_options)
+        problems = [
+            {"field": e.field, "player": e.player, **said(e.problem)}
+            for e in round_problems(engine_round(round_), rules)
+        ]
+        assert answer["problems"] == problems, f"rules {options}, round {json.dumps(round_)}"
+        listed += len(problems) > 1
         if "error" in got:
             errors.add(got["error"]["id"])
         else:
             notes |= {note["id"] for p in got["players"] for note in p["notes"]}
     # Both kinds were really exercised, and notes with them.
     assert 0.1 * len(cases) < refused < 0.8 * len(cases), refused
+    assert listed > 0.02 * len(cases), listed  # rounds with more than one problem
     assert len(notes) >= 3, notes
     # Every id the browser gave is one the page's catalogue carries.
     assert sorted((errors | notes) - set(_engine_ids())) == []

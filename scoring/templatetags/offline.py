@@ -14,7 +14,10 @@ from django import template
 from django.conf import settings
 from django.utils.translation import gettext
 
+from localise.numbers import NumberFormat
+
 from ..engine.rules import Rules
+from ..engine.settlement import FIELD_WORDS
 from ..offline import navigation_timeout_ms, user_bucket
 
 register = template.Library()
@@ -64,11 +67,19 @@ def _engine_ids() -> tuple[str, ...]:
 
 @register.simple_tag
 def offline_catalogue() -> str:
-    """The engine's words settlement.js uses, in the page's language (those
-    with a translation)."""
+    """The engine's words settlement.js uses, and the names of the fields its
+    problems name, in the page's language (those with a translation)."""
     words = {}
-    for text in _engine_ids():
+    for text in (*_engine_ids(), *FIELD_WORDS):
         translated = gettext(text)
         if translated != text:
             words[text] = translated
     return json.dumps(words, ensure_ascii=False)
+
+
+@register.simple_tag
+def offline_number_format() -> str:
+    """How the page groups numbers (its separator and group sizes, from the
+    right), for the preview worked out on the phone."""
+    fmt = NumberFormat.current()
+    return json.dumps({"sep": fmt.thousand_sep, "sizes": list(fmt.sizes)})

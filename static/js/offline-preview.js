@@ -28,6 +28,8 @@
   var rules = parse(form.dataset.rules, {});
   var pending = parse(form.dataset.pending, []);
   var catalogue = parse(form.dataset.catalogue, {});
+  // The page's number format (localise/numbers.py): its separator and group sizes.
+  var numbers = parse(form.dataset.numberFormat, { sep: ",", sizes: [3] });
   var english = (document.documentElement.lang || "en").slice(0, 2) === "en";
 
   function translate(id) {
@@ -85,13 +87,31 @@
     return node;
   }
 
+  // A whole number grouped as the server groups it: 16,005; 1,00,000 in Nepali.
+  function num(value) {
+    var digits = String(Math.abs(value));
+    var sizes = numbers.sizes;
+    if (!sizes.length || sizes[0] === 0 || digits.length <= sizes[0]) return String(value);
+    var parts = [];
+    var end = digits.length;
+    for (var index = 0; index < digits.length; index++) {
+      var size = sizes[Math.min(index, sizes.length - 1)];
+      if (end <= size) break;
+      parts.push(digits.slice(end - size, end));
+      end -= size;
+    }
+    parts.push(digits.slice(0, end));
+    var grouped = parts.reverse().join(numbers.sep);
+    return value < 0 ? "-" + grouped : grouped;
+  }
+
   function signed(n) {
-    return (n > 0 ? "+" : "") + n;
+    return (n > 0 ? "+" : "") + num(n);
   }
 
   function figure(name, value) {
     var span = element("span", "figure", name + " = ");
-    span.appendChild(element("b", "", String(value)));
+    span.appendChild(element("b", "", num(value)));
     return span;
   }
 
@@ -119,15 +139,16 @@
       who.appendChild(element("span", "net num " + (p.net > 0 ? "pos" : p.net < 0 ? "neg" : ""), signed(p.net)));
       li.appendChild(who);
       var calc = element("div", "calc");
-      calc.appendChild(element("span", "", "S = " + p.points));
+      calc.appendChild(element("span", "", "S = " + num(p.points)));
       if (result.winner && !p.is_winner) {
-        calc.appendChild(element("span", "w", "w = " + p.w));
-        calc.appendChild(element("span", "ns", "n·S = " + p.n_s));
-        var formula = element("span", "formula", "(" + result.total + " + " + p.w + " − " + p.n_s + ") × " + result.multiplier + " = ");
-        formula.appendChild(element("b", "", String(p.pay)));
+        calc.appendChild(element("span", "w", "w = " + num(p.w)));
+        calc.appendChild(element("span", "ns", "n·S = " + num(p.n_s)));
+        var sum = "(" + num(result.total) + " + " + num(p.w) + " − " + num(p.n_s) + ") × " + result.multiplier;
+        var formula = element("span", "formula", sum + " = ");
+        formula.appendChild(element("b", "", num(p.pay)));
         calc.appendChild(formula);
       } else if (p.is_winner) {
-        calc.appendChild(element("span", "formula", t.receives + " " + take));
+        calc.appendChild(element("span", "formula", t.receives + " " + num(take)));
       }
       if (p.dhoos_net) calc.appendChild(element("span", "", t.dhoos + " " + signed(p.dhoos_net)));
       li.appendChild(calc);
@@ -148,20 +169,59 @@
     return box;
   }
 
+  // Fields of a player's line, and of the round (scoring/forms/rounds.py).
+  var ROW_FIELDS = ["plays", "status", "maal", "tunnel", "dhoos", "dublees"];
+  var ROUND_FIELDS = ["players", "winner", "win_type", "better", "tiplu"];
+
+  // Every problem as the server's preview lists them (RoundForm.all_errors):
+  // the round's own first, grouped by field in the order met, then each
+  // player's in the form's order, each message after its field's name.
+  function problemLines(module, problems, round) {
+    var general = new Map();
+    var players = new Map(round.entries.map(function (e) { return [e.player, new Map()]; }));
+    function add(groups, key, line) {
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(line);
+    }
+    problems.forEach(function (problem) {
+      var text = module.fill(problem.id, problem.params, translate);
+      var row = players.get(problem.player);
+      if (row && ROW_FIELDS.includes(problem.field)) {
+        add(row, problem.field, problem.player + ", " + translate(problem.field) + ": " + text);
+      } else if (ROUND_FIELDS.includes(problem.field)) {
+        add(general, problem.field, translate(problem.field) + ": " + text);
+      } else {
+        add(general, "round", problem.player ? problem.player + ", " + text : text);
+      }
+    });
+    var lines = [];
+    [general].concat(Array.from(players.values())).forEach(function (groups) {
+      groups.forEach(function (group) { lines = lines.concat(group); });
+    });
+    return lines;
+  }
+
   function show() {
     var round = roundOf();
     if (!round) return Promise.resolve();
     return load().then(function (module) {
       var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", t.onPhone)];
-      try {
-        content.push(breakdown(module, module.settleRound(round, rules, pending)));
-      } catch (error) {
-        if (!(error instanceof module.RoundError)) throw error;
+      var problems = module.roundProblems(round, rules);
+      if (!problems.length) {
+        try {
+          content.push(breakdown(module, module.settleRound(round, rules, pending)));
+        } catch (error) {
+          if (!(error instanceof module.RoundError)) throw error;
+          problems = [error];
+        }
+      }
+      if (problems.length) {
         content[0].textContent = t.notSettled;
-        var problems = element("ul", "errorlist");
-        var text = module.fill(error.id, error.params, translate);
-        problems.appendChild(element("li", "", error.player ? error.player + ", " + text : text));
-        content.push(problems);
+        var list = element("ul", "errorlist");
+        problemLines(module, problems, round).forEach(function (line) {
+          list.appendChild(element("li", "", line));
+        });
+        content.push(list);
       }
       preview.replaceChildren.apply(preview, content);
     });

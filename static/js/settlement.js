@@ -72,116 +72,154 @@ function isWhole(value) {
   return typeof value === "number" && Number.isInteger(value);
 }
 
-function checkPoints(value, field, player) {
+// The problem with a maal or tunnel figure, or null when it is fine.
+function pointsProblem(value, field, player) {
   if (!isWhole(value)) {
-    throw new RoundError("must be a whole number, got %(value)s", { value: repr(value) }, { field, player });
+    return new RoundError("must be a whole number, got %(value)s", { value: repr(value) }, { field, player });
   }
   if (value < 0) {
-    throw new RoundError("must not be negative, got %(value)s", { value }, { field, player });
+    return new RoundError("must not be negative, got %(value)s", { value }, { field, player });
   }
   if (value > MAX_POINTS) {
-    throw new RoundError(
+    return new RoundError(
       "%(value)s is more than %(max)s points; check the number",
       { value, max: "10,000" },
       { field, player },
     );
   }
-  return value;
+  return null;
 }
 
 function entryOf(round, player) {
   return round.entries.find((entry) => entry.player === player);
 }
 
-// Raise RoundError for anything a table could not have played, checking in
-// the engine's order so the same field is named first.
+// Throw RoundError for anything a table could not have played: the first of
+// roundProblems, as the engine's validate_round.
 export function validateRound(round, rules) {
+  const problems = roundProblems(round, rules);
+  if (problems.length) throw problems[0];
+}
+
+// Every problem with the round, in the engine's order (round_problems): the
+// preview lists them all at once, as the server does. A check that needs an
+// earlier one to pass (a winner's status needs an entry) is skipped when it failed.
+export function roundProblems(round, options) {
+  const rules = resolveRules(options);
+  const problems = [];
   const names = new Set();
   for (const entry of round.entries) {
-    if (!entry.player) throw new RoundError("every entry needs a player", {}, { field: "player" });
+    if (!entry.player) {
+      problems.push(new RoundError("every entry needs a player", {}, { field: "player" }));
+      continue;
+    }
     if (names.has(entry.player)) {
-      throw new RoundError("appears twice in the round", {}, { field: "player", player: entry.player });
+      problems.push(new RoundError("appears twice in the round", {}, { field: "player", player: entry.player }));
+      continue;
     }
     names.add(entry.player);
-    if (!STATUSES.includes(entry.status)) {
-      throw new RoundError(
-        "must be seen or unseen, got %(value)s",
-        { value: repr(entry.status) },
-        { field: "status", player: entry.player },
+    const statusKnown = STATUSES.includes(entry.status);
+    if (!statusKnown) {
+      problems.push(
+        new RoundError(
+          "must be seen or unseen, got %(value)s",
+          { value: repr(entry.status) },
+          { field: "status", player: entry.player },
+        ),
       );
     }
-    checkPoints(entry.maal, "maal", entry.player);
-    checkPoints(entry.tunnel, "tunnel", entry.player);
+    for (const field of ["maal", "tunnel"]) {
+      const problem = pointsProblem(entry[field], field, entry.player);
+      if (problem) problems.push(problem);
+    }
     if (typeof entry.dhoos !== "boolean") {
-      throw new RoundError(
-        "must be true or false, got %(value)s",
-        { value: repr(entry.dhoos) },
-        { field: "dhoos", player: entry.player },
+      problems.push(
+        new RoundError(
+          "must be true or false, got %(value)s",
+          { value: repr(entry.dhoos) },
+          { field: "dhoos", player: entry.player },
+        ),
       );
     }
-    if (entry.dublees !== undefined && entry.dublees !== false) {
-      if (entry.dublees !== true) {
-        throw new RoundError(
+    const dublees = entry.dublees === undefined ? false : entry.dublees;
+    if (typeof dublees !== "boolean") {
+      problems.push(
+        new RoundError(
           "must be true or false, got %(value)s",
-          { value: repr(entry.dublees) },
+          { value: repr(dublees) },
           { field: "dublees", player: entry.player },
-        );
-      }
-      if (entry.status !== "seen") {
-        throw new RoundError(
+        ),
+      );
+    } else if (dublees && statusKnown && entry.status !== "seen") {
+      problems.push(
+        new RoundError(
           "saw by dublees, so must be seen (dublees show the tiplu)",
           {},
           { field: "dublees", player: entry.player },
-        );
-      }
+        ),
+      );
     }
   }
   const count = round.entries.length;
   if (count < MIN_PLAYERS) {
-    throw new RoundError(
-      "a round needs at least %(min)s players, got %(count)s",
-      { min: MIN_PLAYERS, count },
-      { field: "players" },
+    problems.push(
+      new RoundError(
+        "a round needs at least %(min)s players, got %(count)s",
+        { min: MIN_PLAYERS, count },
+        { field: "players" },
+      ),
     );
   }
   if (count > rules.max_players) {
-    throw new RoundError(
-      "at most %(max)s players can play a round under these rules, got %(count)s",
-      { max: rules.max_players, count },
-      { field: "players" },
+    problems.push(
+      new RoundError(
+        "at most %(max)s players can play a round under these rules, got %(count)s",
+        { max: rules.max_players, count },
+        { field: "players" },
+      ),
     );
   }
   if (!WIN_TYPES.includes(round.win_type)) {
-    throw new RoundError("must be normal or dublee, got %(value)s", { value: repr(round.win_type) }, { field: "win_type" });
-  }
-  if (typeof round.better !== "boolean") {
-    throw new RoundError("must be true or false, got %(value)s", { value: repr(round.better) }, { field: "better" });
-  }
-  if (round.winner === null || round.winner === undefined) {
-    if (round.win_type === "dublee") throw new RoundError("a dublee win needs a winner", {}, { field: "win_type" });
-    return;
-  }
-  if (!names.has(round.winner)) {
-    throw new RoundError(
-      "%(name)s has no entry in this round",
-      { name: repr(round.winner) },
-      { field: "winner", player: round.winner },
+    problems.push(
+      new RoundError("must be normal or dublee, got %(value)s", { value: repr(round.win_type) }, { field: "win_type" }),
     );
   }
-  if (entryOf(round, round.winner).status !== "seen") {
+  if (typeof round.better !== "boolean") {
+    problems.push(
+      new RoundError("must be true or false, got %(value)s", { value: repr(round.better) }, { field: "better" }),
+    );
+  }
+  if (round.winner === null || round.winner === undefined) {
+    if (round.win_type === "dublee") {
+      problems.push(new RoundError("a dublee win needs a winner", {}, { field: "win_type" }));
+    }
+    return problems;
+  }
+  if (!names.has(round.winner)) {
+    problems.push(
+      new RoundError(
+        "%(name)s has no entry in this round",
+        { name: repr(round.winner) },
+        { field: "winner", player: round.winner },
+      ),
+    );
+  } else if (entryOf(round, round.winner).status !== "seen") {
     const id =
       round.win_type === "dublee"
         ? "a dublee winner must be seen (seven dublees show the tiplu)"
         : "the winner must be seen: ending the round means having shown the pure sets";
-    throw new RoundError(id, {}, { field: "status", player: round.winner });
+    problems.push(new RoundError(id, {}, { field: "status", player: round.winner }));
   }
   if (round.win_type === "dublee" && count < rules.dublee_min_players) {
-    throw new RoundError(
-      "a dublee win needs at least %(min)s players under these rules, got %(count)s",
-      { min: rules.dublee_min_players, count },
-      { field: "win_type" },
+    problems.push(
+      new RoundError(
+        "a dublee win needs at least %(min)s players under these rules, got %(count)s",
+        { min: rules.dublee_min_players, count },
+        { field: "win_type" },
+      ),
     );
   }
+  return problems;
 }
 
 // Each player's {tunnel, points, notes} after section 3's rules, in the

@@ -2,6 +2,8 @@
 player the notes the server's preview gives, word for word, on a Nepali page too:
 settlement.js gives the engine's own message ids, which the page's catalogue
 translates (a note without words in the page's language would be left out).
+A round with several problems gets the server's list of them, line for line, and
+numbers are grouped as the server groups them.
 
 Nepal rules (murder, dhoos to the next winner, no seen payment for who saw by
 dublees). Round 1: Dai given dhoos, Didi wins. Round 2, on the form: Aama wins
@@ -94,3 +96,63 @@ def test_the_phone_gives_the_servers_notes(logged_in_page, live_server, language
     assert server == said
     if language == "ne":
         assert said["Buwa"] != ["maal 4 void: unseen (murder)"]  # in Nepali indeed
+
+
+def fill_a_round_with_three_problems(page) -> None:
+    # Didi wins but is then marked unseen; Aama's maal has a typo; Buwa's is too big.
+    page.locator(".pick", has_text="Didi").tap()
+    didi = page.locator('.player-row[data-player="Didi"]')
+    didi.locator("label", has=page.locator('input[value="unseen"]')).tap()
+    page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("5x")
+    page.locator('.player-row[data-player="Buwa"] input[name$="-maal"]').fill("20000")
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_phone_lists_every_problem_the_server_does(logged_in_page, live_server, language):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    session = make_session(user, players=PLAYERS)
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    problems = page.locator("#preview .errorlist li")
+
+    # With the network: the server's preview.
+    fill_a_round_with_three_problems(page)
+    expect(problems).to_have_count(3)
+    expect(page.locator("#preview .offline-note")).to_have_count(0)
+    server = problems.all_inner_texts()
+
+    # Without: the same list, worked out on the phone.
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill_a_round_with_three_problems(page)
+    expect(page.locator("#preview .offline-note")).to_be_visible()
+    expect(problems).to_have_count(3)
+    assert problems.all_inner_texts() == server
+    with translation.override(language):
+        maal, status = translation.gettext("maal"), translation.gettext("status")
+        assert server[0].startswith(f"Aama, {maal}: ")
+        assert server[1] == f"Buwa, {maal}: " + translation.gettext(
+            "%(value)s is more than %(max)s points; check the number"
+        ) % {"value": 20000, "max": "10,000"}
+        assert server[2].startswith(f"Didi, {status}: ")
+
+
+def test_the_phone_groups_numbers_as_the_server_does(logged_in_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session = make_session(user, players=PLAYERS)
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    page.locator(".pick", has_text="Didi").tap()
+    for name, points in {"Aama": 9000, "Didi": 7000}.items():
+        page.locator(f'.player-row[data-player="{name}"] input[name$="-maal"]').fill(str(points))
+    expect(page.locator("#preview .offline-note")).to_be_visible()
+    # T = 16,000; Buwa (0) pays 16,000 + 3 − 0 = 16,003; Aama pays 16,003 − 36,000.
+    expect(page.locator("#preview .figures .figure").first).to_have_text("T = 16,000")
+    buwa = page.locator('#preview li[data-player="Buwa"]')
+    expect(buwa.locator(".net")).to_have_text("-16,003")
+    expect(buwa.locator(".formula b")).to_have_text("16,003")
