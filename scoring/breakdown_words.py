@@ -4,6 +4,8 @@
 Built only from the engine's figures (RoundResult), so the words can never say
 something the numbers do not. Each phrase is a catalogue entry with named
 placeholders, so a language can put the names and numbers where it needs them.
+The phone's preview says the same (static/js/breakdown-words.js), from the same
+phrases.
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ from localise.numbers import NumberFormat
 from .engine import PlayerResult, RoundResult
 
 MINUS = "−"  # U+2212: a minus sign, not a hyphen, in running text
+# "minus 4 players × B's 2": the one phrase with a plural (ngettext's two ids).
+MINUS_PLAYERS = (
+    "minus %(n)s player × %(name)s's %(points)s",
+    "minus %(n)s players × %(name)s's %(points)s",
+)
 
 
 def _signed(fmt: NumberFormat, value: int) -> str:
@@ -43,11 +50,7 @@ def _working(result: RoundResult, p: PlayerResult, fmt: NumberFormat) -> str:
         )
     if p.points:
         terms.append(
-            ngettext(
-                "minus %(n)s player × %(name)s's %(points)s",
-                "minus %(n)s players × %(name)s's %(points)s",
-                result.n,
-            )
+            ngettext(*MINUS_PLAYERS, result.n)
             % {"n": result.n, "name": p.player, "points": fmt.num(p.points)}
         )
     else:

@@ -8,10 +8,12 @@ by the engine here; then the whole batch goes through Node in one run
 player w, n·S, S, pay and dhoos, and each player's notes (message ids and values,
 in order); a round one side refuses the other must refuse, naming the same field
 and player with the same message, and both list the same problems in the same
-order (round_problems, the preview's list of everything to fix). Some rounds come with next-winner dhoos pending
-before them. The ids the browser gives must be the engine's, so that the page's
-catalogue (`offline_catalogue`) has their Nepali. Node missing is a failure, never
-a skip.
+order (round_problems, the preview's list of everything to fix); and each
+player's payment in words (static/js/breakdown-words.js against
+scoring/breakdown_words.py) is the same, word for word, in English and Nepali.
+Some rounds come with next-winner dhoos pending before them. The ids the
+browser gives must be the engine's, so that the page's catalogue
+(`offline_catalogue`) has their Nepali. Node missing is a failure, never a skip.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring.breakdown_words import MINUS_PLAYERS, round_sentences
 from scoring.engine import rules as rules_module
 from scoring.engine.messages import Message
 from scoring.engine.rules import OPTION_NAMES, PRESETS, make_rules
@@ -39,7 +42,12 @@ from scoring.engine.settlement import (
     round_problems,
     settle_round,
 )
-from scoring.templatetags.offline import _engine_ids, offline_catalogue
+from scoring.templatetags.offline import (
+    _engine_ids,
+    _word_ids,
+    offline_catalogue,
+    offline_number_format,
+)
 
 from .test_i18n import engine_msgids
 
@@ -63,10 +71,14 @@ def node() -> str:
     return path
 
 
-def run_js(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def run_js(
+    batch: list[dict[str, Any]], words: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """The batch settled by settlement.js; with `words` ({language: {catalogue,
+    format}}), each result's payments in words in each language too."""
     done = subprocess.run(
         [node(), str(RUNNER)],
-        input=json.dumps(batch),
+        input=json.dumps({"batch": batch, "words": words} if words else batch),
         capture_output=True,
         text=True,
         timeout=120,
@@ -193,13 +205,33 @@ def said(text: Message) -> dict[str, Any]:
     return {"id": text.id, "params": dict(text.params)}
 
 
+LANGUAGES = ("en", "ne")
+
+
+def page_words() -> dict[str, Any]:
+    """What a round form page gives the phone for its words, per language."""
+    words = {}
+    for language in LANGUAGES:
+        with translation.override(language):
+            words[language] = {
+                "catalogue": json.loads(offline_catalogue()),
+                "format": json.loads(offline_number_format()),
+            }
+    return words
+
+
 def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dict[str, Any]:
     rules = make_rules(**rules_options)
     try:
         result = settle_round(engine_round(round_), rules, pending=engine_pending(round_))
     except RoundError as error:
         return {"error": {"field": error.field, "player": error.player, **said(error.problem)}}
+    sentences = {}
+    for language in LANGUAGES:
+        with translation.override(language):
+            sentences[language] = round_sentences(result)
     return {
+        "sentences": sentences,
         "total": result.total,
         "n": result.n,
         "multiplier": result.multiplier,
@@ -226,6 +258,7 @@ def js_outcome(answer: dict[str, Any]) -> dict[str, Any]:
     result = answer["result"]
     keys = ("player", "points", "w", "n_s", "pay", "dhoos_net", "net", "notes")
     return {
+        "sentences": answer["sentences"],
         "total": result["total"],
         "n": result["n"],
         "multiplier": result["multiplier"],
@@ -259,7 +292,7 @@ def test_browser_settlement_agrees_with_the_engine(preset: str) -> None:
         round_ = dict(round_)
         booked = round_.pop("pending")
         batch.append({"rules": rules.to_options(), "round": round_, "booked": booked})
-    answers = run_js(batch)
+    answers = run_js(batch, page_words())
     assert len(answers) == len(cases)
     refused = 0
     errors: set[str] = set()
@@ -426,7 +459,7 @@ def test_every_note_and_refusal_of_the_browser_says_what_the_engine_says() -> No
         js_round = {k: v for k, v in round_.items() if k != "pending"}
         batch.append({"rules": rules.to_options(), "round": js_round, "booked": round_["pending"]})
     ids: set[str] = set()
-    for (options, round_), answer in zip(EXAMPLES, run_js(batch), strict=True):
+    for (options, round_), answer in zip(EXAMPLES, run_js(batch, page_words()), strict=True):
         expected = python_outcome(options, round_)
         assert js_outcome(answer) == expected, f"rules {options}, round {json.dumps(round_)}"
         if "error" in expected:
@@ -455,6 +488,10 @@ def test_the_offline_catalogue_has_nepali_for_every_browser_id() -> None:
     with translation.override("ne"):
         catalogue = json.loads(offline_catalogue())
     assert sorted(set(_engine_ids()) - set(catalogue)) == []
+    # And the payments in words: every phrase, both forms of the plural one.
+    phrases = {*_word_ids(), *MINUS_PLAYERS} - {", ", " "}
+    assert sorted(phrases - set(catalogue)) == []
+    assert len(phrases) >= 18
     assert catalogue["maal %(points)s kidnapped by %(name)s"] == (
         "माल %(points)s %(name)s ले किडन्याप गर्नुभयो"
     )

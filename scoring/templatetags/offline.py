@@ -12,16 +12,18 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from localise.numbers import NumberFormat
 
+from ..breakdown_words import MINUS_PLAYERS
 from ..engine.rules import Rules
 from ..engine.settlement import FIELD_WORDS
 from ..offline import navigation_timeout_ms, user_bucket
 
 register = template.Library()
 SETTLEMENT_JS = Path(settings.BASE_DIR) / "static" / "js" / "settlement.js"
+WORDS_JS = Path(settings.BASE_DIR) / "static" / "js" / "breakdown-words.js"
 
 
 @register.simple_tag(takes_context=True)
@@ -56,22 +58,39 @@ def offline_pending(pending: Any) -> str:
 _COMMENT_OR_STRING = re.compile(r'//[^\n]*|"((?:[^"\\\n]|\\.)*)"')
 
 
-@cache
-def _engine_ids() -> tuple[str, ...]:
-    # Every message and note settlement.js can give: its double-quoted English
-    # strings with a space in them (the same ids the engine marks for translation).
-    source = SETTLEMENT_JS.read_text(encoding="utf-8")
+def _ids(script: Path) -> tuple[str, ...]:
+    # A script's double-quoted English strings with a space in them: its
+    # catalogue ids (the same the Python side marks for translation).
+    source = script.read_text(encoding="utf-8")
     strings = (match.group(1) for match in _COMMENT_OR_STRING.finditer(source))
     return tuple(sorted({s for s in strings if s and " " in s and "\\" not in s}))
 
 
+@cache
+def _engine_ids() -> tuple[str, ...]:
+    """Every message and note settlement.js can give."""
+    return _ids(SETTLEMENT_JS)
+
+
+@cache
+def _word_ids() -> tuple[str, ...]:
+    """Every phrase of breakdown-words.js, the payments in words."""
+    return _ids(WORDS_JS)
+
+
 @register.simple_tag
 def offline_catalogue() -> str:
-    """The engine's words settlement.js uses, and the names of the fields its
-    problems name, in the page's language (those with a translation)."""
+    """The engine's words settlement.js uses, the names of the fields its
+    problems name, and the phrases of the payments in words
+    (breakdown-words.js), in the page's language (those with a translation)."""
     words = {}
-    for text in (*_engine_ids(), *FIELD_WORDS):
+    for text in (*_engine_ids(), *FIELD_WORDS, *_word_ids()):
         translated = gettext(text)
+        if translated != text:
+            words[text] = translated
+    # The phrase with a plural: each of its ids in its own form.
+    for count, text in enumerate(MINUS_PLAYERS, start=1):
+        translated = ngettext(*MINUS_PLAYERS, count)
         if translated != text:
             words[text] = translated
     return json.dumps(words, ensure_ascii=False)

@@ -9,12 +9,19 @@
   var words = document.getElementById("offline-preview-strings");
   if (!form || !preview || !words || !form.dataset.settlement) return;
   var t = words.dataset;
-  var engine = null;
+  var modules = null;
+  var num = String; // grouper(numbers), once the modules are loaded
 
+  // The engine's copy (settlement.js) and the payments in words
+  // (breakdown-words.js), by dynamic import: static() names them, hashed in production.
   function load() {
-    // A dynamic import by URL: static() names the module, hashed in production.
-    engine = engine || import(form.dataset.settlement);
-    return engine;
+    modules =
+      modules ||
+      Promise.all([import(form.dataset.settlement), import(form.dataset.words)]).then(function (loaded) {
+        num = loaded[1].grouper(numbers);
+        return { engine: loaded[0], words: loaded[1] };
+      });
+    return modules;
   }
 
   function parse(json, fallback) {
@@ -87,24 +94,6 @@
     return node;
   }
 
-  // A whole number grouped as the server groups it: 16,005; 1,00,000 in Nepali.
-  function num(value) {
-    var digits = String(Math.abs(value));
-    var sizes = numbers.sizes;
-    if (!sizes.length || sizes[0] === 0 || digits.length <= sizes[0]) return String(value);
-    var parts = [];
-    var end = digits.length;
-    for (var index = 0; index < digits.length; index++) {
-      var size = sizes[Math.min(index, sizes.length - 1)];
-      if (end <= size) break;
-      parts.push(digits.slice(end - size, end));
-      end -= size;
-    }
-    parts.push(digits.slice(0, end));
-    var grouped = parts.reverse().join(numbers.sep);
-    return value < 0 ? "-" + grouped : grouped;
-  }
-
   function signed(n) {
     return (n > 0 ? "+" : "") + num(n);
   }
@@ -113,6 +102,19 @@
     var span = element("span", "figure", name + " = ");
     span.appendChild(element("b", "", num(value)));
     return span;
+  }
+
+  // Every payment in words, folded into one "In words" at the end, as the
+  // server's preview has it.
+  function inWords(module, result) {
+    var box = element("details", "in-words-all");
+    box.appendChild(element("summary", "", t.inWords));
+    var list = element("ul");
+    result.players.forEach(function (p) {
+      list.appendChild(element("li", "in-words", module.playerSentence(result, p, { translate: translate, num: num })));
+    });
+    box.appendChild(list);
+    return box;
   }
 
   function breakdown(module, result) {
@@ -204,12 +206,15 @@
   function show() {
     var round = roundOf();
     if (!round) return Promise.resolve();
-    return load().then(function (module) {
+    return load().then(function (loaded) {
+      var module = loaded.engine;
       var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", t.onPhone)];
       var problems = module.roundProblems(round, rules);
       if (!problems.length) {
         try {
-          content.push(breakdown(module, module.settleRound(round, rules, pending)));
+          var result = module.settleRound(round, rules, pending);
+          content.push(breakdown(module, result));
+          content.push(inWords(loaded.words, result));
         } catch (error) {
           if (!(error instanceof module.RoundError)) throw error;
           problems = [error];

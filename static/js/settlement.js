@@ -401,5 +401,7 @@ export function settleRound(round, options, booked = []) {
     win_type: round.win_type,
     better: round.better,
     pending_dhoos: pending,
+    // Of each loser's w: the winner ended with eight dublees.
+    dublee_bonus: round.win_type === "dublee" && pays.size ? rules.dublee_bonus : 0,
   };
 }

@@ -2,8 +2,9 @@
 player the notes the server's preview gives, word for word, on a Nepali page too:
 settlement.js gives the engine's own message ids, which the page's catalogue
 translates (a note without words in the page's language would be left out).
-A round with several problems gets the server's list of them, line for line, and
-numbers are grouped as the server groups them.
+Every payment in words is the server's, word for word. A round with several
+problems gets the server's list of them, line for line, and numbers are grouped
+as the server groups them.
 
 Nepal rules (murder, dhoos to the next winner, no seen payment for who saw by
 dublees). Round 1: Dai given dhoos, Didi wins. Round 2, on the form: Aama wins
@@ -54,6 +55,12 @@ def fill_round_2(page) -> None:
     didi.locator("label.dublees").tap()
 
 
+def in_words(page) -> list[str]:
+    """Each player's payment in words, under the preview's "In words"."""
+    texts = page.locator("#preview .in-words").all_text_contents()
+    return [" ".join(text.split()) for text in texts]
+
+
 def notes(page) -> dict[str, list[str]]:
     return {
         name: page.locator(f'#preview li[data-player="{name}"] .notes li').all_inner_texts()
@@ -83,6 +90,8 @@ def test_the_phone_gives_the_servers_notes(logged_in_page, live_server, language
         expect(page.locator(f'#preview li[data-player="{name}"] .notes li')).to_have_count(1)
     expect(page.locator("#preview .offline-note")).to_have_count(0)
     server = notes(page)
+    server_words = in_words(page)
+    assert len(server_words) == len(PLAYERS)
 
     # Without: worked out on the phone, from the kept copy of the form.
     page.context.set_offline(True)
@@ -91,6 +100,9 @@ def test_the_phone_gives_the_servers_notes(logged_in_page, live_server, language
     expect(page.locator("#preview .offline-note")).to_be_visible()
     expect(page.locator('#preview li[data-player="Didi"] .notes li')).to_have_count(1)
     assert notes(page) == server
+    # Every payment in words too, word for word.
+    expect(page.locator("#preview .in-words")).to_have_count(len(PLAYERS))
+    assert in_words(page) == server_words
     with translation.override(language):
         said = {name: [translation.gettext(id_) % params] for name, (id_, params) in NOTES.items()}
     assert server == said
