@@ -203,9 +203,14 @@
     return lines;
   }
 
+  var shown = null; // the round the preview shows, as JSON
+
   function show() {
     var round = roundOf();
-    if (!round) return Promise.resolve();
+    // Nothing new (the change that ends the typing in a box): the preview stays
+    // as it is, so a tap on it is not lost.
+    if (!round || JSON.stringify(round) === shown) return Promise.resolve();
+    shown = JSON.stringify(round);
     return load().then(function (loaded) {
       var module = loaded.engine;
       var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", t.onPhone)];

@@ -76,6 +76,38 @@
   }
   document.body.addEventListener("htmx:afterSettle", openWithErrors);
 
+  // The preview is asked for again only when the round changed: the change that
+  // ends the typing in a box (a tap on the preview) repeats what the typing
+  // sent, and its answer would replace the preview under the finger.
+  var asked = null;
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt !== form) return;
+    var round = new URLSearchParams(new FormData(form)).toString();
+    if (round === asked) event.preventDefault();
+    asked = round;
+  });
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.elt === form && !event.detail.successful) asked = null; // ask again
+  });
+
+  // "In words" in the preview stays open while the preview is worked out again.
+  var preview = document.getElementById("preview");
+  var wordsOpen = false;
+  if (preview) {
+    // Capture: "toggle" does not bubble.
+    preview.addEventListener(
+      "toggle",
+      function (event) {
+        if (event.target.matches(".in-words-all")) wordsOpen = event.target.open;
+      },
+      true,
+    );
+    new MutationObserver(function () {
+      var words = preview.querySelector(".in-words-all");
+      if (words && wordsOpen && !words.open) words.open = true;
+    }).observe(preview, { childList: true, subtree: true });
+  }
+
   // A refused save: its summary in view and focused; each item focuses its field.
   var summary = document.getElementById("form-errors");
   if (summary) {

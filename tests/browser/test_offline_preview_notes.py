@@ -168,3 +168,22 @@ def test_the_phone_groups_numbers_as_the_server_does(logged_in_page, live_server
     buwa = page.locator('#preview li[data-player="Buwa"]')
     expect(buwa.locator(".net")).to_have_text("-16,003")
     expect(buwa.locator(".formula b")).to_have_text("16,003")
+
+
+def test_in_words_opens_on_the_first_tap_after_typing_offline(logged_in_page, live_server):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session = make_session(user, players=PLAYERS)
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    page.locator(".pick", has_text="Didi").tap()
+    page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').tap()
+    page.keyboard.type("5")
+    expect(page.locator('#preview li[data-player="Aama"] .net')).to_have_text(
+        "+12"
+    )  # 5 + 3 − 4 × 5
+    words = page.locator("#preview details.in-words-all")
+    words.locator("summary").tap()
+    expect(words).to_have_attribute("open", "")
+    expect(words.locator(".in-words").first).to_be_visible()

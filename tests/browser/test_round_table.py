@@ -302,3 +302,25 @@ def test_long_names_are_shown_whole_on_their_lines(logged_in_page, live_server):
     heights = [row(page, name).locator(".plays").bounding_box()["height"] for name in names]
     assert heights == [44] * len(names)
     assert page_height(page) <= MAX_HEIGHT
+
+
+def test_in_words_opens_on_the_first_tap_after_typing(table):
+    # The tap that opens "In words" also ends the typing in Bhai's box: its
+    # change must not replace the preview (and close it) under the finger.
+    page, _session = table
+    page.locator(".pick", has_text="Didi").tap()
+    for name, points in HAND.items():
+        if points:
+            maal(page, name).tap()
+            page.keyboard.type(str(points))
+    for name, net in NETS.items():
+        expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    words = page.locator("#preview details.in-words-all")
+    words.locator("summary").tap()
+    expect(words).to_have_attribute("open", "")
+    expect(words.locator(".in-words").first).to_be_visible()
+    # Still open when the round changes and the preview is worked out again.
+    maal(page, "Aama").tap()
+    page.keyboard.type("0")
+    expect(page.locator('#preview li[data-player="Aama"] .net')).not_to_have_text("+5")
+    expect(page.locator("#preview details.in-words-all")).to_have_attribute("open", "")
