@@ -117,18 +117,27 @@
     return box;
   }
 
-  function breakdown(module, result) {
+  function breakdown(module, words, result) {
     var box = element("div", "breakdown");
     var figures = element("p", "figures");
     figures.appendChild(figure("T", result.total));
     figures.appendChild(figure("n", result.n));
     figures.appendChild(figure("m", result.multiplier));
+    if (!result.winner) figures.appendChild(element("span", "muted", t.noWinner));
     box.appendChild(figures);
+    var explained = element("p", "muted small", t.eachLoser + " ");
+    var guide = element("a", "", t.howItWorks);
+    guide.href = t.howItWorksUrl;
+    explained.appendChild(guide);
+    box.appendChild(explained);
     var list = element("ul", "breakdown-list");
-    var take = 0;
-    result.players.forEach(function (p) {
-      if (!p.is_winner) take += p.pay;
-    });
+    // What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"
+    // (the winner_take filter's).
+    var pays = result.players.filter(function (p) { return !p.is_winner; }).map(function (p) { return p.pay; });
+    var take = pays.reduce(function (sum, pay) { return sum + pay; }, 0);
+    var collects =
+      pays.map(function (pay) { return pay >= 0 ? num(pay) : "(−" + num(-pay) + ")"; }).join(" + ") +
+      " = " + (take >= 0 ? num(take) : "−" + num(-take));
     result.players.forEach(function (p) {
       var li = element("li", "breakdown-player" + (p.is_winner ? " winner" : ""));
       li.dataset.player = p.player;
@@ -142,6 +151,12 @@
       li.appendChild(who);
       var calc = element("div", "calc");
       calc.appendChild(element("span", "", "S = " + num(p.points)));
+      var held = translate("maal") + " " + num(p.maal);
+      if (p.tunnel) {
+        held += " + " + translate("tunnel") + " " + num(p.counted_tunnel);
+        if (p.counted_tunnel !== p.tunnel) held += "/" + num(p.tunnel);
+      }
+      calc.appendChild(element("span", "muted small", "(" + held + ")"));
       if (result.winner && !p.is_winner) {
         calc.appendChild(element("span", "w", "w = " + num(p.w)));
         calc.appendChild(element("span", "ns", "n·S = " + num(p.n_s)));
@@ -150,7 +165,7 @@
         formula.appendChild(element("b", "", num(p.pay)));
         calc.appendChild(formula);
       } else if (p.is_winner) {
-        calc.appendChild(element("span", "formula", t.receives + " " + num(take)));
+        calc.appendChild(element("span", "formula", t.receives + " " + collects));
       }
       if (p.dhoos_net) calc.appendChild(element("span", "", t.dhoos + " " + signed(p.dhoos_net)));
       li.appendChild(calc);
@@ -168,6 +183,7 @@
       list.appendChild(li);
     });
     box.appendChild(list);
+    box.appendChild(inWords(words, result));
     return box;
   }
 
@@ -218,8 +234,7 @@
       if (!problems.length) {
         try {
           var result = module.settleRound(round, rules, pending);
-          content.push(breakdown(module, result));
-          content.push(inWords(loaded.words, result));
+          content.push(breakdown(module, loaded.words, result));
         } catch (error) {
           if (!(error instanceof module.RoundError)) throw error;
           problems = [error];

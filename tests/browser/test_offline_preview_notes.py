@@ -2,7 +2,8 @@
 player the notes the server's preview gives, word for word, on a Nepali page too:
 settlement.js gives the engine's own message ids, which the page's catalogue
 translates (a note without words in the page's language would be left out).
-Every payment in words is the server's, word for word. A round with several
+Every payment in words is the server's, word for word, and so is the whole
+breakdown (a tunnel held unseen, a round with no winner). A round with several
 problems gets the server's list of them, line for line, and numbers are grouped
 as the server groups them.
 
@@ -187,3 +188,60 @@ def test_in_words_opens_on_the_first_tap_after_typing_offline(logged_in_page, li
     words.locator("summary").tap()
     expect(words).to_have_attribute("open", "")
     expect(words.locator(".in-words").first).to_be_visible()
+
+
+def a_round_with_a_tunnel(page) -> None:
+    # Didi wins; Buwa unseen holds a tunnel of 3 (void unseen under pagat): 0/3.
+    page.locator(".pick", has_text="Didi").tap()
+    page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("12")
+    buwa = page.locator('.player-row[data-player="Buwa"]')
+    buwa.locator("label", has=page.locator('input[value="unseen"]')).tap()
+    buwa.locator("summary").tap()
+    buwa.locator('input[name$="-tunnel"]').fill("3")
+    expect(page.locator('#preview li[data-player="Buwa"] .calc')).to_contain_text("0/3")
+
+
+def a_round_with_no_winner(page) -> None:
+    # Nobody wins; Dai gave dhoos: only the dhoos is paid.
+    page.locator("label", has=page.locator("#winner-none")).tap()
+    dai = page.locator('.player-row[data-player="Dai"]')
+    dai.locator("summary").tap()
+    dai.locator("label.dhoos").tap()
+    expect(page.locator('#preview li[data-player="Dai"] .tag.dhoos')).to_have_count(1)
+
+
+def breakdown_text(page) -> str:
+    # Every word and figure, in order; spaces left out (markup places them differently).
+    return "".join(page.locator("#preview .breakdown").text_content().split())
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+@pytest.mark.parametrize("fill", [a_round_with_a_tunnel, a_round_with_no_winner])
+def test_the_phone_shows_the_servers_breakdown(logged_in_page, live_server, language, fill):
+    page, user = logged_in_page(**TOUCH_PHONE)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    session = make_session(user, players=PLAYERS)
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    fill(page)
+    expect(page.locator("#preview .breakdown")).to_have_count(1)
+    expect(page.locator("#preview .offline-note")).to_have_count(0)
+    server = breakdown_text(page)
+
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill(page)
+    expect(page.locator("#preview .offline-note")).to_be_visible()
+    assert breakdown_text(page) == server
+    if language == "en":
+        assert "".join(SAID[fill].split()) in server
+
+
+# What each round's breakdown says in particular, in English.
+SAID = {
+    # T = 12; Buwa's tunnel void unseen; Didi collects from all three.
+    a_round_with_a_tunnel: "S = 0 (maal 0 + tunnel 0/3)",
+    a_round_with_no_winner: "No winner: only dhoos is paid.",
+}
