@@ -223,10 +223,11 @@
 
   function show() {
     var round = roundOf();
+    var key = round && JSON.stringify(round);
     // Nothing new (the change that ends the typing in a box): the preview stays
     // as it is, so a tap on it is not lost.
-    if (!round || JSON.stringify(round) === shown) return Promise.resolve();
-    shown = JSON.stringify(round);
+    if (!round || key === shown) return Promise.resolve();
+    shown = key;
     return load().then(function (loaded) {
       var module = loaded.engine;
       var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", t.onPhone)];

@@ -90,21 +90,21 @@
     if (event.detail.elt === form && !event.detail.successful) asked = null; // ask again
   });
 
-  // "In words" in the preview stays open while the preview is worked out again.
+  // "In words" in the preview stays open while the preview is worked out again:
+  // the new one opens if the one it replaces was open (read from the element
+  // itself, whose "open" is set at the tap; its "toggle" event comes later).
   var preview = document.getElementById("preview");
-  var wordsOpen = false;
   if (preview) {
-    // Capture: "toggle" does not bubble.
-    preview.addEventListener(
-      "toggle",
-      function (event) {
-        if (event.target.matches(".in-words-all")) wordsOpen = event.target.open;
-      },
-      true,
-    );
-    new MutationObserver(function () {
+    new MutationObserver(function (records) {
       var words = preview.querySelector(".in-words-all");
-      if (words && wordsOpen && !words.open) words.open = true;
+      if (!words || words.open) return;
+      records.forEach(function (record) {
+        record.removedNodes.forEach(function (node) {
+          if (node.nodeType !== Node.ELEMENT_NODE) return;
+          var old = node.matches(".in-words-all") ? node : node.querySelector(".in-words-all");
+          if (old && old.open) words.open = true;
+        });
+      });
     }).observe(preview, { childList: true, subtree: true });
   }
 
