@@ -399,6 +399,11 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     goto(page, live_server.url + form)
     fill_hand(page)
     expect(page.locator("#preview .offline-note")).to_be_visible()
+    # The whole hand worked out (not a box's part of it), then "In words" opened.
+    for name, net in NETS.items():
+        expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    page.locator("#preview details.in-words-all summary").tap()
+    expect(page.locator("#preview .in-words").first).to_be_visible()
     assert violations(page, Axe()) == [], "round form, preview worked out on the phone"
     page.get_by_role("button", name="Save round").tap()
     session.rules = make_rules("pagat", max_players=3).to_options()

@@ -16,6 +16,7 @@ dhoos of round 1 to Aama.
 from __future__ import annotations
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.utils import translation
 from playwright.sync_api import expect
@@ -25,6 +26,7 @@ from scoring.engine import Entry, RoundInput
 
 from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
+from .test_axe import violations
 from .test_offline import goto, open_kept
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -43,6 +45,35 @@ NOTES = {
         {"round": 1, "amount": 15, "name": "Aama"},
     ),
 }
+
+
+def a_phone_on_the_round_form(
+    logged_in_page, live_server, language="en", preset="pagat", rounds=()
+):
+    """A phone (390×844, touch) reading `language`, on the new-round form of a
+    session of PLAYERS under `preset` with `rounds` played, which it has kept
+    (with the session page) for offline: (page, the form's address)."""
+    page, user = logged_in_page(**TOUCH_PHONE)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    session = make_session(user, players=PLAYERS, preset=preset)
+    for round_ in rounds:
+        services.add_round(session, round_, players=list(session.players.all()))
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    return page, form
+
+
+def offline_on(page, live_server, form: str) -> None:
+    """The network gone, the kept form opened again from the phone."""
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+
+
+def no_axe_violation(page, where: str) -> None:
+    assert violations(page, Axe()) == [], where
 
 
 def fill_round_2(page) -> None:
@@ -71,18 +102,14 @@ def notes(page) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("language", ["en", "ne"])
 def test_the_phone_gives_the_servers_notes(logged_in_page, live_server, language):
-    page, user = logged_in_page(**TOUCH_PHONE)
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
-    )
-    session = make_session(user, players=PLAYERS, preset="nepal")
     entries = tuple(Entry(name, "seen", 3, dhoos=name == "Dai") for name in PLAYERS)
-    services.add_round(
-        session, RoundInput(entries=entries, winner="Didi"), players=list(session.players.all())
+    page, form = a_phone_on_the_round_form(
+        logged_in_page,
+        live_server,
+        language,
+        preset="nepal",
+        rounds=[RoundInput(entries=entries, winner="Didi")],
     )
-    form = f"/sessions/{session.pk}/rounds/new/"
-    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
-    expect(page.locator("html")).to_have_attribute("lang", language)
 
     # With the network: the server's preview.
     fill_round_2(page)
@@ -95,8 +122,7 @@ def test_the_phone_gives_the_servers_notes(logged_in_page, live_server, language
     assert len(server_words) == len(PLAYERS)
 
     # Without: worked out on the phone, from the kept copy of the form.
-    page.context.set_offline(True)
-    goto(page, live_server.url + form)
+    offline_on(page, live_server, form)
     fill_round_2(page)
     expect(page.locator("#preview .offline-note")).to_be_visible()
     expect(page.locator('#preview li[data-player="Didi"] .notes li')).to_have_count(1)
@@ -122,13 +148,7 @@ def fill_a_round_with_three_problems(page) -> None:
 
 @pytest.mark.parametrize("language", ["en", "ne"])
 def test_the_phone_lists_every_problem_the_server_does(logged_in_page, live_server, language):
-    page, user = logged_in_page(**TOUCH_PHONE)
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
-    )
-    session = make_session(user, players=PLAYERS)
-    form = f"/sessions/{session.pk}/rounds/new/"
-    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page, form = a_phone_on_the_round_form(logged_in_page, live_server, language)
     problems = page.locator("#preview .errorlist li")
 
     # With the network: the server's preview.
@@ -138,12 +158,12 @@ def test_the_phone_lists_every_problem_the_server_does(logged_in_page, live_serv
     server = problems.all_inner_texts()
 
     # Without: the same list, worked out on the phone.
-    page.context.set_offline(True)
-    goto(page, live_server.url + form)
+    offline_on(page, live_server, form)
     fill_a_round_with_three_problems(page)
     expect(page.locator("#preview .offline-note")).to_be_visible()
     expect(problems).to_have_count(3)
     assert problems.all_inner_texts() == server
+    no_axe_violation(page, f"the phone's list of problems ({language})")
     with translation.override(language):
         maal, status = translation.gettext("maal"), translation.gettext("status")
         assert server[0].startswith(f"Aama, {maal}: ")
@@ -154,12 +174,8 @@ def test_the_phone_lists_every_problem_the_server_does(logged_in_page, live_serv
 
 
 def test_the_phone_groups_numbers_as_the_server_does(logged_in_page, live_server):
-    page, user = logged_in_page(**TOUCH_PHONE)
-    session = make_session(user, players=PLAYERS)
-    form = f"/sessions/{session.pk}/rounds/new/"
-    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
-    page.context.set_offline(True)
-    goto(page, live_server.url + form)
+    page, form = a_phone_on_the_round_form(logged_in_page, live_server)
+    offline_on(page, live_server, form)
     page.locator(".pick", has_text="Didi").tap()
     for name, points in {"Aama": 9000, "Didi": 7000}.items():
         page.locator(f'.player-row[data-player="{name}"] input[name$="-maal"]').fill(str(points))
@@ -172,18 +188,13 @@ def test_the_phone_groups_numbers_as_the_server_does(logged_in_page, live_server
 
 
 def test_in_words_opens_on_the_first_tap_after_typing_offline(logged_in_page, live_server):
-    page, user = logged_in_page(**TOUCH_PHONE)
-    session = make_session(user, players=PLAYERS)
-    form = f"/sessions/{session.pk}/rounds/new/"
-    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
-    page.context.set_offline(True)
-    goto(page, live_server.url + form)
+    page, form = a_phone_on_the_round_form(logged_in_page, live_server)
+    offline_on(page, live_server, form)
     page.locator(".pick", has_text="Didi").tap()
     page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').tap()
     page.keyboard.type("5")
-    expect(page.locator('#preview li[data-player="Aama"] .net')).to_have_text(
-        "+12"
-    )  # 5 + 3 − 4 × 5
+    aama = page.locator('#preview li[data-player="Aama"] .net')
+    expect(aama).to_have_text("+12")  # 5 + 3 − 4 × 5
     words = page.locator("#preview details.in-words-all")
     words.locator("summary").tap()
     expect(words).to_have_attribute("open", "")
@@ -218,25 +229,22 @@ def breakdown_text(page) -> str:
 @pytest.mark.parametrize("language", ["en", "ne"])
 @pytest.mark.parametrize("fill", [a_round_with_a_tunnel, a_round_with_no_winner])
 def test_the_phone_shows_the_servers_breakdown(logged_in_page, live_server, language, fill):
-    page, user = logged_in_page(**TOUCH_PHONE)
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
-    )
-    session = make_session(user, players=PLAYERS)
-    form = f"/sessions/{session.pk}/rounds/new/"
-    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page, form = a_phone_on_the_round_form(logged_in_page, live_server, language)
     fill(page)
     expect(page.locator("#preview .breakdown")).to_have_count(1)
     expect(page.locator("#preview .offline-note")).to_have_count(0)
     server = breakdown_text(page)
 
-    page.context.set_offline(True)
-    goto(page, live_server.url + form)
+    offline_on(page, live_server, form)
     fill(page)
     expect(page.locator("#preview .offline-note")).to_be_visible()
     assert breakdown_text(page) == server
     if language == "en":
         assert "".join(SAID[fill].split()) in server
+    words = page.locator("#preview details.in-words-all")
+    words.locator("summary").tap()
+    expect(words.locator(".in-words").first).to_be_visible()
+    no_axe_violation(page, f"the phone's breakdown, in words open ({language})")
 
 
 # What each round's breakdown says in particular, in English.

@@ -11,12 +11,13 @@ Dai 17 + 3 − 0 = 20, Bhai 17 + 3 − 15 = 5; Didi +30: nets +5, −10, +30, �
 from __future__ import annotations
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scoring.models import Round
 
 from ..web_helpers import make_session
-from .test_axe import a_played_session
+from .test_axe import a_played_session, violations
 from .test_phone_pages import SMALL_TARGETS_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -319,6 +320,7 @@ def test_in_words_opens_on_the_first_tap_after_typing(table):
     words.locator("summary").tap()
     expect(words).to_have_attribute("open", "")
     expect(words.locator(".in-words").first).to_be_visible()
+    assert violations(page, Axe()) == [], "the round form's preview, in words open"
     # Still open when the round changes and the preview is worked out again.
     maal(page, "Aama").tap()
     page.keyboard.type("0")
