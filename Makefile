@@ -26,11 +26,13 @@ run: setup
 	DEBUG=1 $(BIN)/python manage.py demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The whole suite on SQLite, then all but the browser tests (the same pages,
-# four minutes more) on a throwaway PostgreSQL cluster; make test-postgres runs
-# every test there.
+# The whole suite on SQLite, in random order (pytest-randomly: its seed is in
+# the header; SEED=N replays that order), then all but the browser tests (the
+# same pages, four minutes more) in file order on a throwaway PostgreSQL
+# cluster; make test-postgres runs every test there.
+SEED ?= default
 test: lint system-deps
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -p randomly --randomly-seed=$(SEED)
 	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres $(BIN)/pytest -m "not browser"
 
 test-postgres: setup system-deps

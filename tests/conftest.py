@@ -1,7 +1,9 @@
 """Shared by every test."""
 
 import pytest
+from django.conf import settings
 from django.core.cache import caches
+from django.utils import translation
 
 from scoring.versions import forget_computed
 
@@ -20,6 +22,17 @@ def _empty_cache():
     for cache in caches.all():
         cache.clear()
     forget_computed()
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Each test starts in the site's language and leaves it so: a request through
+    LocaleMiddleware (a Nepali page) activates its language in the test's thread
+    and leaves it active, and a later test that reads a message or runs a command
+    would then get it in Nepali (found by running the suite in random order)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
