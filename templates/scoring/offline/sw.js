@@ -162,6 +162,9 @@ async function saveRound(event, match) {
     return await fetch(request, { signal: giveUp.signal });
   } catch (error) {
     if (!form) throw error; // nothing to keep
+    // The page sent its reading of the round with it (offline_summary: the
+    // winner and each player's net), so the list says the same as for a round
+    // the page kept itself.
     const record = self.MarriageQueue.recordFrom({
       user: await currentUser(),
       session: match[1],
@@ -250,7 +253,7 @@ self.addEventListener("sync", (event) => {
   if (event.tag !== self.MarriageQueue.SYNC_TAG) return;
   event.waitUntil(
     currentUser()
-      .then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl }))
+      .then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl, timeout: SAVE_TIMEOUT }))
       .then((report) => {
         if (report.stopped === "offline" || report.stopped === "server") {
           throw new Error("rounds still waiting to send");
