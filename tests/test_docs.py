@@ -68,5 +68,8 @@ def test_the_readme_names_every_top_level_module():
     for module in sorted((ROOT / "scoring").glob("*.py")):
         if module.name != "__init__.py":
             assert f"scoring/{module.name}" in text, module.name
+    for package in sorted(p for p in (ROOT / "scoring").iterdir() if (p / "__init__.py").exists()):
+        if package.name != "migrations":
+            assert f"scoring/{package.name}/" in text, package.name
     for folder in sorted(p for p in ROOT.iterdir() if (p / "__init__.py").exists()):
         assert f"{folder.name}/" in text, folder.name
