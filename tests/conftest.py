@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.utils import translation
 
-from scoring.versions import forget_computed
+from scoring.selectors.versions import forget_computed
 
 from .web_helpers import make_session
 
