@@ -244,6 +244,7 @@
   var base = chainData ? chainData.start : null;
   var kept = []; // [{key, round}] kept on the phone before this round, in order
   var after = null; // the chain's answer: {state, default} for this round
+  var followed = false; // rounds kept here have moved the form on
   var numberField = form.querySelector('input[name="number"]');
   var betterBox = field("better");
   var betterTouched = false;
@@ -313,6 +314,10 @@
       var fallback = loaded.chain.betterDefault(loaded.engine, answer.state, rules);
       var moved = !after || after.state.number !== answer.state.number;
       after = { state: answer.state, default: fallback };
+      // The form as the server gave it stands until rounds kept here move it
+      // on (a refused save's form keeps the better mark as it was sent).
+      followed = followed || kept.length > 0;
+      if (!followed) return null;
       if (numberField) numberField.value = String(answer.state.number);
       sayNextRound(answer.state, fallback);
       if (betterBox && !betterTouched && moved && !restoring) betterBox.checked = fallback.better;

@@ -23,6 +23,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles.storage import StaticFilesStorage
 from django.test import Client
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scoring import services
@@ -52,7 +53,18 @@ def wait_until(page, function_body: str, timeout: int = TIMEOUT_MS) -> None:
       }}
       return false;
     }}"""
-    assert page.evaluate(script, timeout), f"never true: {function_body}"
+    for _attempt in range(3):
+        try:
+            answered = page.evaluate(script, timeout)
+        except PlaywrightError as error:
+            # The page went on meanwhile (a reload once the rounds are sent): ask the new one.
+            if "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+            continue
+        assert answered, f"never true: {function_body}"
+        return
+    raise AssertionError(f"the page kept navigating: {function_body}")
 
 
 def goto(page, url: str) -> None:

@@ -115,6 +115,8 @@ def test_the_form_after_a_kept_round_books_its_dhoos_as_the_server_then_saves(
     )
     assert Round.objects.filter(session=session).count() == 0
     page.context.set_offline(False)
+    # Sent, and the page reloaded with them in its ledger.
+    expect(page.locator(".ledger-table")).to_contain_text("+40")
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     wait_until_all_sent(page)
     # Saved once each, and round 2 as the phone showed it.
@@ -161,6 +163,7 @@ def test_the_form_after_a_kept_round_starts_better_after_a_full_rotation(
     page.get_by_role("button", name="Save round").tap()
     expect(page.locator(".offline-queue .queued-round")).to_have_count(2)
     page.context.set_offline(False)
+    expect(page.locator(".ledger-table")).to_contain_text("+46")
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     wait_until_all_sent(page)
     assert saved_nets(session)[3:] == [{"Aama": 3, "Buwa": -9, "Didi": 23, "Dai": -17}, doubled]
