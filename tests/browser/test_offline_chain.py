@@ -32,6 +32,7 @@ from .test_offline import (
     open_kept,
     queued_count,
     session_page,
+    wait_until,
     wait_until_all_sent,
 )
 
@@ -123,9 +124,98 @@ def test_the_form_after_a_kept_round_books_its_dhoos_as_the_server_then_saves(
     assert saved_nets(session)[1] == ROUND_2_NETS
     assert len(saved_nets(session)) == 2
     assert SavedKey.objects.filter(user=user).count() == 2
-    # The form, online again, goes on from there.
+    # The phone's copy of the form is kept again with them: offline once more,
+    # it goes on from there, as the form online does.
+    wait_until(page, kept_copy_says(form, 'data-round="3"'))
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(next_round).to_have_text("Round 3 · Didi deals")
+    page.context.set_offline(False)
     goto(page, live_server.url + form)
     expect(next_round).to_have_text("Round 3 · Didi deals")
+
+
+def kept_copy_says(path: str, text: str) -> str:
+    """True once the phone's copy of `path` has `text` in it."""
+    return f"""async () => {{
+      for (const name of await caches.keys()) {{
+        if (!name.startsWith("marriage-pages-")) continue;
+        const hit = await (await caches.open(name)).match(location.origin + "{path}");
+        if (hit && (await hit.text()).includes({text!r})) return true;
+      }}
+      return false;
+    }}"""
+
+
+def test_the_form_open_when_the_kept_rounds_arrive_still_says_the_next_round(
+    logged_in_page, live_server
+):
+    """The form for round 2 is open (round 1 kept on the phone) when the
+    network returns: round 1 is sent, the form is not reloaded (it may be half
+    filled in), and it still says round 2, its preview (the server's now)
+    booking round 1's dhoos as before."""
+    page, _user, session, form = a_phone(logged_in_page, live_server, preset="nepal")
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill(page, "Aama", {"Aama": 6, "Buwa": 2, "Dai": 3}, dhoos="Didi")
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(session_page(session))
+    goto(page, live_server.url + form)
+    fill(page, "Dai", ROUND_2)
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("-14")
+    page.evaluate("() => { window.typedHere = true; }")
+    page.context.set_offline(False)
+    expect(page.locator("#offline-banner")).to_have_text("Back online. Show the latest")
+    wait_until(page, f"async () => {ARRIVED}")
+    assert Round.objects.filter(session=session).count() == 1
+    assert page.evaluate("() => window.typedHere === true")  # never reloaded
+    expect(page.locator(".next-round")).to_have_text("Round 2 · Buwa deals")
+    expect(page.locator('input[name="number"]')).to_have_value("2")
+    # A change asks the server now (nothing of this session waits on the phone).
+    aama = page.locator('.player-row[data-player="Aama"] input[name$="-maal"]')
+    aama.fill("4")
+    expect(page.locator('#preview li[data-player="Aama"] .net')).not_to_have_text("-11")
+    aama.fill("3")
+    expect(page.locator("#preview .offline-note")).to_have_count(0)
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("-14")
+    expect(page.locator('#preview li[data-player="Dai"] .net')).to_have_text("+40")
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.locator(".ledger-table")).to_contain_text("+40")
+    assert saved_nets(session)[1] == ROUND_2_NETS
+
+
+# Nothing waits on the phone any more.
+ARRIVED = """(await window.MarriageQueue.list(
+  document.getElementById("offline-strings").dataset.user)).length === 0"""
+
+
+def test_the_form_after_a_kept_dublee_win_starts_better(logged_in_page, live_server):
+    """Better after a dublee win (dublee_triggers_better): round 1, kept on the
+    phone, is won by eight dublees; the form says round 2 starts better, why,
+    and doubles the game payments."""
+    page, _user, session, form = a_phone(logged_in_page, live_server, dublee_triggers_better=True)
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill_hand(page)
+    page.locator("label", has=page.locator("#win_type-dublee")).tap()
+    expect(page.locator("#win_type-dublee")).to_be_checked()
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(session_page(session))
+    goto(page, live_server.url + form)
+    expect(page.locator(".next-round")).to_have_text(
+        "Round 2 · Buwa deals Better (double) round by the house rules: the round before was "
+        "won by eight dublees",
+        use_inner_text=True,
+    )
+    expect(page.locator("#better")).to_be_checked()
+    fill_hand(page)
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+46")
+    page.get_by_role("button", name="Save round").tap()
+    page.context.set_offline(False)
+    expect(page.locator(".ledger-table")).to_contain_text("+46")
+    wait_until_all_sent(page)
+    assert saved_nets(session)[1] == {"Aama": 6, "Buwa": -18, "Didi": 46, "Dai": -34}
 
 
 def test_the_form_after_a_kept_round_starts_better_after_a_full_rotation(

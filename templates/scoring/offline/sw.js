@@ -245,6 +245,22 @@ self.addEventListener("message", (event) => {
   }
 });
 
+// The pages of a session whose rounds were just sent, kept again as they are
+// now: the round form's number, dealer and dhoos pending follow the rounds
+// (the page's script does the same when it sends them).
+async function keepAgain(sent) {
+  const sessions = new Set(sent.map((record) => record.session));
+  for (const session of sessions) {
+    for (const path of ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"]) {
+      try {
+        await keep(await fetch(path, { credentials: "same-origin" }));
+      } catch (error) {
+        // the network went again: kept next time the page is opened
+      }
+    }
+  }
+}
+
 // Background Sync, where the browser has it: the rounds go even with the app closed.
 // Rounds left waiting because the network went again or the server failed make
 // the sync fail, so that the browser tries again later; signed out, only logging
@@ -254,7 +270,8 @@ self.addEventListener("sync", (event) => {
   event.waitUntil(
     currentUser()
       .then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl, timeout: SAVE_TIMEOUT }))
-      .then((report) => {
+      .then(async (report) => {
+        await keepAgain(report.sent);
         if (report.stopped === "offline" || report.stopped === "server") {
           throw new Error("rounds still waiting to send");
         }
