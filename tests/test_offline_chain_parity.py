@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import Entry, RoundError, RoundInput
-from scoring.engine.rules import PRESETS, make_rules
+from scoring.engine.rules import DHOOS_PAYEE_CHOICES, PRESETS, make_rules
 from scoring.engine.settlement import BetterDefault, WinType, better_defaults, settle_session
 from scoring.templatetags.offline import chain_state
 
@@ -67,8 +67,10 @@ def overrides(draw: st.DrawFn) -> dict[str, Any]:
     """Half under the preset as it is; half with the options that carry state on top."""
     if draw(st.booleans()):
         return {}
+    # Every payee this version knows, the ones that wait for a later round twice.
+    payees = [*DHOOS_PAYEE_CHOICES, *(p for p in DHOOS_PAYEE_CHOICES if p.startswith("next_"))]
     return {
-        "dhoos_payee": draw(st.sampled_from(["all", "winner", "next_winner", "next_winner"])),
+        "dhoos_payee": draw(st.sampled_from(payees)),
         "better_after_rotation": draw(st.booleans()),
         "dublee_triggers_better": draw(st.booleans()),
     }

@@ -53,10 +53,13 @@ export function step(engine, state, round, options) {
   }
   const winner = round.winner ?? null;
   const players = new Set(round.entries.map((entry) => entry.player));
-  // A refused round books nothing: what was pending stays (the server keeps
-  // the rounds after it waiting until it is fixed or discarded).
+  // Booked (or lapsed) by a round with a winner that the fouler plays; under
+  // RULES.md v3's `next_round_winner` by any round with a winner. A refused
+  // round books nothing: what was pending stays (the server keeps the rounds
+  // after it waiting until it is fixed or discarded).
+  const anyRound = rules.dhoos_payee === "next_round_winner";
   const still = result
-    ? state.pending.filter((owed) => winner === null || !players.has(owed.player))
+    ? state.pending.filter((owed) => winner === null || (!anyRound && !players.has(owed.player)))
     : state.pending;
   const deferred = result
     ? (result.pending_dhoos || []).map((owed) => ({ player: owed.player, amount: owed.amount, from: state.number }))
