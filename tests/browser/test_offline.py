@@ -81,6 +81,20 @@ def goto(page, url: str) -> None:
     assert page.url == url, f"never reached {url}, still at {page.url}"
 
 
+def reload(page) -> None:
+    """page.reload, after any navigation the page makes by itself (it reloads
+    once its rounds are sent): asked again if that one cut it short."""
+    for _attempt in range(3):
+        try:
+            page.reload()
+            return
+        except PlaywrightError as error:
+            if "ERR_ABORTED" not in str(error) and "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+    page.reload()
+
+
 CONTROLLED = "async () => Boolean(navigator.serviceWorker.controller)"
 
 
@@ -302,7 +316,7 @@ def test_a_round_saved_offline_is_listed_and_sent_once_whichever_kept_it(
     assert Round.objects.filter(session=session).count() == 1
     assert queued_count(page) == 0
     # The next page load sends nothing again.
-    page.reload()
+    reload(page)
     expect(page.locator("h1")).to_have_text(session.name)
     assert Round.objects.filter(session=session).count() == 1
     assert SavedKey.objects.filter(user=user).count() == 1
@@ -329,7 +343,7 @@ def test_a_refused_round_is_listed_whichever_kept_it(belief, table, live_server)
     expect(refused.locator(".errorlist")).to_contain_text("at most 3 players")
     expect(refused.locator(".num-line")).to_have_text("Aama +3 · Buwa -9 · Didi +23 · Dai -17")
     assert Round.objects.filter(session=session).count() == 0
-    page.reload()
+    reload(page)
     expect(refused).to_have_count(1)
     assert Round.objects.filter(session=session).count() == 0
 
@@ -389,7 +403,7 @@ def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server)
     expect(refused.locator(".errorlist")).to_contain_text("at most 3 players")
     assert Round.objects.filter(session=session).count() == 0
     # Kept: a reload still shows it, and nothing is sent.
-    page.reload()
+    reload(page)
     expect(refused).to_have_count(1)
     assert Round.objects.filter(session=session).count() == 0
     # Fixed: Dai sits out, and it goes.
@@ -477,7 +491,7 @@ def test_a_share_viewer_keeps_the_standings_and_catches_up(
     path = f"/s/{session.share_token}/"
     open_kept(page, live_server, path)
     page.context.set_offline(True)
-    page.reload()
+    reload(page)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     expect(page.locator("h1")).to_have_text(session.name)
     entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
@@ -576,7 +590,7 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     page.context.set_offline(False)
     expect(page.locator(".queued-round.refused")).to_have_count(1)
     page.context.set_offline(True)
-    page.reload()
+    reload(page)
     expect(page.locator("#offline-banner")).to_be_visible()
     expect(page.locator(".queued-round.refused")).to_have_count(1)
     assert violations(page, Axe()) == [], "session page offline, with a refused round"
@@ -685,7 +699,10 @@ def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serve
     assert arrived == [(302, 1)]  # the held save, saved first
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     assert Round.objects.filter(session=session).count() == 1
-    page.reload()
+    # The page shows it by itself (it reloads once the round is sent), and again.
+    expect(page.locator(".ledger-table")).to_contain_text("+23")
+    page.wait_for_load_state()
+    reload(page)
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
     assert Round.objects.filter(session=session).count() == 1
     assert SavedKey.objects.filter(user=user).count() == 1
@@ -750,7 +767,7 @@ def test_an_edit_made_offline_is_sent_once_when_the_network_returns(table, live_
     assert edited_once(round_) == EDITED
     assert queued_count(page) == 0
     # The next page load sends nothing again.
-    page.reload()
+    reload(page)
     expect(page.locator("h1")).to_have_text(session.name)
     assert edited_once(round_) == EDITED
     assert list(SavedKey.objects.values_list("key", "kind")) == [(key, "edit")]
@@ -780,7 +797,9 @@ def test_an_edit_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serv
     assert arrived == [(302, EDITED)]  # the held edit, saved first
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     assert edited_once(round_) == EDITED
-    page.reload()
+    expect(page.locator(".ledger-table")).to_contain_text("+19")
+    page.wait_for_load_state()
+    reload(page)
     expect(page.locator(".ledger-table, table").first).to_contain_text("+19")
     assert edited_once(round_) == EDITED
     assert list(SavedKey.objects.filter(user=user).values_list("key", "kind")) == [(key, "edit")]
@@ -1051,7 +1070,7 @@ def test_rounds_saved_offline_go_in_the_order_they_were_saved_each_once(table, l
     assert [(r.number, r.winner.name) for r in rounds] == [(1, "Didi"), (2, "Aama")]
     assert rounds[0].created_at < rounds[1].created_at
     assert sorted(SavedKey.objects.filter(user=user).values_list("key", flat=True)) == sorted(keys)
-    page.reload()
+    reload(page)
     expect(page.locator("h1")).to_have_text(session.name)
     assert Round.objects.filter(session=session).count() == 2
 
@@ -1110,7 +1129,7 @@ def test_a_round_whose_winner_was_removed_meanwhile_is_kept_with_its_message(tab
         ]
     )
     assert Round.objects.filter(session=session).count() == 0
-    page.reload()
+    reload(page)
     expect(refused).to_have_count(1)
     expect(refused).to_contain_text("Didi won")
     assert queued_count(page) == 1
