@@ -286,3 +286,29 @@ def test_a_draft_survives_a_reload_offline_and_goes_when_saved(logged_in_page, l
     expect(page.locator('input[name="winner"]:checked')).to_have_count(0)
     assert queued_count(page) == 1
     assert not re.search(r"marriage-draft", page.evaluate("() => Object.keys(localStorage).join()"))
+
+
+def test_the_next_round_is_said_in_nepali(logged_in_page, live_server):
+    """In Nepali, the line above the form after a kept round and the preview's
+    note are the page's words, not English."""
+    from django.conf import settings
+
+    page, user = logged_in_page(**TOUCH_PHONE)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "ne", "url": live_server.url}]
+    )
+    session = make_session(user, players=tuple(HAND), preset="nepal")
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill(page, "Aama", {"Aama": 6, "Buwa": 2, "Dai": 3}, dhoos="Didi")
+    page.locator('.sticky-save button[type="submit"]').tap()
+    expect(page).to_have_url(session_page(session))
+    goto(page, live_server.url + form)
+    expect(page.locator(".next-round")).to_have_text("राउन्ड 2 · Buwa ले पत्ता बाँड्नुहुन्छ")
+    fill(page, "Dai", ROUND_2)
+    expect(page.locator("#preview .offline-note")).to_have_text(
+        "यही फोनमा हिसाब गरिएको, यसमा राखिएका र अझै नपठाइएका राउन्डहरूपछि।"
+    )
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("-14")
