@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
-from ..savekeys import earlier_save, posted_save_key
+from ..savekeys import repeated_save
 from ..services import rounds_with_entries
 from ..versions import owned_version, shared_version
 
@@ -33,10 +33,14 @@ def sessions_for_user(request: HttpRequest) -> QuerySet[GameSession]:
     return GameSession.objects.filter(owner_id=request.user.pk)
 
 
-def saved_key_for_user(request: HttpRequest) -> SavedKey | None:
-    """What the reader saved before under the POST's one-time key, if anything
-    (scoring/savekeys.py): a repeat of that save answers with it."""
-    return earlier_save(request.user, posted_save_key(request))
+def saved_key_for_user(
+    request: HttpRequest, *, kind: str, session_id: int | None = None
+) -> SavedKey | None:
+    """What the reader saved before under the POST's one-time key, if this POST
+    repeats that save (scoring/savekeys.py): a repeat answers with it. Asked
+    before the form is read; a malformed key, or one kept with another kind of
+    save or in another session, is refused (SaveKeyRefused, answered 400)."""
+    return repeated_save(request, kind=kind, session_id=session_id)
 
 
 def _check_owner(request: HttpRequest, session: GameSession) -> None:
