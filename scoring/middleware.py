@@ -25,6 +25,11 @@ def private_when_logged_in(
 ) -> Callable[[HttpRequest], HttpResponse]:
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
+        if response.status_code >= 500:
+            # The database may be what failed: ask it nothing, and keep the
+            # answer out of shared caches all the same.
+            patch_cache_control(response, private=True)
+            return response
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             patch_cache_control(response, private=True)
