@@ -165,6 +165,15 @@ def test_a_stake_in_a_file_is_ascii_digits_only(tmp_path):
     )
 
 
+@pytest.mark.parametrize("command", ["export_session", "share_link"])
+@pytest.mark.parametrize("typed", ["١", "1_0", "１", "¹"])
+def test_a_session_id_on_the_command_line_is_ascii_digits(session, command, typed):
+    """argparse's int() read "١" as 1: the command exported another session."""
+    with pytest.raises(CommandError, match=r"^Error: argument id: not a session id: "):
+        run(command, typed)
+    assert not GameSession.objects.exclude(share_token=None).exists()
+
+
 # --- bounds checked on what is stored ----------------------------------------------------------
 
 EIGHT_ESZETT = "ß" * 8  # upper-cased: SSSSSSSSSSSSSSSS, sixteen letters

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from localise.forms import EitherCalendarDateField, PlainDecimalField
 
 from ..engine import PRESETS
-from ..engine.limits import MAX_SESSION_PLAYERS
+from ..engine.limits import MAX_CURRENCY_LENGTH, MAX_SESSION_PLAYERS
 from ..engine.names import clean_currency, clean_session_name, player_key
 from ..engine.rules import DEFAULT_PRESET, MIN_PLAYERS
 from ..engine.sessionfile import MAX_NAME_LENGTH, MAX_PLAYER_NAME_LENGTH
@@ -30,7 +30,7 @@ class SessionDetailsForm(forms.Form):
             "(2026-10-02)."
         ),
     )
-    currency = forms.CharField(label=_("Currency"), max_length=8, initial="NPR")
+    currency = forms.CharField(label=_("Currency"), max_length=MAX_CURRENCY_LENGTH, initial="NPR")
     stake_per_point = PlainDecimalField(
         label=_("Stake per point"),
         help_text=_("Money per point, e.g. 2.50; 0 to play for points only."),
