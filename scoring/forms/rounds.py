@@ -21,9 +21,9 @@ from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, s
 from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
 from ..engine.numbers import NotANumber, TooManyDigits, parse_whole
 from ..engine.settlement import MAX_POINTS, Status, WinType, round_problems
-from ..i18n import translate
 from ..models import Player
 from ..services import check_tallies
+from ..words.i18n import translate
 
 ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
 POSTED_PLAYS = re.compile(r"p-([0-9]+)-plays")

@@ -11,9 +11,9 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
-from ..savekeys import repeated_save
+from ..selectors.versions import owned_version, shared_version
 from ..services import rounds_with_entries
-from ..versions import owned_version, shared_version
+from ..services.savekeys import repeated_save
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
@@ -22,7 +22,7 @@ def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
 
 def session_version_for_user(request: HttpRequest, session_id: int) -> str:
     """The version of the reader's session (versions.py), without loading it:
-    all a warm page needs (scoring/pagecache.py)."""
+    all a warm page needs (scoring/web/pagecache.py)."""
     version = owned_version(session_id, request.user.pk)
     if version is None:
         raise Http404
@@ -37,7 +37,7 @@ def saved_key_for_user(
     request: HttpRequest, *, kind: str, session_id: int | None = None
 ) -> SavedKey | None:
     """What the reader saved before under the POST's one-time key, if this POST
-    repeats that save (scoring/savekeys.py): a repeat answers with it. Asked
+    repeats that save (scoring/services/savekeys.py): a repeat answers with it. Asked
     before the form is read; a malformed key, or one kept with another kind of
     save or in another session, is refused (SaveKeyRefused, answered 400)."""
     return repeated_save(request, kind=kind, session_id=session_id)

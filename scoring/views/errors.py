@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.views.decorators.csrf import requires_csrf_token
 
-from ..middleware import OUTAGE, outage_page
+from ..web.middleware import OUTAGE, outage_page
 
 SESSION_PATH = re.compile(r"^/sessions/(\d+)/")
 

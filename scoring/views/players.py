@@ -19,8 +19,8 @@ from .. import services
 from ..forms import refused_status
 from ..forms.players import PlayerForm
 from ..models import Player
-from ..savekeys import posted_save_key
 from ..services.players import PlayerNotAdded
+from ..services.savekeys import posted_save_key
 from .access import player_for_user, saved_key_for_user, session_for_user
 
 

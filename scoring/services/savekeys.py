@@ -30,7 +30,7 @@ from django.db import IntegrityError
 from django.http import HttpRequest
 from django.utils.translation import gettext_noop
 
-from .models import GameSession, SavedKey
+from ..models import GameSession, SavedKey
 
 SAVE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
@@ -41,7 +41,7 @@ def new_save_key() -> str:
 
 class SaveKeyRefused(Exception):
     """A POST's key that cannot be used: malformed, or kept with another save.
-    Answered 400 with the message (scoring/middleware.py), before anything is saved."""
+    Answered 400 with the message (scoring/web/middleware.py), before anything is saved."""
 
     def __init__(self, problem: str) -> None:
         super().__init__(problem)

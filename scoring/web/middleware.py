@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 
-from .savekeys import SaveKeyRefused
+from ..services.savekeys import SaveKeyRefused
 
 SESSION_PATH = re.compile(r"^/sessions/([0-9]+)/")
 
@@ -72,7 +72,7 @@ def outage_page(request: HttpRequest) -> HttpResponse:
 class Refusals:
     """Two answers for an exception a view raises, instead of the 500 page:
     a database that did not answer (503, try again), and a one-time key that
-    cannot be used (400, scoring/savekeys.py). A database error outside a view
+    cannot be used (400, scoring/services/savekeys.py). A database error outside a view
     (a middleware's query) reaches the 500 handler, which answers the same
     503 (scoring/views/errors.py)."""
 
