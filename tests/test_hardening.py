@@ -589,3 +589,45 @@ def test_an_outage_outside_a_view_reaches_the_same_page():
 
 def test_connections_are_checked_before_use():
     assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+
+
+# --- refused forms answer 422 ------------------------------------------------------------------
+
+
+def test_a_point_table_reads_ascii_and_devanagari_digits_only(logged_in, session):
+    from .test_maal_views import _table_data
+
+    url = reverse("maal_table", args=[session.pk])
+    for typed in ("1_0, 20", "٣, 5", "５"):
+        response = logged_in.post(url, _table_data(tiplu=typed))
+        assert response.status_code == 422
+        assert "Tiplu: write whole numbers such as 2, 5, 10" in unescape(response.content.decode())
+    assert GameSession.objects.get(pk=session.pk).get_rules().maal_points is None
+    saved = logged_in.post(url, _table_data(tiplu="३, ८"))
+    assert saved.status_code == 302
+    assert GameSession.objects.get(pk=session.pk).get_rules().maal_points.tiplu == (3, 8)
+
+
+def test_every_refused_form_answers_422_and_an_unsent_one_200(logged_in, session, client):
+    player = session.players.get(name="Dai")
+    round_ = services.add_round(session, worked_round())
+    pages = [
+        (reverse("session_new"), session_post(name=" ")),
+        (reverse("session_edit", args=[session.pk]), {"name": ""}),
+        (reverse("player_add", args=[session.pk]), {"name": "Aama"}),
+        (reverse("player_edit", args=[session.pk, player.pk]), {"name": "\u200b"}),
+        (reverse("session_rules", args=[session.pk]), {"preset": "nowhere"}),
+        (reverse("session_import"), {}),
+        (reverse("round_new", args=[session.pk]), {"winner": "none"}),
+        (
+            reverse("round_edit", args=[session.pk, round_.pk]),
+            round_data(session, {"Aama": ("seen", "lots")}, "Aama") | {"version": "1"},
+        ),
+    ]
+    for url, data in pages:
+        assert logged_in.get(url).status_code == 200, url
+        assert logged_in.post(url, data).status_code == 422, url
+    logged_in.logout()
+    assert client.post(reverse("signup"), {"username": "x", "password1": "a"}).status_code == 422
+    wrong = {"username": "ram", "password": "not-the-password"}
+    assert client.post(reverse("login"), wrong).status_code == 422
