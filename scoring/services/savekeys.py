@@ -146,16 +146,19 @@ def once[T](
     user,
     key: str | None,
     replay: Callable[[SavedKey], T],
-    kind: str,
+    kind: str | None = None,
     session_id: int | None = None,
 ) -> T:
     """`save()`, or, when the same key was saved meanwhile (a repeat sent at the
     same moment, which waited for the first one's commit), `replay` of that save
-    if it was the same kind of save (`same_save`), else SaveKeyRefused."""
+    if it was the same `kind` of save (`same_save`), else SaveKeyRefused. Every
+    caller names its kind; without one, `replay` alone judges the earlier save."""
     try:
         return save()
     except IntegrityError:
         earlier = earlier_save(user, key)
         if earlier is None:
             raise  # not the key: another unique constraint
-        return replay(same_save(earlier, kind=kind, session_id=session_id))
+        if kind is not None:
+            earlier = same_save(earlier, kind=kind, session_id=session_id)
+        return replay(earlier)
