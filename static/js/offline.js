@@ -545,7 +545,7 @@
         })
         .then(function () {
           try {
-            sessionStorage.setItem("offline-queued", "1");
+            sessionStorage.setItem("offline-queued", record.key);
           } catch (error) {
             // no storage: the list says it all the same
           }
@@ -626,10 +626,12 @@
   }
 
   // Back on the session's page after a save kept on the phone.
+  var queuedKey = null; // its one-time key
   try {
     // (The worker's redirect after a save lost on the way says ?queued=.)
-    var queued = sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).has("queued");
+    var queued = sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).get("queued");
     if (queued && list) {
+      queuedKey = queued;
       sessionStorage.removeItem("offline-queued");
       if (location.search) history.replaceState(history.state, "", location.pathname + location.hash);
       var note = document.createElement("p");
@@ -675,5 +677,17 @@
       });
   });
 
-  render().then(send);
+  // The round just kept may have been sent while this page loaded (the
+  // worker's Background Sync goes at once when the network is there), before
+  // this page listened to the queue: then the page as the server now has it.
+  function sentMeanwhile() {
+    if (!queuedKey || storedAt || fallback || !navigator.onLine) return null;
+    return Queue.get(queuedKey).then(function (record) {
+      if (!record) showArrived();
+    });
+  }
+
+  render()
+    .then(sentMeanwhile)
+    .then(send);
 })();
