@@ -266,6 +266,15 @@ def _payment_of(
 
 def parse_group(data: object) -> GroupDoc:
     """A group document (decoded JSON) as values; raises GroupFileError."""
+    try:
+        return _parse_group(data)
+    except GroupFileError:
+        raise
+    except SessionFileError as error:  # the session parser's helpers, used here
+        raise GroupFileError(error.msg) from None
+
+
+def _parse_group(data: object) -> GroupDoc:
     document: dict[str, Any] = _expect(data, dict, GROUP_FILE)
     if document.get("format") != FORMAT:
         raise GroupFileError(

@@ -1,0 +1,71 @@
+"""A group's version: its own `updated_at`, moved by every write to the group,
+its members, evenings and payments (the signals below, whoever writes), with
+the versions of its evenings (each session's own, scoring/versions.py). A page
+that shows the group is cached under it, and each evening's money under the
+evening's own version, so a saved round recomputes that one evening.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.db import connections, router
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.utils import timezone
+
+from scoring.models import GameSession
+
+from .models import Evening, Group, Member, Payment, PaymentChange
+
+
+def group_changed(group_id: int | None, using: str = "default") -> None:
+    if group_id is not None:
+        Group.objects.using(using).filter(pk=group_id).update(updated_at=timezone.now())
+
+
+@receiver(post_save, sender=Member)
+@receiver(post_delete, sender=Member)
+@receiver(post_save, sender=Evening)
+@receiver(post_delete, sender=Evening)
+@receiver(post_save, sender=Payment)
+@receiver(post_delete, sender=Payment)
+@receiver(post_save, sender=PaymentChange)
+def _changed(sender, instance, using: str, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        group_changed(instance.group_id, using)
+
+
+def evening_versions(group_id: int) -> list[tuple[int, str]]:
+    """(session id, its version) of each evening of the group, in one query."""
+    connection = connections[router.db_for_read(GameSession)]
+    sessions = connection.ops.quote_name(GameSession._meta.db_table)
+    evenings = connection.ops.quote_name(Evening._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.id, s.updated_at FROM {sessions} s JOIN {evenings} e "
+            "ON e.session_id = s.id WHERE e.group_id = %s ORDER BY s.id",
+            [group_id],
+        )
+        rows = cursor.fetchall()
+    from scoring.versions import _version
+
+    return [(session_id, _version(session_id, updated)) for session_id, updated in rows]
+
+
+def group_version(group_id: int, owner_id: int | None) -> str | None:
+    """The group's version if `owner_id` owns it, else None: its own stamp and
+    a digest of its evenings' versions."""
+    connection = connections[router.db_for_read(Group)]
+    table = connection.ops.quote_name(Group._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT updated_at FROM {table} WHERE id = %s AND owner_id = %s", [group_id, owner_id]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    from scoring.versions import _stamp
+
+    digest = hashlib.sha256(repr(evening_versions(group_id)).encode()).hexdigest()[:16]
+    return f"g{group_id}-{_stamp(row[0]):.6f}-{digest}"
