@@ -23,11 +23,11 @@ from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
 from scoring.models import GameSession, Player, RoundEntry
 from scoring.services import session_doc
-from scoring.session_chart import fmt_money
+from scoring.session_chart import fmt_money, fmt_number
 from scoring.snapshot import read_snapshot
 
 from .models import Evening, Group, Member, Payment
-from .versions import evening_versions
+from .versions import evening_versions, group_version
 
 # Each evening's money per player key, under the evening's version: a few
 # hundred bytes each, so thousands of evenings fit.
@@ -216,7 +216,7 @@ def balance_chart(purse: Purse) -> str:
         title=_("Running balances: %(group)s") % {"group": purse.group.name},
         x_label=_("Evening"),
         y_label=_("Balance"),
-        fmt=fmt_money,
+        fmt=fmt_number,
     )
 
 
@@ -272,6 +272,17 @@ def evening_group_note(session: GameSession) -> dict[str, object] | None:
         "carried": [(name, amount) for name, amount in carried.items() if amount],
         "earlier_count": len(earlier),
     }
+
+
+def evening_group_version(session_id: int) -> str:
+    """ "" for a session of no group, else the version of its group (the
+    settle-up page of an evening shows the group's purse)."""
+    group_id = Evening.objects.filter(session_id=session_id).values_list("group_id", flat=True)
+    found = group_id.first()
+    if found is None:
+        return ""
+    group = Group.objects.filter(pk=found).values_list("owner_id", flat=True).first()
+    return "+" + (group_version(found, group) or "")
 
 
 def group_doc(group: Group) -> GroupDoc:

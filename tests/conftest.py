@@ -3,6 +3,7 @@
 import pytest
 from django.core.cache import caches
 
+from groups.selectors import forget_pieces
 from scoring.versions import forget_computed
 
 from .web_helpers import make_session
@@ -16,10 +17,12 @@ def _empty_cache():
     for cache in caches.all():
         cache.clear()
     forget_computed()
+    forget_pieces()
     yield
     for cache in caches.all():
         cache.clear()
     forget_computed()
+    forget_pieces()
 
 
 @pytest.fixture

@@ -17,6 +17,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from groups.selectors import evening_group_note, evening_group_version
+
 from .. import services
 from ..engine.rules import closest_preset, preset_of
 from ..forms.rules import preset_options
@@ -153,11 +155,17 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_user(request, session_id)
+    # An evening of a group also shows the group's purse: its version too.
+    version = session_version_for_user(request, session_id) + evening_group_version(session_id)
 
     def context() -> dict[str, object]:
         session = session_for_user(request, session_id)
-        return {"session": session, "ledger": session_ledger(session), "can_edit": True}
+        return {
+            "session": session,
+            "ledger": session_ledger(session),
+            "can_edit": True,
+            "purse": evening_group_note(session),
+        }
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)
 
