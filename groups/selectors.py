@@ -105,6 +105,11 @@ class Owed:
     payer: Member
     payee: Member
 
+    @property
+    def query(self) -> str:
+        """The payment form's query that pre-fills this payment ("Mark paid")."""
+        return f"from={self.payer.pk}&to={self.payee.pk}&amount={self.transfer.amount}"
+
 
 @dataclass
 class Purse:
