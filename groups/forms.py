@@ -19,6 +19,7 @@ from scoring.forms.files import TOO_LARGE
 from scoring.forms.players import clean_name, clean_player
 from scoring.forms.sessions import SessionForm
 from scoring.i18n import translate
+from scoring.models import GameSession
 
 from .models import Group, Member, Payment
 
@@ -101,8 +102,12 @@ class MemberForm(forms.Form):
 
 
 class PaymentForm(forms.Form):
-    payer = forms.ModelChoiceField(label=_("From"), queryset=Member.objects.none())
-    payee = forms.ModelChoiceField(label=_("To"), queryset=Member.objects.none())
+    payer = forms.ModelChoiceField(
+        label=_("From"), queryset=Member.objects.none(), empty_label=_("Choose a member")
+    )
+    payee = forms.ModelChoiceField(
+        label=_("To"), queryset=Member.objects.none(), empty_label=_("Choose a member")
+    )
     amount = forms.DecimalField(
         label=_("Amount"),
         min_value=Decimal("0.01"),
@@ -145,7 +150,9 @@ class EveningForm(SessionForm):
 
 
 class AddEveningForm(forms.Form):
-    session = forms.ModelChoiceField(label=_("Session"), queryset=None)
+    session: forms.ModelChoiceField = forms.ModelChoiceField(
+        label=_("Session"), queryset=GameSession.objects.none()
+    )
 
     def __init__(self, *args: Any, sessions: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -169,7 +169,7 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
     strangers: dict[str, str] = {}
     lines = []
     for session in sessions:
-        money = {}
+        money: dict[str, Decimal] = {}
         for key, amount in pieces.get(session.pk, {}).items():
             name = by_key.get(key)
             if name is None:  # a player added to the evening since, not a member

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.engine.groupfile import GroupDoc
@@ -407,7 +408,7 @@ def _import_group(*, doc: GroupDoc, owner, save_key: str | None) -> Group:
             payer=members[p.payer],
             payee=members[p.payee],
             amount=p.amount,
-            paid_on=p.paid_on,
+            paid_on=p.paid_on or timezone.localdate(),
             method=p.method,
             note=p.note,
             recorded_by=owner if getattr(owner, "pk", None) else None,

@@ -259,9 +259,9 @@ def _url_for(name: str, world) -> str:
     group = Group.objects.get(evenings__session=session)
     candidates += [
         {"group_id": group.pk},
-        {"group_id": group.pk, "member_id": group.members.first().pk},
-        {"group_id": group.pk, "payment_id": group.payments.first().pk},
-        {"group_id": group.pk, "change_id": group.changes.first().pk},
+        {"group_id": group.pk, "member_id": group.members.all()[0].pk},
+        {"group_id": group.pk, "payment_id": group.payments.all()[0].pk},
+        {"group_id": group.pk, "change_id": group.changes.all()[0].pk},
         {"group_id": group.pk, "session_id": session.pk},
     ]
     for kwargs in candidates:

@@ -15,8 +15,6 @@ from django.urls import reverse
 from groups import services
 from groups.models import Evening, Group, Member, Payment, PaymentChange
 from scoring.models import GameSession
-from scoring.services import save_document
-from scoring.engine.sessionfile import parse_document
 from tests.test_groupfile import EXPECTED, family
 from tests.test_web_sessions import session_post
 
