@@ -307,6 +307,109 @@ def across_rounds(big, small, owner, repeat: int) -> list[tuple[str, float, int,
     ]
 
 
+GROUP_TARGETS = {100: 6.0, 1000: 20.0}  # issue 20: × the log-in page, after a save
+GROUP_ROUNDS = 20  # rounds per evening
+
+
+def build_group(owner, evenings: int):
+    """A family group of `evenings` evenings of GROUP_ROUNDS rounds (five players,
+    pagat, nets settled by the engine), written in bulk: the benchmark is the
+    pages, not the import."""
+    from datetime import date, timedelta
+
+    from django.db import transaction
+
+    from groups.models import Evening, Group, Member, Payment
+    from scoring.engine import make_rules, settle_round
+    from scoring.models import GameSession, Player, Round, RoundEntry
+
+    rng = random.Random(evenings)
+    names = ["Aama", "Buwa", "Didi", "Dai", "Bahini"]
+    rules = make_rules("pagat")
+    options = rules.to_options()
+    with transaction.atomic():
+        group = Group.objects.create(owner=owner, name=f"Family of {evenings}", currency="NPR")
+        members = [Member.objects.create(group=group, name=n, position=i) for i, n in
+                   enumerate(names)]  # fmt: skip
+        for number in range(evenings):
+            session = GameSession.objects.create(
+                owner=owner,
+                name=f"Evening {number + 1}",
+                played_on=date(2020, 1, 1) + timedelta(days=number),
+                stake_per_point=Decimal("2.50"),
+                rules=options,
+            )
+            players = Player.objects.bulk_create(
+                Player(session=session, name=n, position=i) for i, n in enumerate(names)
+            )
+            by_name = {p.name: p for p in players}
+            made = Round.objects.bulk_create(
+                Round(session=session, number=i + 1) for i in range(GROUP_ROUNDS)
+            )
+            entries = []
+            for round_ in made:
+                round_input = random_round(rng, names, rules)
+                result = settle_round(round_input, rules)
+                round_.winner = by_name[round_input.winner]
+                entries += [
+                    RoundEntry(round=round_, player=by_name[e.player], status=e.status,
+                               maal=e.maal, net=result.of(e.player).net)
+                    for e in round_input.entries
+                ]  # fmt: skip
+            Round.objects.bulk_update(made, ["winner"])
+            RoundEntry.objects.bulk_create(entries)
+            Evening.objects.create(group=group, session=session)
+        for _number in range(evenings // 2):
+            payer, payee = rng.sample(members, 2)
+            Payment.objects.create(
+                group=group, payer=payer, payee=payee, amount=Decimal(rng.randint(1, 500))
+            )
+    return group
+
+
+def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, float, int]]:
+    """The pages that span evenings, each after a round saved to one evening
+    (a new version of that evening, so it is computed again): the group page,
+    history, the leaderboard and a player page; with the log-in page."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from groups.models import Evening
+    from scoring.engine import Entry, RoundInput
+    from scoring.services import add_round
+
+    client = Client()
+    client.force_login(owner)
+    rows: list[tuple[str, float, int]] = []
+
+    def get(url):
+        def call():
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+
+        return call
+
+    login, _q = measure(get(reverse("login")), repeat)
+    rows.append(("log-in page", login, _q))
+    for count in counts:
+        group = build_group(owner, count)
+        session = Evening.objects.filter(group=group).order_by("-session_id")[0].session
+
+        def save_one(session=session):
+            entries = (Entry("Aama", "seen", 3), Entry("Buwa", "seen", 1), Entry("Didi", "unseen"))
+            add_round(session, RoundInput(entries=entries, winner="Aama"))
+
+        for name, url in [
+            ("group page", reverse("group_detail", args=[group.pk])),
+            ("history", reverse("round_history")),
+            ("leaderboard", reverse("leaderboard")),
+            ("player page", reverse("player_detail", args=["Aama"])),
+        ]:
+            seconds, queries = measure(get(url), repeat, prepare=save_one)
+            rows.append((f"{name}, {count} evenings", seconds, queries))
+    return rows
+
+
 def last_round(session) -> int:
     return session.rounds.order_by("-number").values_list("pk", flat=True)[0]
 
@@ -411,6 +514,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
     parser.add_argument(
+        "--evenings",
+        default="100,1000",
+        help="family groups of this many 20-round evenings (comma-separated; empty: none)",
+    )
+    parser.add_argument(
+        "--only-evenings", action="store_true", help="only the pages across evenings"
+    )
+    parser.add_argument(
         "--no-server", action="store_true", help="skip gunicorn and wrk (in-process figures only)"
     )
     args = parser.parse_args()
@@ -430,6 +541,36 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         owner = get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")
+        counts = [int(c) for c in args.evenings.split(",") if c.strip()]
+        if counts:
+            family = get_user_model().objects.create_user(f"family-{secrets.token_hex(4)}")
+            rows_e = across_evenings(family, counts, args.repeat)
+            login_e = rows_e[0][1]
+            print(
+                f"Across evenings (family groups of {GROUP_ROUNDS}-round evenings; each page "
+                f"after a round saved to one evening; median of {args.repeat})"
+            )
+            header_e = f"{'page':32} {'ms':>8} {'× log-in':>9} {'queries':>8}"
+            print(header_e)
+            print("-" * len(header_e))
+            for name, seconds, count in rows_e:
+                print(f"{name:32} {seconds * 1000:8.2f} {seconds / login_e:9.1f} {count:8d}")
+            for evenings, target in GROUP_TARGETS.items():
+                if evenings not in counts:
+                    continue
+                ratios = [
+                    (name, seconds / login_e)
+                    for name, seconds, _c in rows_e
+                    if name.endswith(f", {evenings} evenings")
+                ]
+                over = [f"{name} ({ratio:.1f}×)" for name, ratio in ratios if ratio > target]
+                print(
+                    f"Target with {evenings} evenings, within {target:g}× the log-in page: "
+                    + ("met" if not over else "NOT met: " + ", ".join(over))
+                )
+            print()
+            if args.only_evenings:
+                return
         start = time.perf_counter()
         big = build_session(owner, args.rounds, f"Benchmark {args.rounds} rounds")
         small = build_session(owner, 10, "Benchmark 10 rounds")
