@@ -18,8 +18,8 @@ from scoring.engine.sessionfile import shorten
 from scoring.forms.files import TOO_LARGE
 from scoring.forms.players import clean_name, clean_player
 from scoring.forms.sessions import SessionForm
-from scoring.i18n import translate
 from scoring.models import GameSession
+from scoring.words.i18n import translate
 
 from .models import Group, Member, Payment
 

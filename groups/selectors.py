@@ -17,14 +17,14 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat
-from scoring import charts
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
 from scoring.models import GameSession, Player, RoundEntry
+from scoring.selectors.snapshot import read_snapshot
 from scoring.services import session_doc
-from scoring.session_chart import fmt_money, fmt_number
-from scoring.snapshot import read_snapshot
+from scoring.web import charts
+from scoring.web.session_chart import fmt_money, fmt_number
 
 from .models import Evening, Group, Member, Payment
 from .versions import evening_versions, group_version

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.names import player_key
 from scoring.models import GameSession, Player, SavedKey
-from scoring.savekeys import once, remember_save
 from scoring.services import AlreadySaved, save_document
+from scoring.services.savekeys import once, remember_save
 
 from .models import Evening, Group, Member, Payment, PaymentChange
 

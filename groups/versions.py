@@ -48,7 +48,7 @@ def evening_versions(group_id: int) -> list[tuple[int, str]]:
             [group_id],
         )
         rows = cursor.fetchall()
-    from scoring.versions import _version
+    from scoring.selectors.versions import _version
 
     return [(session_id, _version(session_id, updated)) for session_id, updated in rows]
 
@@ -65,7 +65,7 @@ def group_version(group_id: int, owner_id: int | None) -> str | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    from scoring.versions import _stamp
+    from scoring.selectors.versions import _stamp
 
     digest = hashlib.sha256(repr(evening_versions(group_id)).encode()).hexdigest()[:16]
     return f"g{group_id}-{_stamp(row[0]):.6f}-{digest}"

@@ -19,9 +19,9 @@ from scoring.engine.groupfile import dumps, export_group
 from scoring.forms.rules import preset_options
 from scoring.forms.sessions import SessionForm
 from scoring.models import SavedKey
-from scoring.pagecache import render_page
-from scoring.savekeys import earlier_save, posted_save_key
 from scoring.services import AlreadySaved, create_session
+from scoring.services.savekeys import earlier_save, posted_save_key
+from scoring.web.pagecache import render_page
 
 from . import selectors, services
 from .access import (

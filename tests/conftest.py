@@ -4,7 +4,7 @@ import pytest
 from django.core.cache import caches
 
 from groups.selectors import forget_pieces
-from scoring.versions import forget_computed
+from scoring.selectors.versions import forget_computed
 
 from .web_helpers import make_session
 
