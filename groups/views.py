@@ -35,7 +35,10 @@ from .access import (
 from .forms import AddEveningForm, GroupForm, GroupImportForm, MemberForm, PaymentForm
 from .models import Group, Member, Payment, PaymentChange
 
-PAYMENTS_SHOWN = 50
+# The group page shows the latest of each (the printable page shows every one):
+# a family of a thousand evenings still opens at once on a phone.
+PAYMENTS_SHOWN = 20
+EVENINGS_SHOWN = 10
 
 
 def _earlier(request: HttpRequest) -> SavedKey | None:
@@ -98,6 +101,8 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
             "purse": purse,
             "payments": purse.payments[:PAYMENTS_SHOWN],
             "more_payments": max(0, len(purse.payments) - PAYMENTS_SHOWN),
+            "evenings": purse.evenings[:EVENINGS_SHOWN],
+            "more_evenings": max(0, len(purse.evenings) - EVENINGS_SHOWN),
             "chart": purse.chart(),
             "share_text": selectors.share_lines(purse),
             "rows": [

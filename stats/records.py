@@ -3,15 +3,18 @@ the lifetime leaderboard.
 
 Everything is computed in one pass over three `values_list` queries (sessions,
 rounds, entries), so a page costs the same number of queries for 10 rounds or
-10,000, all in one snapshot (scoring.selectors.snapshot). Players are separate rows per
-session; across sessions they are the same person when their names have the
-same key (scoring.engine.names.player_key: NFC, case folded), the rule that
-keeps names unique within a session.
+10,000, all in one snapshot (scoring.selectors.snapshot). Each session's rounds
+are kept under its own version, so after a save only that session is read
+again. Players are separate rows per session; across sessions they are the
+same person when their names have the same key
+(scoring.engine.names.player_key: NFC, case folded), the rule that keeps names
+unique within a session.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,6 +24,7 @@ from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Round, RoundEntry
 from scoring.selectors.snapshot import read_snapshot
+from scoring.selectors.versions import _version
 
 
 def name_key(name: str) -> str:
@@ -120,19 +124,59 @@ def _session_info(row: tuple) -> SessionInfo:
     )
 
 
+# Each session's rounds as RoundRows, kept under the session's own version: a
+# save reads that one session again and the record pages combine the rest as
+# they were (issue 20, "cheap across many evenings"). Read-only once made.
+PIECES_LIMIT = 20_000
+_pieces: OrderedDict[str, list[RoundRow]] = OrderedDict()
+_pieces_lock = threading.Lock()
+
+
+def forget_pieces() -> None:
+    with _pieces_lock:
+        _pieces.clear()
+
+
 @read_snapshot()
 def load_rounds(owner) -> list[RoundRow]:
-    """Every round of the owner's sessions with its entries, oldest first; three queries."""
-    sessions = {
-        row[0]: _session_info(row)
-        for row in GameSession.objects.filter(owner=owner).values_list(
-            "id", "name", "played_on", "currency", "stake_per_point", "rules"
-        )
-    }
+    """Every round of the owner's sessions with its entries, oldest first: one
+    query for the sessions, and two for the rounds of those whose version has
+    no rounds kept yet (after a save, the one session saved)."""
+    sessions: dict[int, SessionInfo] = {}
+    versions: dict[int, str] = {}
+    for row in GameSession.objects.filter(owner=owner).values_list(
+        "id", "name", "played_on", "currency", "stake_per_point", "rules", "updated_at"
+    ):
+        sessions[row[0]] = _session_info(row[:6])
+        versions[row[0]] = _version(row[0], row[6])
+    found: dict[int, list[RoundRow]] = {}
+    with _pieces_lock:
+        for session_id, version in versions.items():
+            piece = _pieces.get(version)
+            if piece is not None:
+                _pieces.move_to_end(version)
+                found[session_id] = piece
+    missing = [session_id for session_id in sessions if session_id not in found]
+    for start in range(0, len(missing), 500):
+        chunk = missing[start : start + 500]
+        read = _read_rounds(chunk, sessions)
+        with _pieces_lock:
+            for session_id in chunk:
+                found[session_id] = _pieces[versions[session_id]] = read.get(session_id, [])
+            while len(_pieces) > PIECES_LIMIT:
+                _pieces.popitem(last=False)
+    order = sorted(sessions.values(), key=lambda s: (s.played_on, s.id))
+    return [round_ for session in order for round_ in found[session.id]]
+
+
+def _read_rounds(
+    session_ids: list[int], sessions: dict[int, SessionInfo]
+) -> dict[int, list[RoundRow]]:
+    """The rounds of these sessions with their entries, per session in order."""
     rounds: dict[int, RoundRow] = {}
     positions: dict[int, int] = defaultdict(int)
     for id_, session_id, number, winner_id, winner_name, win_type, better in (
-        Round.objects.filter(session__owner=owner)
+        Round.objects.filter(session_id__in=session_ids)
         .order_by("session_id", "number")
         .values_list(
             "id", "session_id", "number", "winner_id", "winner__name", "win_type", "better"
@@ -150,7 +194,7 @@ def load_rounds(owner) -> list[RoundRow]:
             better=better,
         )
     for round_id, player_id, name, status, maal, tunnel, dhoos, net in (
-        RoundEntry.objects.filter(round__session__owner=owner)
+        RoundEntry.objects.filter(round__session_id__in=session_ids)
         .order_by("round_id", "player__position", "player_id")
         .values_list(
             "round_id", "player_id", "player__name", "status", "maal", "tunnel", "dhoos", "net"
@@ -159,7 +203,10 @@ def load_rounds(owner) -> list[RoundRow]:
         rounds[round_id].entries.append(
             EntryRow(player_id, name, name_key(name), status, maal, tunnel, dhoos, net)
         )
-    return sorted(rounds.values(), key=lambda r: (r.session.played_on, r.session.id, r.number))
+    by_session: dict[int, list[RoundRow]] = defaultdict(list)
+    for round_ in rounds.values():  # in session and number order, as read
+        by_session[round_.session.id].append(round_)
+    return by_session
 
 
 def display_names(rounds: Iterable[RoundRow]) -> dict[str, str]:
