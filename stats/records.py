@@ -124,11 +124,46 @@ def _session_info(row: tuple) -> SessionInfo:
     )
 
 
-# Each session's rounds as RoundRows, kept under the session's own version: a
-# save reads that one session again and the record pages combine the rest as
-# they were (issue 20, "cheap across many evenings"). Read-only once made.
+# Each session's rounds as RoundRows (and what the leaderboard needs of them),
+# kept under the session's own version: a save reads that one session again
+# and the record pages combine the rest as they were (issue 20, "cheap across
+# many evenings"). Read-only once made.
 PIECES_LIMIT = 20_000
-_pieces: OrderedDict[str, list[RoundRow]] = OrderedDict()
+
+
+class Piece:
+    """One session's part of the record: its rounds, and its leaderboard rows
+    (made when first asked for, then kept with the piece)."""
+
+    __slots__ = ("_board", "info", "rounds")
+
+    def __init__(self, info: SessionInfo, rounds: list[RoundRow]) -> None:
+        self.info = info
+        self.rounds = rounds
+        self._board: dict[str, tuple[str, int, int, Decimal, int]] | None = None
+
+    @property
+    def board(self) -> dict[str, tuple[str, int, int, Decimal, int]]:
+        """key -> (latest name, rounds, points, money, wins) in this session."""
+        if self._board is None:
+            rows: dict[str, list] = {}
+            stake = self.info.stake
+            for r in self.rounds:
+                for e in r.entries:
+                    row = rows.setdefault(e.key, [e.name, 0, 0, 0])
+                    row[0] = e.name
+                    row[1] += 1
+                    row[2] += e.net
+                    if r.winner_id == e.player_id:
+                        row[3] += 1
+            self._board = {
+                key: (name, count, points, points * stake, wins)
+                for key, (name, count, points, wins) in rows.items()
+            }
+        return self._board
+
+
+_pieces: OrderedDict[str, Piece] = OrderedDict()
 _pieces_lock = threading.Lock()
 
 
@@ -138,35 +173,64 @@ def forget_pieces() -> None:
 
 
 @read_snapshot()
-def load_rounds(owner) -> list[RoundRow]:
-    """Every round of the owner's sessions with its entries, oldest first: one
-    query for the sessions, and two for the rounds of those whose version has
-    no rounds kept yet (after a save, the one session saved)."""
-    sessions: dict[int, SessionInfo] = {}
+def load_pieces(owner) -> list[Piece]:
+    """Each of the owner's sessions as a Piece, oldest first: one query for the
+    sessions, and two for the rounds of those whose version has no piece kept
+    yet (after a save, the one session saved)."""
     versions: dict[int, str] = {}
+    rows: dict[int, tuple] = {}
     for row in GameSession.objects.filter(owner=owner).values_list(
         "id", "name", "played_on", "currency", "stake_per_point", "rules", "updated_at"
     ):
-        sessions[row[0]] = _session_info(row[:6])
         versions[row[0]] = _version(row[0], row[6])
-    found: dict[int, list[RoundRow]] = {}
+        rows[row[0]] = row[:6]
+    found: dict[int, Piece] = {}
     with _pieces_lock:
         for session_id, version in versions.items():
             piece = _pieces.get(version)
             if piece is not None:
                 _pieces.move_to_end(version)
                 found[session_id] = piece
-    missing = [session_id for session_id in sessions if session_id not in found]
+    missing = [session_id for session_id in versions if session_id not in found]
     for start in range(0, len(missing), 500):
         chunk = missing[start : start + 500]
-        read = _read_rounds(chunk, sessions)
+        infos = {session_id: _session_info(rows[session_id]) for session_id in chunk}
+        read = _read_rounds(chunk, infos)
         with _pieces_lock:
             for session_id in chunk:
-                found[session_id] = _pieces[versions[session_id]] = read.get(session_id, [])
+                piece = Piece(infos[session_id], read.get(session_id, []))
+                found[session_id] = _pieces[versions[session_id]] = piece
             while len(_pieces) > PIECES_LIMIT:
                 _pieces.popitem(last=False)
-    order = sorted(sessions.values(), key=lambda s: (s.played_on, s.id))
-    return [round_ for session in order for round_ in found[session.id]]
+    return sorted(found.values(), key=lambda p: (p.info.played_on, p.info.id))
+
+
+def load_rounds(owner) -> list[RoundRow]:
+    """Every round of the owner's sessions with its entries, oldest first."""
+    return [round_ for piece in load_pieces(owner) for round_ in piece.rounds]
+
+
+def leaderboard_of(pieces: Iterable[Piece]) -> list[Board]:
+    """leaderboard() of the rounds of `pieces`, added up from each session's
+    own rows: the same boards, without a pass over every round."""
+    rows: dict[str, dict[str, BoardRow]] = defaultdict(dict)
+    names: dict[str, str] = {}
+    for piece in pieces:  # oldest first, so the latest spelling of a name wins
+        currency = piece.info.currency
+        for key, (name, count, points, money, wins) in piece.board.items():
+            names[key] = name
+            row = rows[currency].get(key)
+            if row is None:
+                row = rows[currency][key] = BoardRow(key, name)
+            row.sessions += 1
+            row.rounds += count
+            row.points += points
+            row.money += money
+            row.wins += wins
+    for board in rows.values():
+        for row in board.values():
+            row.name = names[row.key]
+    return _boards(rows)
 
 
 def _read_rounds(
@@ -429,13 +493,19 @@ def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
             if r.winner_id == e.player_id:
                 row.wins += 1
             seen_sessions[currency][e.key].add(r.session.id)
+    for currency, board in rows.items():
+        for row in board.values():
+            row.sessions = len(seen_sessions[currency][row.key])
+    return _boards(rows)
+
+
+def _boards(rows: dict[str, dict[str, BoardRow]]) -> list[Board]:
     boards = []
     for currency in sorted(rows):
         ordered = sorted(
             rows[currency].values(), key=lambda b: (-b.money, -b.points, b.name.casefold())
         )
         for row in ordered:
-            row.sessions = len(seen_sessions[currency][row.key])
             # Equal money and points share a rank; points break ties of money, so
             # sessions played for points only (stake 0) still rank.
             row.rank = 1 + sum(

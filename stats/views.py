@@ -26,7 +26,8 @@ from .records import (
     RoundRow,
     display_names,
     filter_rounds,
-    leaderboard,
+    leaderboard_of,
+    load_pieces,
     load_rounds,
     name_key,
     player_stats,
@@ -128,7 +129,9 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
     version = owner_version(request.user.pk)
 
     def context() -> dict[str, object]:
-        boards = leaderboard(_rounds(request, version))
+        # Added up from each session's own rows (kept per session version).
+        user = request.user
+        boards = remember("board", version, lambda: leaderboard_of(load_pieces(user)))
         return {"boards": [(board, standings_chart(board)) for board in boards]}
 
     return render_page(request, "stats/leaderboard.html", context, version=version)
