@@ -13,7 +13,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat
@@ -94,8 +94,18 @@ def evening_pieces(versions: list[tuple[int, str]]) -> dict[int, dict[str, Decim
 
 
 @dataclass(frozen=True, slots=True)
+class EveningOf:
+    """What the group page shows of an evening's session: read as plain values."""
+
+    id: int
+    pk: int
+    name: str
+    played_on: date
+
+
+@dataclass(frozen=True, slots=True)
 class EveningLine:
-    session: GameSession
+    session: EveningOf
     money: dict[str, Decimal]  # member name → money won (+) or lost (−)
 
 
@@ -118,7 +128,10 @@ class Purse:
     balances: dict[str, Decimal]  # member name → balance (+: the others owe them)
     transfers: list[Owed]
     evenings: list[EveningLine]
-    payments: list[Payment]
+    payments: list[Payment]  # the latest (all, or as many as asked for), newest first
+    # Every payment, added up per day, payer and payee (names): the balances' part.
+    paid: list[PaymentInput] = field(default_factory=list)
+    payment_count: int = 0
     # Players of an evening who are not (or no longer) members, by name.
     strangers: list[str] = field(default_factory=list)
 
@@ -137,10 +150,6 @@ class Purse:
             for m in self.members
         ]
 
-    @property
-    def paid_total(self) -> Decimal:
-        return sum((p.amount for p in self.payments), Decimal("0.00"))
-
     def chart(self) -> str:
         return balance_chart(self)
 
@@ -150,20 +159,27 @@ def groups_for(owner_id: int | None) -> QuerySet[Group]:
 
 
 def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
-    """The group's purse, read in one snapshot."""
+    """The group's purse, read in one snapshot: the balances from every
+    evening's kept money and every payment added up per day and pair; the
+    latest `payments_limit` payments (all without it) as rows to show."""
     with read_snapshot():
         members = list(Member.objects.filter(group=group))
         versions = evening_versions(group.pk)
         pieces = evening_pieces(versions)
-        sessions = list(
-            GameSession.objects.filter(purse_evening__group=group)
-            .only("id", "name", "played_on", "currency", "stake_per_point", "owner_id")
+        sessions = [
+            EveningOf(id_, id_, name, played_on)
+            for id_, name, played_on in GameSession.objects.filter(purse_evening__group=group)
             .order_by("-played_on", "-id")
-        )
-        payments = list(
+            .values_list("id", "name", "played_on")
+        ]
+        latest = Payment.objects.filter(group=group).select_related("payer", "payee")
+        latest = latest.order_by("-paid_on", "-recorded_at", "-id")
+        payments = list(latest[:payments_limit] if payments_limit else latest)
+        sums = list(
             Payment.objects.filter(group=group)
-            .select_related("payer", "payee")
-            .order_by("-paid_on", "-recorded_at", "-id")
+            .values_list("paid_on", "payer_id", "payee_id")
+            .annotate(total=Sum("amount"), count=Count("id"))
+            .order_by("paid_on")
         )
     by_key = {m.name_key: m.name for m in members}
     strangers: dict[str, str] = {}
@@ -177,11 +193,12 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
             money[name] = money.get(name, Decimal("0.00")) + amount
         lines.append(EveningLine(session, money))
     names = [m.name for m in members] + list(strangers.values())
-    balance = balances(
-        names,
-        (line.money for line in lines),
-        (PaymentInput(p.payer.name, p.payee.name, p.amount) for p in payments),
-    )
+    member_name = {m.pk: m.name for m in members}
+    paid = [
+        PaymentInput(member_name[payer], member_name[payee], Decimal(str(total)), paid_on)
+        for paid_on, payer, payee, total, _count in sums
+    ]
+    balance = balances(names, (line.money for line in lines), paid)
     by_name = {m.name: m for m in members}
     owed = [
         Owed(t, by_name[t.payer], by_name[t.payee])
@@ -194,20 +211,22 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
         balance,
         owed,
         lines,
-        payments[:payments_limit] if payments_limit else payments,
-        list(strangers.values()),
+        payments,
+        paid=paid,
+        payment_count=sum(count for *_rest, count in sums),
+        strangers=list(strangers.values()),
     )
 
 
 def balance_chart(purse: Purse) -> str:
     """Each member's balance after each evening (payments counted on their date)."""
-    if not purse.evenings and not purse.payments:
+    if not purse.evenings and not purse.paid:
         return ""
     names = [m.name for m in purse.members]
     points = running_balances(
         names,
         [(line.session.name, line.session.played_on, line.money) for line in purse.evenings],
-        [PaymentInput(p.payer.name, p.payee.name, p.amount, p.paid_on) for p in purse.payments],
+        purse.paid,
     )
     series = [
         (
@@ -257,7 +276,7 @@ def evening_group_note(session: GameSession) -> dict[str, object] | None:
     evening = Evening.objects.filter(session_id=session.pk).select_related("group").first()
     if evening is None:
         return None
-    purse = group_purse(evening.group)
+    purse = group_purse(evening.group, payments_limit=1)
     earlier = [
         line
         for line in purse.evenings
@@ -267,10 +286,10 @@ def evening_group_note(session: GameSession) -> dict[str, object] | None:
     for line in earlier:
         for name, amount in line.money.items():
             carried[name] = carried.get(name, Decimal("0.00")) + amount
-    before = [p for p in purse.payments if p.paid_on <= session.played_on]
+    before = [p for p in purse.paid if p.paid_on and p.paid_on <= session.played_on]
     for p in before:
-        carried[p.payer.name] = carried.get(p.payer.name, Decimal("0.00")) + p.amount
-        carried[p.payee.name] = carried.get(p.payee.name, Decimal("0.00")) - p.amount
+        carried[p.payer] = carried.get(p.payer, Decimal("0.00")) + p.amount
+        carried[p.payee] = carried.get(p.payee, Decimal("0.00")) - p.amount
     return {
         "group": evening.group,
         "purse": purse,

@@ -95,12 +95,12 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
 
     def context() -> dict[str, object]:
         group = group_for_user(request, group_id)
-        purse = selectors.group_purse(group)
+        purse = selectors.group_purse(group, payments_limit=PAYMENTS_SHOWN)
         return {
             "group": group,
             "purse": purse,
-            "payments": purse.payments[:PAYMENTS_SHOWN],
-            "more_payments": max(0, len(purse.payments) - PAYMENTS_SHOWN),
+            "payments": purse.payments,
+            "more_payments": max(0, purse.payment_count - PAYMENTS_SHOWN),
             "evenings": purse.evenings[:EVENINGS_SHOWN],
             "more_evenings": max(0, len(purse.evenings) - EVENINGS_SHOWN),
             "chart": purse.chart(),

@@ -135,12 +135,21 @@ class Piece:
     """One session's part of the record: its rounds, and its leaderboard rows
     (made when first asked for, then kept with the piece)."""
 
-    __slots__ = ("_board", "info", "rounds")
+    __slots__ = ("_board", "_lock", "_players", "info", "rounds")
 
     def __init__(self, info: SessionInfo, rounds: list[RoundRow]) -> None:
         self.info = info
         self.rounds = rounds
         self._board: dict[str, tuple[str, int, int, Decimal, int]] | None = None
+        self._players: dict[str, PlayerStats | None] = {}
+        self._lock = threading.Lock()
+
+    def player(self, key: str) -> PlayerStats | None:
+        """player_stats of this session alone, made once per player."""
+        with self._lock:
+            if key not in self._players:
+                self._players[key] = player_stats(self.rounds, key) if key in self.board else None
+            return self._players[key]
 
     @property
     def board(self) -> dict[str, tuple[str, int, int, Decimal, int]]:
@@ -208,6 +217,60 @@ def load_pieces(owner) -> list[Piece]:
 def load_rounds(owner) -> list[RoundRow]:
     """Every round of the owner's sessions with its entries, oldest first."""
     return [round_ for piece in load_pieces(owner) for round_ in piece.rounds]
+
+
+def names_of(pieces: Iterable[Piece]) -> dict[str, str]:
+    """display_names() of the rounds of `pieces`: key -> the latest spelling."""
+    names: dict[str, str] = {}
+    for piece in pieces:  # oldest first
+        for key, row in piece.board.items():
+            names[key] = row[0]
+    return names
+
+
+def player_stats_of(pieces: list[Piece], key: str) -> PlayerStats | None:
+    """player_stats() of the rounds of `pieces`, added up from each session's
+    own stats (kept with its piece): the same figures after a save, without a
+    pass over every round."""
+    names = names_of(pieces)
+    if key not in names:
+        return None
+    stats = PlayerStats(key=key, name=names[key], sessions=[])
+    money: dict[str, Decimal] = defaultdict(Decimal)
+    rivals: dict[str, HeadToHead] = {}
+    for piece in pieces:  # oldest first: on equal wins and losses the earlier stays
+        part = piece.player(key)
+        if part is None:
+            continue
+        stats.sessions.extend(part.sessions)
+        stats.rounds += part.rounds
+        stats.wins += part.wins
+        stats.dublee_wins += part.dublee_wins
+        stats.seen += part.seen
+        stats.unseen += part.unseen
+        stats.maal_total += part.maal_total
+        stats.points += part.points
+        for amount in part.money:
+            money[amount.currency] += amount.amount
+        if part.biggest_win and (
+            stats.biggest_win is None or part.biggest_win[1] > stats.biggest_win[1]
+        ):
+            stats.biggest_win = part.biggest_win
+        if part.biggest_loss and (
+            stats.biggest_loss is None or part.biggest_loss[1] < stats.biggest_loss[1]
+        ):
+            stats.biggest_loss = part.biggest_loss
+        for h in part.head_to_head:
+            total = rivals.setdefault(h.key, HeadToHead(h.key, names[h.key]))
+            total.rounds += h.rounds
+            total.wins += h.wins
+            total.their_wins += h.their_wins
+            total.points += h.points
+            total.their_points += h.their_points
+    stats.sessions.sort(key=lambda p: (p.session.played_on, p.session.id), reverse=True)
+    stats.money = [Amount(c, money[c]) for c in sorted(money)]
+    stats.head_to_head = sorted(rivals.values(), key=lambda h: (-h.rounds, h.name.casefold()))
+    return stats
 
 
 def leaderboard_of(pieces: Iterable[Piece]) -> list[Board]:

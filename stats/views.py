@@ -23,24 +23,31 @@ from scoring.web.session_chart import fmt_money, fmt_number, running_chart
 from .forms import HistoryForm
 from .records import (
     Board,
+    Piece,
     RoundRow,
-    display_names,
     filter_rounds,
     leaderboard_of,
     load_pieces,
-    load_rounds,
     name_key,
-    player_stats,
+    names_of,
+    player_stats_of,
 )
 
 HISTORY_PAGE_SIZE = 50
 
 
-def _rounds(request: HttpRequest, version: str) -> list[RoundRow]:
-    """Every round of the reader's sessions, read once per `version` of them
-    (owner_version, read by the view before its page)."""
+def _pieces(request: HttpRequest, version: str) -> list[Piece]:
+    """Each of the reader's sessions as a piece (its rounds, kept per session
+    version), read once per `version` of them (owner_version, read by the view
+    before its page)."""
     user = request.user
-    return remember("rounds", version, lambda: load_rounds(user))
+    return remember("pieces", version, lambda: load_pieces(user))
+
+
+def _rounds(request: HttpRequest, version: str) -> list[RoundRow]:
+    """Every round of the reader's sessions, oldest first."""
+    pieces = _pieces(request, version)
+    return remember("rounds", version, lambda: [r for p in pieces for r in p.rounds])
 
 
 @login_required
@@ -52,7 +59,7 @@ def round_history(request: HtmxHttpRequest) -> HttpResponse:
 
 def _history(request: HtmxHttpRequest, version: str) -> dict[str, object]:
     rounds = _rounds(request, version)
-    names = display_names(rounds)
+    names = names_of(_pieces(request, version))
     form = HistoryForm(request.GET or None, players=names)
     focus = ""
     if form.is_bound:
@@ -86,7 +93,7 @@ def player_detail(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
-    stats = player_stats(_rounds(request, version), name_key(name))
+    stats = player_stats_of(_pieces(request, version), name_key(name))
     if stats is None:
         raise Http404("No such player in your sessions.")
     chart = ""
@@ -130,8 +137,8 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
 
     def context() -> dict[str, object]:
         # Added up from each session's own rows (kept per session version).
-        user = request.user
-        boards = remember("board", version, lambda: leaderboard_of(load_pieces(user)))
+        pieces = _pieces(request, version)
+        boards = remember("board", version, lambda: leaderboard_of(pieces))
         return {"boards": [(board, standings_chart(board)) for board in boards]}
 
     return render_page(request, "stats/leaderboard.html", context, version=version)

@@ -46,3 +46,17 @@ def test_a_save_reads_only_the_session_saved_again(owner):
     rounds_read = [q["sql"] for q in queries.captured_queries if "scoring_round" in q["sql"]]
     assert rounds_read and all(f"({tihar.pk})" in sql for sql in rounds_read)
     assert len(second[1].rounds) == 3
+
+
+def test_a_players_stats_from_pieces_equal_those_from_every_round(owner):
+    from stats.records import display_names, names_of, player_stats, player_stats_of
+
+    make_dashain(owner)
+    tihar = make_tihar(owner)
+    later = make_session(owner, players=("aama", "Kaka", "Didi"), name="Bhai tika")
+    play(later, "Kaka", {"aama": ("seen", 3), "Kaka": ("seen", 9), "Didi": ("unseen", 0)})
+    play(tihar, "Didi", {"AAMA": ("seen", 1), "Didi": ("seen", 2), "Kaka": ("unseen", 0)})
+    pieces, rounds = load_pieces(owner), load_rounds(owner)
+    assert names_of(pieces) == display_names(rounds)
+    for key in ("aama", "didi", "kaka", "buwa", "nobody"):
+        assert player_stats_of(pieces, key) == player_stats(rounds, key), key
