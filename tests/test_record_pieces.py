@@ -60,3 +60,18 @@ def test_a_players_stats_from_pieces_equal_those_from_every_round(owner):
     assert names_of(pieces) == display_names(rounds)
     for key in ("aama", "didi", "kaka", "buwa", "nobody"):
         assert player_stats_of(pieces, key) == player_stats(rounds, key), key
+
+
+def test_the_sessions_list_is_paginated(logged_in, owner):
+    from django.urls import reverse
+
+    for number in range(31):
+        make_session(owner, name=f"Evening {number + 1}")
+    first = logged_in.get(reverse("home")).content.decode()
+    assert first.count('class="session-link"') == 30
+    assert "Page 1 of 2" in first and 'href="?page=2"' in first
+    second = logged_in.get(reverse("home"), {"page": "2"}).content.decode()
+    assert second.count('class="session-link"') == 1
+    assert "Page 2 of 2" in second and 'href="?page=1"' in second
+    # Nonsense is the first page, not an error.
+    assert logged_in.get(reverse("home"), {"page": "x" * 500}).status_code == 200

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -56,23 +57,38 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(request, "home.html")
     user = request.user
     version = owner_version(user.pk)
+    number = request.GET.get("page", "1")
     return render_page(
         request,
         "home.html",
-        lambda: {"sessions": remember("home", version, lambda: _sessions_with_leaders(user))},
+        lambda: {
+            "page": remember(
+                f"home-{number[:8]}", version, lambda: _sessions_with_leaders(user, number)
+            )
+        },
         version=version,
     )
 
 
+# The sessions list shows this many a page (newest first): a family with a
+# thousand evenings opens it at once.
+SESSIONS_PAGE_SIZE = 30
+
+
 @read_snapshot()
-def _sessions_with_leaders(owner) -> list[GameSession]:
-    sessions: list[GameSession] = list(
-        GameSession.objects.filter(owner=owner).annotate(round_count=Count("rounds"))
+def _sessions_with_leaders(owner, number: str = "1") -> Page:
+    sessions = (
+        GameSession.objects.filter(owner=owner)
+        .annotate(round_count=Count("rounds"))
+        .order_by("-played_on", "-id")
     )
-    leaders = _leaders(sessions)
-    for session in sessions:
+    page = Paginator(sessions, SESSIONS_PAGE_SIZE).get_page(number)
+    shown: list[GameSession] = list(page.object_list)
+    leaders = _leaders(shown)
+    for session in shown:
         session.leaders = leaders.get(session.pk, [])
-    return sessions
+    page.object_list = shown
+    return page
 
 
 @login_required
