@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.db import connection
+
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Round, RoundEntry
@@ -186,13 +188,13 @@ def load_pieces(owner) -> list[Piece]:
     """Each of the owner's sessions as a Piece, oldest first: one query for the
     sessions, and two for the rounds of those whose version has no piece kept
     yet (after a save, the one session saved)."""
-    versions: dict[int, str] = {}
-    rows: dict[int, tuple] = {}
-    for row in GameSession.objects.filter(owner=owner).values_list(
-        "id", "name", "played_on", "currency", "stake_per_point", "rules", "updated_at"
-    ):
-        versions[row[0]] = _version(row[0], row[6])
-        rows[row[0]] = row[:6]
+    # The versions written out (as scoring.selectors.versions does): asked after
+    # every save, for every session; the rest of a session is read only when
+    # its piece is not kept.
+    table = connection.ops.quote_name(GameSession._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, updated_at FROM {table} WHERE owner_id = %s", [owner.pk])
+        versions = {id_: _version(id_, updated_at) for id_, updated_at in cursor.fetchall()}
     found: dict[int, Piece] = {}
     with _pieces_lock:
         for session_id, version in versions.items():
@@ -203,7 +205,13 @@ def load_pieces(owner) -> list[Piece]:
     missing = [session_id for session_id in versions if session_id not in found]
     for start in range(0, len(missing), 500):
         chunk = missing[start : start + 500]
-        infos = {session_id: _session_info(rows[session_id]) for session_id in chunk}
+        infos = {
+            row[0]: _session_info(row)
+            for row in GameSession.objects.filter(pk__in=chunk).values_list(
+                "id", "name", "played_on", "currency", "stake_per_point", "rules"
+            )
+        }
+        chunk = [session_id for session_id in chunk if session_id in infos]
         read = _read_rounds(chunk, infos)
         with _pieces_lock:
             for session_id in chunk:

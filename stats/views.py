@@ -34,6 +34,7 @@ from .records import (
 )
 
 HISTORY_PAGE_SIZE = 50
+PLAYER_SESSIONS_SHOWN = 30
 
 
 def _pieces(request: HttpRequest, version: str) -> list[Piece]:
@@ -108,7 +109,13 @@ def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
             value_label=_("Points"),
             fmt=fmt_number,
         )
-    return {"stats": stats, "chart": chart}
+    return {
+        "stats": stats,
+        "chart": chart,
+        # The latest sessions (every one counts in the figures above).
+        "sessions_shown": stats.sessions[:PLAYER_SESSIONS_SHOWN],
+        "more_sessions": max(0, len(stats.sessions) - PLAYER_SESSIONS_SHOWN),
+    }
 
 
 def standings_chart(board: Board) -> str:

@@ -75,3 +75,15 @@ def test_the_sessions_list_is_paginated(logged_in, owner):
     assert "Page 2 of 2" in second and 'href="?page=1"' in second
     # Nonsense is the first page, not an error.
     assert logged_in.get(reverse("home"), {"page": "x" * 500}).status_code == 200
+
+
+def test_a_player_page_lists_the_latest_sessions_and_counts_them_all(logged_in, owner):
+    from django.urls import reverse
+
+    for number in range(32):
+        session = make_session(owner, players=("Aama", "Buwa"), name=f"Evening {number + 1}")
+        play(session, "Aama", {"Aama": ("seen", 0), "Buwa": ("seen", 0)})
+    html = logged_in.get(reverse("player_detail", args=["Aama"])).content.decode()
+    assert html.count('<td><a href="/sessions/') == 30
+    assert "and 2 earlier sessions, counted in the figures above" in " ".join(html.split())
+    assert "<dd>32</dd>" in html  # every session counted

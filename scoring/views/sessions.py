@@ -87,8 +87,7 @@ def _sessions_with_leaders(owner, number: str = "1") -> Page:
     leaders = _leaders(shown)
     for session in shown:
         session.leaders = leaders.get(session.pk, [])
-    page.object_list = shown
-    return page
+    return Page(shown, page.number, page.paginator)
 
 
 @login_required
