@@ -37,7 +37,7 @@ from .models import Group, Member, Payment, PaymentChange
 
 # The group page shows the latest of each (the printable page shows every one):
 # a family of a thousand evenings still opens at once on a phone.
-PAYMENTS_SHOWN = 20
+PAYMENTS_SHOWN = 10
 EVENINGS_SHOWN = 10
 
 

@@ -249,3 +249,28 @@ def test_a_group_of_a_lakh_is_grouped_the_nepali_way(logged_in, group):
     # Didi paid Aama a lakh and more: Aama now owes it back, grouped the Nepali way.
     assert "Aama → Didi: रु. 1,74,037.50" in html
     assert "1,74,037.50" in text(page)
+
+
+def test_the_group_page_is_kept_for_offline_reading(logged_in, group):
+    response = logged_in.get(reverse("group_detail", args=[group.pk]))
+    assert response["X-Offline-Cache"] == "1"
+    assert "X-Offline-Cache" not in logged_in.get(reverse("group_members", args=[group.pk]))
+
+
+def test_the_group_page_lists_the_latest_evenings_and_payments(logged_in, group, owner):
+    from groups.views import EVENINGS_SHOWN, PAYMENTS_SHOWN
+
+    aama, didi = (Member.objects.get(group=group, name=n) for n in ("Aama", "Didi"))
+    for _number in range(PAYMENTS_SHOWN + 1):
+        services.record_payment(
+            group=group,
+            payer=aama,
+            payee=didi,
+            amount=Decimal("1"),
+            paid_on=Payment.objects.first().paid_on,
+        )
+    page = text(logged_in.get(reverse("group_detail", args=[group.pk])))
+    assert "and 2 earlier payments" in page  # the file's own payment and one more
+    # Every payment counts in the balances: Aama paid 11.00 of her 37.50.
+    assert PAYMENTS_SHOWN == 10 and "Aama → Didi: NPR 26.50" in page
+    assert EVENINGS_SHOWN == 10 and "earlier evening" not in page
