@@ -272,5 +272,8 @@ def test_the_group_page_lists_the_latest_evenings_and_payments(logged_in, group,
     page = text(logged_in.get(reverse("group_detail", args=[group.pk])))
     assert "and 2 earlier payments" in page  # the file's own payment and one more
     # Every payment counts in the balances: Aama paid 11.00 of her 37.50.
-    assert PAYMENTS_SHOWN == 10 and "Aama → Didi: NPR 26.50" in page
+    assert PAYMENTS_SHOWN == 10
+    assert "Aama → Hajurba: NPR 18.00 Mark paid" in page  # 18.00 + 8.50 = 26.50 still owed
+    assert "Aama → Didi: NPR 8.50 Mark paid" in page
+    assert "Bhai → Didi: NPR 33.00 Mark paid" in page
     assert EVENINGS_SHOWN == 10 and "earlier evening" not in page
