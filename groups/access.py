@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from .models import Evening, Group, Member, Payment, PaymentChange
-from .versions import group_version
+from .versions import group_version, settle_up_version
 
 
 def group_for_user(request: HttpRequest, group_id: int) -> Group:
@@ -49,3 +49,12 @@ def evening_for_user(request: HttpRequest, group: Group, session_id: int) -> Eve
     return get_object_or_404(
         Evening.objects.select_related("session"), session_id=session_id, group=group
     )
+
+
+def settle_up_version_for_user(request: HttpRequest, session_id: int) -> str:
+    """The version of the reader's evening's settle-up page (its session, and
+    its group's purse), in one query; another user's session is a 404."""
+    version = settle_up_version(session_id, request.user.pk)
+    if version is None:
+        raise Http404
+    return version

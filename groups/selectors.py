@@ -27,7 +27,7 @@ from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
 
 from .models import Evening, Group, Member, Payment
-from .versions import evening_versions, group_version
+from .versions import evening_versions
 
 # Each evening's money per player key, under the evening's version: a few
 # hundred bytes each, so thousands of evenings fit.
@@ -296,17 +296,6 @@ def evening_group_note(session: GameSession) -> dict[str, object] | None:
         "carried": [(name, amount) for name, amount in carried.items() if amount],
         "earlier_count": len(earlier),
     }
-
-
-def evening_group_version(session_id: int) -> str:
-    """ "" for a session of no group, else the version of its group (the
-    settle-up page of an evening shows the group's purse)."""
-    group_id = Evening.objects.filter(session_id=session_id).values_list("group_id", flat=True)
-    found = group_id.first()
-    if found is None:
-        return ""
-    group = Group.objects.filter(pk=found).values_list("owner_id", flat=True).first()
-    return "+" + (group_version(found, group) or "")
 
 
 def group_doc(group: Group) -> GroupDoc:

@@ -69,3 +69,35 @@ def group_version(group_id: int, owner_id: int | None) -> str | None:
 
     digest = hashlib.sha256(repr(evening_versions(group_id)).encode()).hexdigest()[:16]
     return f"g{group_id}-{_stamp(row[0]):.6f}-{digest}"
+
+
+def settle_up_version(session_id: int, owner_id: int | None) -> str | None:
+    """The version of an evening's settle-up page, in one query: the session's
+    own, and for an evening of a group the group's stamp, its number of
+    evenings and the latest change to any of them (what it carried in, and the
+    group's payments, show there). None if `owner_id` has no such session."""
+    if owner_id is None:
+        return None
+    connection = connections[router.db_for_read(GameSession)]
+    quote = connection.ops.quote_name
+    sessions, evenings = quote(GameSession._meta.db_table), quote(Evening._meta.db_table)
+    groups = quote(Group._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.id, s.updated_at, g.id, g.updated_at, "
+            f"(SELECT MAX(o.updated_at) FROM {sessions} o JOIN {evenings} oe "
+            "ON oe.session_id = o.id WHERE oe.group_id = g.id), "
+            f"(SELECT COUNT(*) FROM {evenings} c WHERE c.group_id = g.id) "
+            f"FROM {sessions} s LEFT JOIN {evenings} e ON e.session_id = s.id "
+            f"LEFT JOIN {groups} g ON g.id = e.group_id WHERE s.id = %s AND s.owner_id = %s",
+            [session_id, owner_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    from scoring.selectors.versions import _version
+
+    own = _version(row[0], row[1])
+    if row[2] is None:
+        return own
+    return f"{own}+g{row[2]}-{row[3]}-{row[4]}-{row[5]}"

@@ -277,3 +277,22 @@ def test_the_group_page_lists_the_latest_evenings_and_payments(logged_in, group,
     assert "Aama → Didi: NPR 8.50 Mark paid" in page
     assert "Bhai → Didi: NPR 33.00 Mark paid" in page
     assert EVENINGS_SHOWN == 10 and "earlier evening" not in page
+
+
+def test_the_settle_up_page_follows_the_groups_payments_and_earlier_evenings(logged_in, group):
+    second = GameSession.objects.get(name="Tihar 2")
+    url = reverse("settle_up", args=[second.pk])
+    assert "Aama → Didi: NPR 37.50" in text(logged_in.get(url))
+    aama, didi = (Member.objects.get(group=group, name=n) for n in ("Aama", "Didi"))
+    services.record_payment(
+        group=group, payer=aama, payee=didi, amount=Decimal("37.50"), paid_on=second.played_on
+    )
+    page = text(logged_in.get(url))
+    assert "Aama → Didi" not in page
+    # An earlier evening changed (1.00 a point, not 2.50): what was carried in
+    # follows, with the payment made on this evening's date (Aama -5.00 + 37.50).
+    first = GameSession.objects.get(name="Tihar 1")
+    first.stake_per_point = Decimal("1.00")
+    first.save()
+    carried = text(logged_in.get(url)).split("What the whole group")[0]
+    assert "Aama 32.50 Bhai -24.00 Didi -8.50" in carried

@@ -18,7 +18,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from groups.selectors import evening_group_note, evening_group_version
+from groups.access import settle_up_version_for_user
+from groups.selectors import evening_group_note
 
 from .. import services
 from ..engine.rules import closest_preset, preset_of
@@ -171,7 +172,7 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
     # An evening of a group also shows the group's purse: its version too.
-    version = session_version_for_user(request, session_id) + evening_group_version(session_id)
+    version = settle_up_version_for_user(request, session_id)
 
     def context() -> dict[str, object]:
         session = session_for_user(request, session_id)
