@@ -260,3 +260,9 @@ def test_a_key_given_twice_is_refused(tmp_path):
     with pytest.raises(GroupFileError, match=r"^group file, name: given twice$"):
         loads(text)
     assert Member.objects.count() == 0
+
+
+def test_a_payment_without_a_date_or_method_counts_all_the_same(tmp_path):
+    data = family()
+    data["payments"][0] = {"from": "Bhai", "to": "Didi", "amount": 20}
+    assert json.loads(run("balances", write(tmp_path, data))) == EXPECTED

@@ -241,9 +241,9 @@ def _payment_of(
     if "amount" not in fields:
         raise GroupFileError(_at((*where, "amount"), gettext_noop("missing")))
     amount = parse_amount(fields["amount"], (*where, "amount"))
-    if "on" not in fields:
-        raise GroupFileError(_at((*where, "on"), gettext_noop("missing (a date)")))
-    paid_on = parse_paid_on(fields["on"], (*where, "on"))
+    # The date is optional (a notebook's payment may have none): the balances
+    # do not depend on it; an import records it as made on the day imported.
+    paid_on = None if fields.get("on") is None else parse_paid_on(fields["on"], (*where, "on"))
     method = parse_method(fields.get("method", "cash"), (*where, "method"))
     note = fields.get("note", "")
     if not isinstance(note, str):
@@ -417,11 +417,12 @@ def group_balances(doc: GroupDoc) -> dict[str, Decimal]:
 
 
 def payment_document(payment: PaymentInput) -> dict[str, Any]:
+    dated = {"on": payment.paid_on.isoformat()} if payment.paid_on else {}
     return {
         "from": payment.payer,
         "to": payment.payee,
         "amount": str(payment.amount),
-        "on": payment.paid_on.isoformat() if payment.paid_on else None,
+        **dated,
         "method": payment.method,
         "note": payment.note,
     }
