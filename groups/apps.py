@@ -7,4 +7,4 @@ class GroupsConfig(AppConfig):
     verbose_name = "groups"
 
     def ready(self) -> None:
-        from . import versions  # noqa: F401  (the signals that move a group's version)
+        from . import signals, versions  # noqa: F401  (a group's version; players are members)

@@ -71,7 +71,7 @@ def add_member(*, group: Group, name: str, user=None, save_key: str | None = Non
         lambda: _add_member(group=group, name=name, user=user, save_key=save_key),
         user=user,
         key=save_key,
-        replay=lambda saved: _saved_member(saved, group=group),
+        replay=lambda saved: saved_member(saved, group=group),
     )
 
 
@@ -84,7 +84,7 @@ def _add_member(*, group: Group, name: str, user, save_key: str | None) -> Membe
     return member
 
 
-def _saved_member(saved: SavedKey, *, group: Group) -> Member:
+def saved_member(saved: SavedKey, *, group: Group) -> Member:
     member = (
         Member.objects.filter(pk=saved.object_pk, group=group).first()
         if saved.kind == "member" and saved.object_pk

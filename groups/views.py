@@ -149,7 +149,7 @@ def member_list(request: HttpRequest, group_id: int) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _member_added(request, group, services._saved_member(earlier, group=group)),
+            lambda: _member_added(request, group, services.saved_member(earlier, group=group)),
             "group_list",
         )
     form = MemberForm(request.POST or None, group=group)

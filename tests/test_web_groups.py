@@ -296,3 +296,14 @@ def test_the_settle_up_page_follows_the_groups_payments_and_earlier_evenings(log
     first.save()
     carried = text(logged_in.get(url)).split("What the whole group")[0]
     assert "Aama 32.50 Bhai -24.00 Didi -8.50" in carried
+
+
+def test_a_player_who_joins_an_evening_later_becomes_a_member(logged_in, group):
+    second = GameSession.objects.get(name="Tihar 2")
+    response = logged_in.post(reverse("player_add", args=[second.pk]), {"name": "Kanchha"})
+    assert response.status_code == 302
+    assert Member.objects.filter(group=group, name="Kanchha").exists()
+    # A member already (ignoring case): no second member.
+    other = GameSession.objects.get(name="Tihar 1")
+    logged_in.post(reverse("player_add", args=[other.pk]), {"name": "kanchha"})
+    assert Member.objects.filter(group=group, name_key="kanchha").count() == 1
