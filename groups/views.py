@@ -41,8 +41,10 @@ PAYMENTS_SHOWN = 10
 EVENINGS_SHOWN = 10
 
 
-def _earlier(request: HttpRequest) -> SavedKey | None:
-    return earlier_save(request.user, posted_save_key(request))
+def _earlier(request: HttpRequest, kind: str) -> SavedKey | None:
+    """What the reader saved before under the POST's one-time key, if it was
+    this kind of save: a repeat of that save answers with it."""
+    return earlier_save(request.user, posted_save_key(request), kind=kind)
 
 
 def _saved_once(request: HttpRequest, save: Callable[[], HttpResponse], gone: str) -> HttpResponse:
@@ -58,7 +60,7 @@ def _saved_once(request: HttpRequest, save: Callable[[], HttpResponse], gone: st
 
 @login_required
 def group_list(request: HttpRequest) -> HttpResponse:
-    earlier = _earlier(request)
+    earlier = _earlier(request, "group")
     form = GroupForm(request.POST or None)
     if earlier is not None:
         return _saved_once(
@@ -145,7 +147,7 @@ def group_delete(request: HttpRequest, group_id: int) -> HttpResponse:
 @login_required
 def member_list(request: HttpRequest, group_id: int) -> HttpResponse:
     group = group_for_user(request, group_id)
-    earlier = _earlier(request)
+    earlier = _earlier(request, "member")
     if earlier is not None:
         return _saved_once(
             request,
@@ -226,7 +228,7 @@ def member_delete(request: HttpRequest, group_id: int, member_id: int) -> HttpRe
 def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
     """A new session of the group: the new-session form, its players the members."""
     group = group_for_user(request, group_id)
-    earlier = _earlier(request)
+    earlier = _earlier(request, "session")
     if earlier is not None:
         return _saved_once(
             request,
@@ -333,7 +335,7 @@ def payment_new(request: HttpRequest, group_id: int) -> HttpResponse:
     """A blank payment form, or one pre-filled from a suggested payment
     (?from=<member>&to=<member>&amount=174.00): "Record payment" saves it."""
     group = group_for_user(request, group_id)
-    earlier = _earlier(request)
+    earlier = _earlier(request, "payment")
     if earlier is not None:
         return _saved_once(
             request,
@@ -497,7 +499,7 @@ def group_export(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 def group_import(request: HttpRequest) -> HttpResponse:
-    earlier = _earlier(request)
+    earlier = _earlier(request, "groupfile")
     if earlier is not None:
         return _saved_once(
             request,
