@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from localise.templatetags.local_format import local_date
 from scoring import charts
 from scoring.htmx import HtmxHttpRequest
 from scoring.pagecache import render_page
@@ -42,6 +43,16 @@ def _rounds(request: HttpRequest, version: str) -> list[RoundRow]:
     return remember("rounds", version, lambda: load_rounds(user))
 
 
+def evenings(rounds: list[RoundRow]) -> list[tuple[int, str]]:
+    """The history's evening filter: each session with rounds, newest first, as
+    "Dashain 2026 · 16 असोज 2083" (its date in the reader's calendar)."""
+    seen: dict[int, str] = {}
+    for r in reversed(rounds):  # newest first
+        if r.session.id not in seen:
+            seen[r.session.id] = f"{r.session.name} · {local_date(r.session.played_on)}"
+    return list(seen.items())
+
+
 @login_required
 def round_history(request: HtmxHttpRequest) -> HttpResponse:
     template = "stats/history.html#results" if request.htmx else "stats/history.html"
@@ -52,7 +63,7 @@ def round_history(request: HtmxHttpRequest) -> HttpResponse:
 def _history(request: HtmxHttpRequest, version: str) -> dict[str, object]:
     rounds = _rounds(request, version)
     names = display_names(rounds)
-    form = HistoryForm(request.GET or None, players=names)
+    form = HistoryForm(request.GET or None, players=names, evenings=evenings(rounds))
     focus = ""
     if form.is_bound:
         found = []

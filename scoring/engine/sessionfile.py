@@ -532,7 +532,7 @@ def loads(text: str) -> SessionDoc:
         raise SessionFileError(
             message(
                 gettext_noop("not JSON: %(problem)s at line %(line)s, column %(column)s"),
-                problem=error.msg,
+                problem=JSON_PROBLEMS.get(error.msg, error.msg),
                 line=error.lineno,
                 column=error.colno,
             )
@@ -540,7 +540,7 @@ def loads(text: str) -> SessionDoc:
     except (ValueError, RecursionError) as error:
         # e.g. a number of more than 4,300 digits, or lists nested thousands deep
         raise SessionFileError(
-            message(gettext_noop("not JSON: %(problem)s"), problem=str(error).splitlines()[0])
+            message(gettext_noop("not JSON: %(problem)s"), problem=_json_problem(error))
         ) from None
     if not check_depth(data, MAX_JSON_DEPTH):
         raise SessionFileError(
@@ -550,6 +550,34 @@ def loads(text: str) -> SessionDoc:
             )
         )
     return parse_document(data)
+
+
+# The parser's own words, as messages: the same English, and a Nepali reader
+# reads them in Nepali (a value that is a Message is translated, messages.py).
+JSON_PROBLEMS = {
+    text: message(text)
+    for text in (
+        gettext_noop("Expecting value"),
+        gettext_noop("Expecting property name enclosed in double quotes"),
+        gettext_noop("Expecting ':' delimiter"),
+        gettext_noop("Expecting ',' delimiter"),
+        gettext_noop("Unterminated string starting at"),
+        gettext_noop("Invalid control character at"),
+        gettext_noop("Invalid \\escape"),
+        gettext_noop("Invalid \\uXXXX escape"),
+        gettext_noop("Extra data"),
+    )
+}
+
+
+def _json_problem(error: ValueError | RecursionError) -> str | Message:
+    """What a ValueError of the parser says, in words we translate where we know it."""
+    if isinstance(error, RecursionError):
+        return message(gettext_noop("lists or objects nested too deep"))
+    text = str(error).splitlines()[0]
+    if text.startswith("Exceeds the limit"):
+        return message(gettext_noop("a number with too many digits"))
+    return text
 
 
 def round_document(
