@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -395,13 +395,20 @@ def parse_round_maal(
     return RoundMaal(tiplu=code, tallies=tallies)
 
 
-def parse_played_on(value: object) -> date | None:
+# Reads a file's `played_on` text as a date, raising ValueError: the engine's own
+# reads the Gregorian ISO date; the app passes the one its date fields use, which
+# reads Bikram Sambat too (scoring/sessionfiles.py, localise/bikram_sambat.py).
+DateReader = Callable[[str], date]
+MAX_DATE_TEXT = 24  # "2083-06-16 वि.सं." and the like, with room
+
+
+def parse_played_on(value: object, read_date: DateReader = date.fromisoformat) -> date | None:
     """The evening's date, "2026-10-02"; None when the file has none."""
     if value is None:
         return None
     try:
-        if isinstance(value, str) and len(value) == 10:
-            return date.fromisoformat(value)
+        if isinstance(value, str) and 0 < len(value) <= MAX_DATE_TEXT:
+            return read_date(value)
     except ValueError:
         pass
     raise SessionFileError(
@@ -412,7 +419,7 @@ def parse_played_on(value: object) -> date | None:
     )
 
 
-def parse_document(data: object) -> SessionDoc:
+def parse_document(data: object, read_date: DateReader = date.fromisoformat) -> SessionDoc:
     """A session document (already decoded from JSON) as values; raises SessionFileError."""
     document: dict[str, Any] = _expect(data, dict, SESSION_FILE)
     if document.get("format") != FORMAT:
@@ -512,12 +519,13 @@ def parse_document(data: object) -> SessionDoc:
         rules=rules,
         players=tuple(players),
         rounds=tuple(rounds),
-        played_on=parse_played_on(document.get("played_on")),
+        played_on=parse_played_on(document.get("played_on"), read_date),
         maal=maal_per_round(maal),
     )
 
 
-def loads(text: str) -> SessionDoc:
+def loads(text: str, read_date: DateReader = date.fromisoformat) -> SessionDoc:
+    """A session file's text as values; `read_date` reads its `played_on`."""
     # A caller that read bytes checked MAX_FILE_BYTES first; text is checked again here.
     if len(text) > MAX_FILE_BYTES:
         raise SessionFileError(
@@ -549,7 +557,7 @@ def loads(text: str) -> SessionDoc:
                 message(gettext_noop("nested more than %(max)s deep"), max=MAX_JSON_DEPTH),
             )
         )
-    return parse_document(data)
+    return parse_document(data, read_date)
 
 
 # The parser's own words, as messages: the same English, and a Nepali reader

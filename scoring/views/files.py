@@ -17,11 +17,12 @@ from django.utils.translation import gettext as _
 
 from .. import services
 from ..engine import RoundError
-from ..engine.sessionfile import SessionDoc, SessionFileError, dumps, loads
+from ..engine.sessionfile import SessionDoc, SessionFileError, dumps
 from ..forms.files import ImportForm
 from ..i18n import translate
 from ..models import GameSession
 from ..savekeys import posted_save_key
+from ..sessionfiles import load_session
 from ..snapshot import read_snapshot
 from ..uploads import too_large
 from .access import saved_key_for_user, session_for_user, sessions_for_user
@@ -94,7 +95,7 @@ def _import_confirmed(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("That file is no longer held here; choose it again."))
         return redirect("session_import")
     try:
-        doc = loads(pending["text"])
+        doc = load_session(pending["text"])
     except SessionFileError as error:  # the rules changed since it was read
         messages.error(request, translate(error.msg))
         return redirect("session_import")

@@ -8,7 +8,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.engine.limits import MAX_FILE_BYTES
-from scoring.engine.sessionfile import SessionDoc, SessionFileError, loads
+from scoring.engine.sessionfile import SessionDoc, SessionFileError
+from scoring.sessionfiles import load_session
 
 
 class SessionFileCommand(BaseCommand):
@@ -61,6 +62,6 @@ def read_session_file(path: str) -> SessionDoc:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise CommandError(f"{path}: cannot read: {reason}", returncode=2) from None
     try:
-        return loads(text)
+        return load_session(text)
     except SessionFileError as error:
         raise CommandError(str(error), returncode=2) from None
