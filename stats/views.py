@@ -5,13 +5,17 @@ another user's session is a 404 and their players are simply not found."""
 from __future__ import annotations
 
 import csv
+import datetime
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from localise.bikram_sambat import bs_label
+from localise.numbers import currency_label
 from localise.templatetags.local_format import local_date
 from scoring import charts
 from scoring.htmx import HtmxHttpRequest
@@ -103,8 +107,9 @@ def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
     if stats.sessions:
         chart = charts.bar_chart(
             [
-                # The date is short and tells apart every year's "Dashain".
-                (f"{p.session.played_on:%Y-%m-%d}", p.points)
+                # The date is short and tells apart every year's "Dashain": in
+                # Nepali the Bikram Sambat date ("16 असोज 2083"), as every date there.
+                (chart_date(p.session.played_on), p.points)
                 for p in reversed(stats.sessions[:12])
             ],
             title=_("%(name)s: points per session") % {"name": stats.name},
@@ -114,6 +119,13 @@ def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
     return {"stats": stats, "chart": chart}
 
 
+def chart_date(day: datetime.date) -> str:
+    """A session's date under its bar: "2026-10-02", or in Nepali "16 असोज 2083"."""
+    if (get_language() or "").startswith("ne"):
+        return bs_label(day) or day.isoformat()
+    return day.isoformat()
+
+
 def standings_chart(board: Board) -> str:
     """A board's lifetime standings as bars: money, or points when it was played
     for points only (stake 0), so the chart is never a row of zeros."""
@@ -121,8 +133,9 @@ def standings_chart(board: Board) -> str:
     if any(row.money for row in rows):
         return charts.bar_chart(
             [(row.name, float(row.money)) for row in rows],
-            title=_("Lifetime standings in %(currency)s") % {"currency": board.currency},
-            value_label=board.currency,
+            title=_("Lifetime standings in %(currency)s")
+            % {"currency": currency_label(board.currency, get_language())},
+            value_label=currency_label(board.currency, get_language()),
             fmt=fmt_number,
             value_fmt=fmt_money,
         )

@@ -602,3 +602,14 @@ def test_session_file_errors_are_explained_in_nepali(logged_in):
     start = "खेलको नाम: नियन्त्रण अक्षर हुन हुँदैन; यहाँ '"
     shown = re.search(r"खेलको नाम: नियन्त्रण अक्षर हुन हुँदैन; यहाँ &#x27;(x+)…", pages[1])
     assert shown is not None and len(start + shown[1] + "…") == MAX_MESSAGE_LENGTH
+
+
+def test_the_player_chart_dates_sessions_in_bikram_sambat_in_nepali(logged_in, owner):
+    """ne-review-2 item 4: the bars of a player's page are labelled with the
+    Bikram Sambat date in Nepali, as every other date there."""
+    make_dashain(owner)  # played on 2 Oct 2026: 16 असोज 2083
+    url = reverse("player_detail", args=["Aama"])
+    assert ">2026-10-02</text>" in logged_in.get(url).content.decode()
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    html = logged_in.get(url).content.decode()
+    assert ">16 असोज 2083</text>" in html and "2026-10-02</text>" not in html
