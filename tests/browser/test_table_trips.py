@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scoring import services
@@ -20,6 +21,7 @@ from scoring.engine import Entry, RoundInput
 from scoring.models import Round
 
 from ..web_helpers import make_session
+from .test_axe import violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -149,9 +151,10 @@ def test_after_save_every_player_and_what_the_round_changed_come_first(phone, li
     totals = {"Aama": "+17", "Buwa": "-13", "Didi": "+27", "Dai": "-23", "Bhai": "-8"}
     for name in FIVE:
         cells = standings.locator(f'tr[data-player="{name}"] td')
-        expect(cells.nth(2)).to_have_text(changed[name])
-        expect(cells.nth(3)).to_have_text(totals[name])
-    expect(standings.locator("th").nth(2)).to_have_text("Round 2")
+        expect(cells.nth(2)).to_have_text(totals[name])
+        expect(cells.nth(3)).to_have_text(changed[name])
+    expect(standings.locator("th").nth(3)).to_have_text("Round 2")
+    assert violations(page, Axe()) == [], "the session page right after a save"
     # The standings show once; a later visit (no message) shows the usual page.
     assert page.locator(".standings").count() == 1
     page.reload()
@@ -186,6 +189,7 @@ def test_the_delete_message_restores_the_round_in_one_tap(phone, live_server):
     restore = message.get_by_role("button", name="Restore")
     box = restore.bounding_box()
     assert box["height"] >= 44 and box["y"] + box["height"] <= 844
+    assert violations(page, Axe()) == [], "the delete message with its Restore"
     restore.tap()
     expect(page.locator(".message")).to_have_text("Round restored as round 2.")
     kept = Round.objects.filter(session=session).order_by("number")
@@ -245,6 +249,7 @@ def test_history_filters_by_evening_and_by_dhoos(phone, live_server):
     item = page.locator(".history-item")
     expect(item).to_contain_text("Dashain, round 2")
     expect(item.locator(".tag.dhoos")).to_have_text("Dai: dhoos")
+    assert violations(page, Axe()) == [], "history filtered by evening and dhoos"
     page.get_by_label("Evening").select_option(label="Any evening")
     expect(found).to_have_text("2 rounds found")  # Dai's in Dashain, Aama's in Tihar
 
@@ -337,6 +342,7 @@ def test_the_new_session_suggests_the_preset_played_last_or_nepal_in_nepali(phon
     expect(page.locator("html")).to_have_attribute("lang", "ne")
     expect(preset).to_have_value("nepal")
     expect(page.locator("#preset-suggested")).to_be_visible()
+    assert violations(page, Axe()) == [], "the new session in Nepali, nepal suggested"
     # The family played kidnap last: that is suggested, in either language.
     make_session(user, players=FIVE, preset="kidnap")
     page.reload()
