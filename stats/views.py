@@ -17,13 +17,13 @@ from django.utils.translation import gettext as _
 from localise.bikram_sambat import bs_label
 from localise.numbers import currency_label
 from localise.templatetags.local_format import local_date
-from scoring import charts
-from scoring.htmx import HtmxHttpRequest
-from scoring.pagecache import render_page
-from scoring.reports import Ledger, session_ledger
-from scoring.session_chart import fmt_money, fmt_number, running_chart
-from scoring.versions import owner_version, remember
+from scoring.selectors.reports import Ledger, session_ledger
+from scoring.selectors.versions import owner_version, remember
 from scoring.views.access import session_for_user
+from scoring.web import charts
+from scoring.web.htmx import HtmxHttpRequest
+from scoring.web.pagecache import render_page
+from scoring.web.session_chart import fmt_money, fmt_number, running_chart
 
 from .forms import HistoryForm
 from .records import (

@@ -17,8 +17,8 @@ from localise.numbers import NumberFormat
 
 from .. import services
 from ..engine import RoundError
-from ..i18n import translate
 from ..models import Round, RoundChange
+from ..words.i18n import translate
 from .access import change_for_user, session_for_user
 
 SHOWN = 200  # a session's page lists this many latest changes

@@ -15,16 +15,17 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from localise.sessionfiles import load_session
+
 from .. import services
 from ..engine import RoundError
 from ..engine.sessionfile import SessionDoc, SessionFileError, dumps
 from ..forms.files import ImportForm
-from ..i18n import translate
 from ..models import GameSession
-from ..savekeys import posted_save_key
-from ..sessionfiles import load_session
-from ..snapshot import read_snapshot
-from ..uploads import too_large
+from ..selectors.snapshot import read_snapshot
+from ..services.savekeys import posted_save_key
+from ..web.uploads import too_large
+from ..words.i18n import translate
 from .access import saved_key_for_user, session_for_user, sessions_for_user
 from .sessions import session_saved
 

@@ -21,15 +21,16 @@ from .. import services
 from ..engine import RoundError, RoundResult, settle_round, settle_session
 from ..engine.messages import Message, message
 from ..forms.rounds import RoundForm
-from ..htmx import HtmxHttpRequest
-from ..i18n import translate
 from ..models import GameSession, Round, RoundChange, SavedKey
-from ..pagecache import render_page
-from ..reports import NextRound, new_round_setting, round_setting, session_players
-from ..savekeys import earlier_save, posted_save_key
-from ..services.rounds import RoundConflict, saved_rounds
-from ..snapshot import read_snapshot
+from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
+from ..selectors.rounds import saved_rounds
+from ..selectors.snapshot import read_snapshot
+from ..services.rounds import RoundConflict
+from ..services.savekeys import earlier_save, posted_save_key
 from ..templatetags.message_actions import restore_tag
+from ..web.htmx import HtmxHttpRequest
+from ..web.pagecache import render_page
+from ..words.i18n import translate
 from .access import round_for_user, session_for_user, session_version_for_user
 from .sessions import saved_round_tag
 

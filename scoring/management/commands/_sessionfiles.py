@@ -7,9 +7,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from localise.sessionfiles import load_session
 from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.engine.sessionfile import SessionDoc, SessionFileError
-from scoring.sessionfiles import load_session
 
 
 class SessionFileCommand(BaseCommand):

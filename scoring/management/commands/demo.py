@@ -3,9 +3,9 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from localise.sessionfiles import load_session
 from scoring.models import GameSession
 from scoring.services import save_document
-from scoring.sessionfiles import load_session
 
 DEMO_FILE = Path(__file__).resolve().parents[2] / "demo" / "dashain.json"
 

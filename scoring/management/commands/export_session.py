@@ -4,11 +4,11 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
+from localise.sessionfiles import load_session
 from scoring.engine.sessionfile import SessionFileError, dumps
 from scoring.models import GameSession
+from scoring.selectors.snapshot import read_snapshot
 from scoring.services import export_session
-from scoring.sessionfiles import load_session
-from scoring.snapshot import read_snapshot
 
 from ._sessionfiles import SessionFileCommand
 

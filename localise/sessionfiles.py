@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import datetime
 
-from localise.bikram_sambat import parse_date
+from scoring.engine.sessionfile import SessionDoc, loads
 
-from .engine.sessionfile import SessionDoc, loads
+from .bikram_sambat import parse_date
 
 
 def read_played_on(text: str) -> datetime.date:

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from localise.numbers import whole_money
 
+from ..selectors.reports import Ledger
 from . import charts
-from .reports import Ledger
 
 
 def fmt_number(value: float) -> str:
