@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
+from scoring.engine.rules import make_rules
 from scoring.models import GameSession, Round, RoundChange
 
 from .web_helpers import WORKED, make_session, round_data
@@ -241,8 +242,11 @@ def test_a_new_session_suggests_the_preset_played_last(logged_in, owner):
     # The family's last evening (by its date) was murder, with one house change.
     older = make_session(owner, preset="kidnap", name="old")
     GameSession.objects.filter(pk=older.pk).update(played_on=datetime.date(2020, 1, 1))
-    make_session(owner, preset="murder", name="last", dhoos_penalty=25)
+    last = make_session(owner, preset="murder", name="last", dhoos_penalty=25)
     assert selected_preset(logged_in.get(url).content.decode()) == "murder"
     del logged_in.cookies[settings.LANGUAGE_COOKIE_NAME]
+    said = text(logged_in.get(url))
+    assert "Suggested: murder, the closest to your last session's house rules." in said
+    GameSession.objects.filter(pk=last.pk).update(rules=make_rules("murder").to_options())
     said = text(logged_in.get(url))
     assert "Suggested: murder, the rules of your last session." in said

@@ -148,7 +148,8 @@ def suggested_preset(request: HttpRequest) -> tuple[str, str]:
     )
     if last is not None:
         rules = last.get_rules()
-        return preset_of(rules) or closest_preset(rules), "last"
+        exact = preset_of(rules)
+        return (exact, "last") if exact else (closest_preset(rules), "closest")
     if (get_language() or "").startswith("ne"):
         return "nepal", "language"
     return DEFAULT_PRESET, ""
