@@ -354,3 +354,26 @@ def test_the_new_session_suggests_the_preset_played_last_or_nepal_in_nepali(phon
     )
     # The options below follow the suggestion: kidnap's unseen maal.
     expect(page.locator("select[name=unseen_maal]")).to_have_value("kidnap")
+
+
+def test_a_players_sessions_fit_the_phone_in_both_languages(phone, live_server):
+    """ne-review-2 (not language): a player's sessions table wrapped its name and
+    dates over seven lines and cut the money column; the money now goes under the
+    points on a phone, and the table needs no sideways swipe."""
+    page, user = phone
+    names = ("Hajurba", "Hajurama", "Thulo Buwa", "Sano Aama", "Kanchha")
+    session = make_session(user, players=names, stake="1000", name="Dashain at Thulo Buwa's")
+    services.add_round(
+        session,
+        RoundInput(entries=tuple(Entry(n, maal=30) for n in names), winner="Hajurama"),
+    )
+    for language in ("en", "ne"):
+        page.goto(f"{live_server.url}/players/Hajurba/")
+        if language == "ne":
+            page.locator('.lang-switch button[value="ne"]').tap()
+            expect(page.locator("html")).to_have_attribute("lang", "ne")
+        table = page.locator(".player-sessions")
+        widths = table.evaluate("e => [e.parentElement.scrollWidth, e.parentElement.clientWidth]")
+        assert widths[0] <= widths[1], (language, widths)
+        money = "NPR -3,000.00" if language == "en" else "रु. -3,000"  # 3 points lost
+        expect(table.locator("tbody td").nth(3)).to_contain_text(money)
