@@ -190,17 +190,17 @@ def _dhoos_paid_later(
     """A next-winner dhoos given in this round, once a later round has booked it,
     is said as paid (to whom, in which round) or as lapsed, not as still owed.
     The session settled in order, as its ledger is."""
-    with read_snapshot():
+    with read_snapshot():  # the rounds and their ids as of one moment
         rounds = [r.input for r in saved_rounds(session)]
+        ids = list(
+            Round.objects.filter(session=session).order_by("number").values_list("pk", flat=True)
+        )
     try:
         settled = settle_session(rounds, session.get_rules())
     except RoundError:
         return result, []
     fates: dict[str, Message] = {}
     paid: list[dict[str, object]] = []
-    ids = list(
-        Round.objects.filter(session=session).order_by("number").values_list("pk", flat=True)
-    )
     for later, later_result in enumerate(settled.rounds[position:], start=position + 1):
         for booked in later_result.dhoos_booked:
             if booked.round == position and booked.player not in fates:
