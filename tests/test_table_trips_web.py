@@ -50,7 +50,7 @@ def test_the_winners_dublees_with_a_normal_win_are_refused_by_name(logged_in, se
     didi = session.players.get(name="Didi").pk
     data[f"p-{didi}-dublees"] = "on"
     response = logged_in.post(reverse("round_new", args=[session.pk]), data)
-    assert response.status_code == 200
+    assert response.status_code == 422  # refused, as every refused form
     said = (
         "win_type: Didi won and saw by dublees, so it is a Dublee win: "
         "choose Dublee (eight dublees), or untick Didi's dublees"

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from .. import services
 from ..engine.rules import DEFAULT_PRESET, closest_preset, preset_of
+from ..forms import refused_status
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..models import GameSession, Player, RoundEntry
@@ -76,7 +77,7 @@ def _sessions_with_leaders(owner) -> list[GameSession]:
 
 @login_required
 def session_new(request: HttpRequest) -> HttpResponse:
-    earlier = saved_key_for_user(request)
+    earlier = saved_key_for_user(request, kind="session")
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
         return _session_created(
             request, lambda: services.saved_session(earlier, owner=request.user)
@@ -117,6 +118,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
             "suggested_why": why,
             "preset_who": PRESET_WHO,
         },
+        status=refused_status(form),
     )
 
 
@@ -250,7 +252,12 @@ def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
         services.edit_session(session=session, **form.cleaned_data)
         messages.success(request, _("Session details saved."))
         return redirect("session_detail", session_id=session.pk)
-    return render(request, "scoring/sessions/edit.html", {"session": session, "form": form})
+    return render(
+        request,
+        "scoring/sessions/edit.html",
+        {"session": session, "form": form},
+        status=refused_status(form),
+    )
 
 
 @login_required
