@@ -13,11 +13,13 @@ from django.shortcuts import get_object_or_404
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
 from ..savekeys import earlier_save, posted_save_key
 from ..services import rounds_with_entries
-from ..versions import owned_version, shared_version
+from ..versions import owned_version, shared_version, with_owner_version
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+    # With its owner's counter: its version (versions.py) costs no query of its own.
+    sessions = with_owner_version(GameSession.objects.all())
+    return get_object_or_404(sessions, pk=session_id, owner=request.user)
 
 
 def session_version_for_user(request: HttpRequest, session_id: int) -> str:
@@ -75,4 +77,4 @@ def shared_session(token: str) -> GameSession:
     # The token must be non-empty: a revoked session has share_token NULL.
     if not token:
         raise Http404
-    return get_object_or_404(GameSession, share_token=token)
+    return get_object_or_404(with_owner_version(GameSession.objects.all()), share_token=token)
