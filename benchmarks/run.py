@@ -6,8 +6,10 @@
    rendered in the same run as a ratio, and the query counts of the same pages
    for a 10-round session (they must be equal: constant in the number of
    rounds); then the targets: the session page after a change within 6× the
-   log-in page, every round (`?all=1`) within 30 ms, a round save within 8
-   queries;
+   log-in page, every round (`?all=1`) within 30 ms, a round save within 9
+   queries; and the bytes each page sends plain and gzipped (GZipMiddleware):
+   the round form, the share page's live partial, every round (`?all=1`),
+   sw.js and the manifest;
 2. requests per second under `wrk` against gunicorn on 127.0.0.1 (set up as the
    README's production: a cache directory the workers share, kept database
    connections) for the owner's ledger and settle-up pages, the share page and
@@ -259,6 +261,36 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
     return rows
 
 
+def compressed_sizes(session, owner) -> list[tuple[str, int, int]]:
+    """(page, bytes sent plain, bytes sent to a browser that accepts gzip)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(owner)
+    token = session.share_token
+    session_page = reverse("session_detail", args=[session.pk])
+    pages = {
+        "round form (owner)": reverse("round_new", args=[session.pk]),
+        "session page (owner)": session_page,
+        "every round, ?all=1 (owner)": session_page + "?all=1",
+        "share page (visitor)": reverse("share_view", args=[token]),
+        "share partial, each poll after a save": reverse("share_live", args=[token]),
+        "share page, ?all=1 (visitor)": reverse("share_view", args=[token]) + "?all=1",
+        "sw.js": reverse("service_worker"),
+        "manifest": reverse("web_manifest"),
+    }
+    rows = []
+    for name, url in pages.items():
+        visitor = client if "owner" in name else Client()
+        plain = visitor.get(url)
+        packed = visitor.get(url, headers={"accept-encoding": "gzip, deflate, br"})
+        assert plain.status_code == packed.status_code == 200, (url, plain.status_code)
+        assert packed.get("Content-Encoding") == "gzip", url
+        rows.append((name, len(plain.content), len(packed.content)))
+    return rows
+
+
 def across_rounds(big, small, owner, repeat: int) -> list[tuple[str, float, int, int]]:
     """House rules that look at earlier rounds (nepal: next-winner dhoos; better
     after a rotation): a save settles every round again in order, and the round
@@ -467,6 +499,13 @@ def main() -> None:
         )
         print(f"  every round after a change: {every:.1f} ms (≤ {ALL_ROUNDS_MS:g} ms)")
         print(f"  round save: {saves} queries (≤ {SAVE_QUERIES})")
+
+        print(f"\nBytes sent ({args.rounds} rounds), plain and to a browser that accepts gzip")
+        size_header = f"{'page':40} {'plain':>10} {'gzip':>9} {'saved':>6}"
+        print(size_header)
+        print("-" * len(size_header))
+        for name, plain, packed in compressed_sizes(big, owner):
+            print(f"{name:40} {plain:10,d} {packed:9,d} {1 - packed / plain:6.0%}")
 
         options = {"better_after_rotation": True}
         nepal = build_session(owner, args.rounds, "Benchmark nepal", "nepal", **options)

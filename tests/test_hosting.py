@@ -1,0 +1,160 @@
+"""The hosted install recipe (docs/hosting.md, deploy/): its production
+environment passes `check --deploy` with no issue, the Caddyfile and the
+systemd units are valid, and a backup restores (the restore drill)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+
+
+def documented_env() -> dict[str, str]:
+    """deploy/env.example as systemd reads it, with a real SECRET_KEY."""
+    env = {}
+    for line in (DEPLOY / "env.example").read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            env[name.strip()] = value.strip()
+    assert env["SECRET_KEY"].startswith("replace-with")
+    env["SECRET_KEY"] = secrets.token_urlsafe(50)
+    return env
+
+
+def test_the_documented_environment_passes_check_deploy(tmp_path):
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)} | documented_env()
+    assert env["DATABASE_URL"].startswith("postgres://") and env["REDIS_URL"]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_hosting_md_shows_every_variable_of_the_environment():
+    text = (ROOT / "docs" / "hosting.md").read_text()
+    for name in documented_env():
+        assert f"`{name}`" in text, name
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+def test_the_caddyfile_is_valid(tmp_path):
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    env |= {"XDG_CONFIG_HOME": str(tmp_path), "APP_UPSTREAMS": "10.0.0.11:8000 10.0.0.12:8000"}
+    result = subprocess.run(
+        ["caddy", "validate", "--adapter", "caddyfile", "--config", str(DEPLOY / "Caddyfile")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Valid configuration" in result.stdout + result.stderr
+    fmt = subprocess.run(
+        ["caddy", "fmt", str(DEPLOY / "Caddyfile")], capture_output=True, text=True, timeout=60
+    )
+    assert fmt.stdout == (DEPLOY / "Caddyfile").read_text()  # as caddy fmt writes it
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_the_systemd_units_are_valid(tmp_path):
+    # As installed, with /srv/marriage standing for this checkout.
+    for name in ("marriage.service", "marriage-backup.service", "marriage-backup.timer"):
+        text = (DEPLOY / name).read_text().replace("/srv/marriage", str(ROOT))
+        (tmp_path / name).write_text(text)
+    result = subprocess.run(
+        ["systemd-analyze", "verify", *(str(p) for p in sorted(tmp_path.iterdir()))],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    problems = [
+        line
+        for line in (result.stdout + result.stderr).splitlines()
+        # A build machine may have no such user, nor the database's units.
+        if line.strip() and "marriage" in line.split(":")[0]
+    ]
+    assert result.returncode == 0 and not problems, result.stdout + result.stderr
+
+
+def run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_a_backup_restores_in_the_drill(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "marriage_site.settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "SQLITE_PATH": str(tmp_path / "live.sqlite3"),
+        "BACKUP_DIR": str(tmp_path / "backups"),
+        "PYTHON": sys.executable,
+    }
+    env.pop("CACHE_DIR", None)
+    assert run([sys.executable, "manage.py", "migrate", "-v0"], env).returncode == 0
+    evening = {
+        "format": "marriage-session/1",
+        "name": "Dashain 2026",
+        "played_on": "2026-10-02",
+        "currency": "NPR",
+        "stake_per_point": "2.50",
+        "rules": {"preset": "nepal"},
+        "players": ["Aama", "Buwa", "Didi"],
+        "rounds": [
+            {
+                "winner": "Didi",
+                "entries": [
+                    {"player": "Aama", "status": "seen", "maal": 4},
+                    {"player": "Buwa", "status": "unseen", "maal": 0},
+                    {"player": "Didi", "status": "seen", "maal": 7},
+                ],
+            }
+        ]
+        * 3,
+    }
+    source = tmp_path / "evening.json"
+    source.write_text(json.dumps(evening))
+    for _ in range(2):
+        imported = run(
+            [sys.executable, "manage.py", "import_session", str(source), "--second-copy"], env
+        )
+        assert imported.returncode == 0, imported.stderr
+
+    backup = run([str(DEPLOY / "backup")], env)
+    assert backup.returncode == 0, backup.stderr
+    assert "(2 sessions)" in backup.stdout
+    [made] = (tmp_path / "backups").iterdir()
+    assert sorted(p.name for p in (made / "sessions").iterdir()) == [
+        "session-1.json",
+        "session-2.json",
+    ]
+
+    drill = run([str(DEPLOY / "restore-drill")], env)  # the newest backup
+    assert drill.returncode == 0, drill.stderr
+    assert "2 sessions, 6 rounds" in drill.stdout
+    assert "each imports and exports again byte for byte" in drill.stdout
+
+    # A backup that does not restore as saved fails the drill, naming the file.
+    spoiled = made / "sessions" / "session-2.json"
+    doc = json.loads(spoiled.read_text())
+    doc["totals"]["Aama"] += 1
+    spoiled.write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    drill = run([str(DEPLOY / "restore-drill"), str(made)], env)
+    assert drill.returncode == 1
+    assert f"{spoiled} does not restore as it was saved" in drill.stderr
