@@ -10,6 +10,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,30 @@ def run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_a_backup_restores_in_the_drill(tmp_path):
+EVENING = {
+    "format": "marriage-session/1",
+    "name": "Dashain 2026",
+    "played_on": "2026-10-02",
+    "currency": "NPR",
+    "stake_per_point": "2.50",
+    "rules": {"preset": "nepal"},
+    "players": ["Aama", "Buwa", "Didi"],
+    "rounds": [
+        {
+            "winner": "Didi",
+            "entries": [
+                {"player": "Aama", "status": "seen", "maal": 4},
+                {"player": "Buwa", "status": "unseen", "maal": 0},
+                {"player": "Didi", "status": "seen", "maal": 7},
+            ],
+        }
+    ]
+    * 3,
+}
+
+
+def live_install(tmp_path: Path, **env_vars: str) -> dict[str, str]:
+    """A migrated database holding the same evening twice; the env to reach it."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env |= {
         "DJANGO_SETTINGS_MODULE": "marriage_site.settings",
@@ -105,36 +129,22 @@ def test_a_backup_restores_in_the_drill(tmp_path):
         "SQLITE_PATH": str(tmp_path / "live.sqlite3"),
         "BACKUP_DIR": str(tmp_path / "backups"),
         "PYTHON": sys.executable,
-    }
+    } | env_vars
     env.pop("CACHE_DIR", None)
-    assert run([sys.executable, "manage.py", "migrate", "-v0"], env).returncode == 0
-    evening = {
-        "format": "marriage-session/1",
-        "name": "Dashain 2026",
-        "played_on": "2026-10-02",
-        "currency": "NPR",
-        "stake_per_point": "2.50",
-        "rules": {"preset": "nepal"},
-        "players": ["Aama", "Buwa", "Didi"],
-        "rounds": [
-            {
-                "winner": "Didi",
-                "entries": [
-                    {"player": "Aama", "status": "seen", "maal": 4},
-                    {"player": "Buwa", "status": "unseen", "maal": 0},
-                    {"player": "Didi", "status": "seen", "maal": 7},
-                ],
-            }
-        ]
-        * 3,
-    }
+    migrated = run([sys.executable, "manage.py", "migrate", "-v0"], env)
+    assert migrated.returncode == 0, migrated.stderr
     source = tmp_path / "evening.json"
-    source.write_text(json.dumps(evening))
+    source.write_text(json.dumps(EVENING))
     for _ in range(2):
         imported = run(
             [sys.executable, "manage.py", "import_session", str(source), "--second-copy"], env
         )
         assert imported.returncode == 0, imported.stderr
+    return env
+
+
+def test_a_backup_restores_in_the_drill(tmp_path):
+    env = live_install(tmp_path)
 
     backup = run([str(DEPLOY / "backup")], env)
     assert backup.returncode == 0, backup.stderr
@@ -158,3 +168,37 @@ def test_a_backup_restores_in_the_drill(tmp_path):
     drill = run([str(DEPLOY / "restore-drill"), str(made)], env)
     assert drill.returncode == 1
     assert f"{spoiled} does not restore as it was saved" in drill.stderr
+
+
+@pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+    reason="needs PostgreSQL: scripts/with-postgres",
+)
+def test_the_database_dump_restores_in_the_drill(tmp_path):
+    import psycopg
+
+    server = os.environ["DATABASE_URL"]
+    names = {role: f"{role}_{secrets.token_hex(4)}" for role in ("live", "drill")}
+    with psycopg.connect(server, autocommit=True) as connection:
+        for name in names.values():
+            connection.execute(f'CREATE DATABASE "{name}"')
+    url = {
+        role: urllib.parse.urlunsplit(urllib.parse.urlsplit(server)._replace(path=f"/{name}"))
+        for role, name in names.items()
+    }
+    try:
+        env = live_install(tmp_path, DATABASE_URL=url["live"])
+        backup = run([str(DEPLOY / "backup")], env)
+        assert backup.returncode == 0, backup.stderr
+        [made] = (tmp_path / "backups").iterdir()
+        assert (made / "database.dump").stat().st_size > 0
+        drill = run(
+            [str(DEPLOY / "restore-drill")], env | {"RESTORE_DRILL_DATABASE_URL": url["drill"]}
+        )
+        assert drill.returncode == 0, drill.stderr
+        assert "2 sessions, 6 rounds" in drill.stdout
+        assert "database.dump restored: 2 sessions (2 files), 0 users" in drill.stdout
+    finally:
+        with psycopg.connect(server, autocommit=True) as connection:
+            for name in names.values():
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
