@@ -30,7 +30,7 @@ run: setup
 # four minutes more) on a throwaway PostgreSQL cluster beside a throwaway Redis:
 # there the two-host tests (tests/test_two_hosts.py: two gunicorn hosts on that
 # PostgreSQL and Redis) run too. make test-postgres runs every test there.
-test: lint system-deps
+test: system-deps lint
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -m "not twohost"
 	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres scripts/with-redis $(BIN)/pytest -m "not browser"
 
@@ -43,10 +43,15 @@ bench: setup system-deps
 soak: setup system-deps
 	$(BIN)/python benchmarks/soak.py
 
-# Lint: ruff (code and format), djade (templates' format) and mypy (with django-stubs;
-# settings in pyproject.toml).
+# Lint: eslint (the JavaScript, pinned in package.json), ruff (code and format), djade
+# (templates' format) and mypy (with django-stubs; settings in pyproject.toml).
 TEMPLATES := $(shell find templates */templates -name '*.html' -not -path './.venv/*')
-lint: setup
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint: setup node_modules/.installed
+	npx --no-install eslint static/js stats/static tests/js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/djade --target-version 6.1 --check $(TEMPLATES)
@@ -58,4 +63,4 @@ format: setup
 	$(BIN)/djade --target-version 6.1 $(TEMPLATES)
 
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) staticfiles node_modules

@@ -1,9 +1,9 @@
 """What every app host must agree on, kept in the database they share.
 
 OwnerVersion: a counter per user, moved in the transaction of every write to one
-of their sessions (scoring/versions.py), so the key of a page drawn from their
-sessions changes exactly when such a write commits, whatever the order of the
-commits or the clocks of the hosts that made them.
+of their sessions (scoring/selectors/versions.py), so the key of a page drawn
+from their sessions changes exactly when such a write commits, whatever the
+order of the commits or the clocks of the hosts that made them.
 
 LoginFailures: the failed log-in counters (accounts/ratelimit.py) when no Redis
 is configured: rows, so nothing else in a cache can push them out.

@@ -62,8 +62,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "scoring.middleware.private_when_logged_in",
-    "scoring.offline.offline_headers",  # which pages the service worker keeps, and whose
+    "scoring.web.middleware.private_when_logged_in",
+    "scoring.web.offline.offline_headers",  # which pages the service worker keeps, and whose
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -136,9 +136,9 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# An upload over the session-file limit is stopped before it is stored (scoring/uploads.py).
+# An upload over the session-file limit is stopped before it is stored (scoring/web/uploads.py).
 FILE_UPLOAD_HANDLERS = [
-    "scoring.uploads.SizeLimitUploadHandler",
+    "scoring.web.uploads.SizeLimitUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
@@ -185,13 +185,13 @@ SECURE_CSP = {
 # Failed log-in counts are never in a cache other traffic could empty: in Redis
 # with REDIS_URL, otherwise in the database (accounts/ratelimit.py).
 # What is computed from a session, and warm pages, are kept in each process's
-# memory under versions read from the database (scoring/versions.py), so every
-# host agrees on them without sharing them.
+# memory under versions read from the database (scoring/selectors/versions.py),
+# so every host agrees on them without sharing them.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 CACHE_DIR = os.environ.get("CACHE_DIR", "").strip()
 CACHES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Rendered warm pages (scoring/pagecache.py), keyed on the version of what
+    # Rendered warm pages (scoring/web/pagecache.py), keyed on the version of what
     # they show: a copy in each process's memory is never out of date.
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
 }

@@ -42,7 +42,7 @@ from django.utils import timezone
 
 from accounts.models import OwnerVersion
 
-from .models import GameSession, Player, Round, RoundEntry
+from ..models import GameSession, Player, Round, RoundEntry
 
 # The owner's counter as read with a session (with_owner_version).
 OWNER_VERSION = "owner_version_value"
@@ -191,7 +191,7 @@ def remember[T](name: str, version: str, compute: Callable[[], T]) -> T:
 
 def forget_computed() -> None:
     """Drop everything kept per version, computed data and rendered pages
-    (scoring/pagecache.py): as after a change (tests, benchmarks)."""
+    (scoring/web/pagecache.py): as after a change (tests, benchmarks)."""
     with _lock:
         _computed.clear()
     caches["pages"].clear()
