@@ -198,9 +198,12 @@ CACHES: dict[str, dict[str, object]] = {
 LOGIN_FAILURE_STORE = "database"
 if REDIS_URL:
     CACHES["default"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's RedisCache, except that a failed read is a miss (accounts/cache.py).
+        "BACKEND": "accounts.cache.SharedRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "marriage"),
+        # A Redis that does not answer holds a request up for a second, not minutes.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
     }
     LOGIN_FAILURE_STORE = "redis"
 elif CACHE_DIR:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -24,7 +25,19 @@ from accounts.models import LoginFailures
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "pw-didi-12345"
 REDIS_URL = os.environ.get("REDIS_URL", "")
+WORKED = {
+    "Aama": ("seen", 3),
+    "Buwa": ("unseen", 0),
+    "Didi": ("seen", 10),
+    "Dai": ("seen", 0),
+}
 needs_redis = pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL (scripts/with-redis)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def settings_under(**env: str) -> dict[str, object]:
@@ -54,9 +67,10 @@ def settings_under(**env: str) -> dict[str, object]:
 def test_with_redis_url_everything_shared_lives_in_redis():
     got = settings_under(REDIS_URL="redis://127.0.0.1:6399/2", CACHE_DIR="/tmp/ignored")
     assert got["cache"] == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "accounts.cache.SharedRedisCache",
         "LOCATION": "redis://127.0.0.1:6399/2",
         "KEY_PREFIX": "marriage",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
     }
     assert got["sessions"] == "django.contrib.sessions.backends.cached_db"
     assert got["backends"] == ["accounts.backends.CachedUserBackend"]
@@ -136,11 +150,16 @@ def test_a_window_is_whole_and_then_starts_again(didi, monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_database_counts_are_atomic_across_threads():
+    from django.db import connection
+
     keys = [("login-failures:race", 10_000)]
-    threads = [
-        threading.Thread(target=lambda: [ratelimit.record_failure(keys) for _ in range(10)])
-        for _ in range(4)
-    ]
+
+    def fail_ten_times() -> None:
+        for _ in range(10):
+            ratelimit.record_failure(keys)
+        connection.close()  # this thread's own
+
+    threads = [threading.Thread(target=fail_ten_times) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -153,7 +172,7 @@ def redis_counts(settings):
     settings.CACHES = {
         **settings.CACHES,
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "accounts.cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "marriage-test",
         },
@@ -245,3 +264,33 @@ def test_each_compressed_page_carries_its_own_masked_csrf_token(logged_in, sessi
         start = html.index('name="csrfmiddlewaretoken" value="') + 34
         tokens.add(html[start : start + 64])
     assert len(tokens) == 3
+
+
+@pytest.mark.django_db
+def test_while_redis_is_away_pages_are_read_from_the_database(owner, session, settings, caplog):
+    from .web_helpers import round_data
+
+    client = Client()
+    client.force_login(owner)  # signed in while Redis answered
+    port = free_port()  # now nothing listens there
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "accounts.cache.SharedRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        },
+    }
+    page = reverse("session_detail", args=[session.pk])
+    assert client.get(page).status_code == 200
+    saved = client.post(
+        reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi")
+    )
+    assert saved.status_code == 302
+    assert "Round 1 saved." in client.get(page).content.decode()
+    assert "Redis read failed, read from the database instead" in caplog.text
+    # A log-out cannot reach the other hosts' copies: refused, not half done.
+    from redis.exceptions import ConnectionError as RedisDown
+
+    with pytest.raises(RedisDown):
+        client.post(reverse("logout"))
