@@ -202,3 +202,112 @@ def test_the_database_dump_restores_in_the_drill(tmp_path):
         with psycopg.connect(server, autocommit=True) as connection:
             for name in names.values():
                 connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen) -> None:
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=30).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise AssertionError(f"{url} did not answer") from None
+            time.sleep(0.2)
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
+    """deploy/Caddyfile in front of two gunicorn hosts: served through it, the
+    pages come gzipped with the app's own headers, and when a host stops, the
+    other answers every request. As in production but over plain HTTP
+    on a free port (no certificate to get here): only its global options and
+    the site's scheme differ."""
+    import urllib.error
+    import urllib.request
+
+    caddyfile = (DEPLOY / "Caddyfile").read_text()
+    site = caddyfile.index("{$SITE_ADDRESS")
+    # Served over HTTP (http:// before the address), no admin endpoint.
+    test_caddyfile = "{\n\tadmin off\n\tauto_https off\n}\n\nhttp://" + caddyfile[site:]
+    (tmp_path / "Caddyfile").write_text(test_caddyfile)
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "tests.twohost_settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        "STATIC_ROOT": str(tmp_path),
+        "BEHIND_PROXY": "1",
+        "LOG_LEVEL": "ERROR",
+    }
+    env.pop("CACHE_DIR", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    assert run([sys.executable, "manage.py", "migrate", "-v0"], env).returncode == 0
+    ports = [free_port(), free_port()]
+    hosts = [
+        subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("gunicorn")),
+                "marriage_site.wsgi",
+                *("--bind", f"127.0.0.1:{port}", "--workers", "1", "--no-control-socket"),
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        for port in ports
+    ]
+    front = free_port()
+    caddy_env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
+    caddy_env |= {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    caddy_env |= {
+        "SITE_ADDRESS": f"127.0.0.1:{front}",
+        "APP_UPSTREAMS": " ".join(f"127.0.0.1:{port}" for port in ports),
+    }
+    caddy = subprocess.Popen(
+        ["caddy", "run", "--adapter", "caddyfile", "--config", str(tmp_path / "Caddyfile")],
+        cwd=tmp_path,
+        env=caddy_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{front}"
+    try:
+        for port, host in zip(ports, hosts, strict=True):
+            wait_until_up(f"http://127.0.0.1:{port}/accounts/login/", host)
+        wait_until_up(base + "/accounts/login/", caddy)
+        request = urllib.request.Request(
+            base + "/accounts/login/", headers={"Accept-Encoding": "gzip"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as page:
+            assert page.status == 200
+            assert page.headers["Content-Encoding"] == "gzip"
+            assert page.headers["Server"] is None  # neither Caddy's nor gunicorn's
+            assert page.headers["Content-Security-Policy"]  # the app's own headers pass
+        # One host stops: every request is answered by the other.
+        hosts[0].terminate()
+        hosts[0].wait(timeout=30)
+        for _ in range(6):
+            with urllib.request.urlopen(base + "/accounts/login/", timeout=30) as page:
+                assert page.status == 200
+    finally:
+        caddy.terminate()
+        for process in (caddy, *hosts):
+            if process.poll() is None:
+                process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
