@@ -306,7 +306,11 @@ def _session_to_save(sender, instance: GameSession, raw: bool, using: str, **kwa
     # A save that may give the session to someone else (the admin's, the shell's:
     # the services name their fields) moves the counter of its owner until then.
     fields = kwargs.get("update_fields")
-    if raw or instance._state.adding or (fields is not None and "owner" not in fields):
+    if (
+        raw
+        or instance._state.adding
+        or (fields is not None and not {"owner", "owner_id"} & set(fields))
+    ):
         return
     before = GameSession.objects.using(using).filter(pk=instance.pk).values("owner_id").first()
     if before and before["owner_id"] not in (None, instance.owner_id):
