@@ -113,7 +113,7 @@ def didi(db):
 def test_counts_survive_any_other_traffic_in_the_cache(didi):
     client = Client()
     for _attempt in range(5):
-        assert login(client, "didi", "wrong").status_code == 200
+        assert login(client, "didi", "wrong").status_code == 422
     # Ordinary traffic fills the cache (and a file cache culls a third of it at
     # 300 entries): the counts are not in it.
     for n in range(1_000):
@@ -125,7 +125,7 @@ def test_counts_survive_any_other_traffic_in_the_cache(didi):
 
 def test_one_username_guessed_from_many_addresses_is_limited(didi):
     for n in range(20):
-        assert login(Client(), "didi", "wrong", ip=f"10.1.0.{n}").status_code == 200
+        assert login(Client(), "didi", "wrong", ip=f"10.1.0.{n}").status_code == 422
     assert login(Client(), "didi", PASSWORD, ip="10.2.0.1").status_code == 429
     # Another username from those addresses is not held up.
     get_user_model().objects.create_user("buwa", password=PASSWORD)
@@ -142,7 +142,7 @@ def test_a_window_is_whole_and_then_starts_again(didi, monkeypatch):
     login(client, "didi", "wrong")
     assert login(client, "didi", PASSWORD).status_code == 429
     now[0] += 2
-    assert login(client, "didi", "wrong").status_code == 200  # a new window: 1 failure
+    assert login(client, "didi", "wrong").status_code == 422  # a new window: 1 failure
     assert login(client, "didi", PASSWORD).status_code == 302
     # Expired windows are deleted as new failures come.
     assert LoginFailures.objects.filter(until__lte=now[0]).count() == 0
@@ -187,7 +187,7 @@ def redis_counts(settings):
 def test_redis_counts_lock_and_survive_other_traffic(didi, redis_counts):
     client = Client()
     for _attempt in range(5):
-        assert login(client, "didi", "wrong").status_code == 200
+        assert login(client, "didi", "wrong").status_code == 422
     for n in range(1_000):
         redis_counts.set(f"traffic-{n}", "x" * 100)
     response = login(client, "didi", PASSWORD)

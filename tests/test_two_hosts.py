@@ -249,7 +249,7 @@ def test_a_deactivation_on_a_holds_on_b_at_once(hosts, user):
         f"u = get_user_model().objects.get(username={user!r}); u.is_active = False; u.save()"
     )
     assert not phone.signed_in(hosts.b)
-    assert Phone().log_in(hosts.b, user, PASSWORD).status == 200  # refused
+    assert Phone().log_in(hosts.b, user, PASSWORD).status == 422  # refused
 
 
 def test_a_new_password_on_a_ends_the_log_in_on_b_at_once(hosts, user):
@@ -268,7 +268,7 @@ def test_a_new_password_on_a_ends_the_log_in_on_b_at_once(hosts, user):
     assert answer.status == 302 and answer.location.endswith("/admin/password_change/done/")
     assert here.signed_in(hosts.a) and here.signed_in(hosts.b)  # kept by the change
     assert not there.signed_in(hosts.b)
-    assert Phone().log_in(hosts.b, user, PASSWORD).status == 200
+    assert Phone().log_in(hosts.b, user, PASSWORD).status == 422
     assert Phone().log_in(hosts.b, user, new).status == 302
 
 
@@ -276,7 +276,7 @@ def test_failed_log_ins_count_across_both_hosts(hosts, user):
     phone = Phone()
     answers = [phone.log_in(base, user, "wrong").status for base in [hosts.a] * 3 + [hosts.b] * 3]
     # Five failures, three on A and two on B: the sixth guess is refused unread.
-    assert answers == [200, 200, 200, 200, 200, 429]
+    assert answers == [422, 422, 422, 422, 422, 429]
     for base in (hosts.a, hosts.b):
         answer = Phone().log_in(base, user, PASSWORD)
         assert answer.status == 429
