@@ -6,7 +6,8 @@ the cache holds (log-in sessions, users) is a copy of what the database holds,
 which is then read instead. A deletion that fails is an error, as in Django's:
 it is how a log-out, a new password or a deactivation reaches every host, and a
 copy left behind would outlive it once Redis answered again. So while Redis is
-away pages are read and rounds saved; logging in and out wait for it."""
+away pages are read and rounds saved; logging in and out answer 503 until it is
+back (scoring/web/middleware.py)."""
 
 from __future__ import annotations
 
