@@ -27,7 +27,7 @@ from .engine.maal import (
     Tally,
     score,
 )
-from .engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, TABLE_OPTION
+from .engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, OPTIONS, TABLE_OPTION
 from .engine.settlement import Entry, settle_round
 from .i18n import translate
 
@@ -84,6 +84,8 @@ class MaalExample:
 
 
 # Each option: the values shown (the default first) and what they are tried on.
+# An option without one here is tried on the worked example (or a hand of a
+# tiplu and a marriage, for the maal calculator's) under each of its values.
 EXAMPLES: dict[str, tuple[tuple[Any, ...], NetsExample | MaalExample]] = {
     "seen_payment": ((3, 5), NetsExample((WORKED,))),
     "unseen_payment": ((10, 20), NetsExample((WORKED,))),
@@ -273,11 +275,30 @@ def _option(
     )
 
 
+def _plain_example(name: str) -> tuple[tuple[Any, ...], NetsExample | MaalExample]:
+    """An option's values (the default first) on the worked example, or on a small
+    hand for the maal calculator's options: for an option with no example of its own."""
+    declared = OPTIONS[name]
+    others: tuple[Any, ...]
+    if declared.kind == "bool":
+        others = (not declared.default,)
+    elif declared.kind == "choice":
+        others = tuple(c for c in declared.choices if c != declared.default)
+    elif declared.kind == "whole":
+        others = (declared.high if declared.default != declared.high else declared.low,)
+    else:
+        others = ()
+    example = (
+        NetsExample((WORKED,)) if declared.settles else MaalExample(Tally(tiplu=1, marriages=1))
+    )
+    return (declared.default, *others), example
+
+
 def options() -> list[Option]:
     """Every option of Rules, in the order of the dataclass, with its example."""
     built: list[Option] = []
     for name in (*OPTION_NAMES, TABLE_OPTION):
-        values, example = EXAMPLES[name]
+        values, example = EXAMPLES.get(name) or _plain_example(name)
         build: Callable[..., Option] = (
             _nets_option if isinstance(example, NetsExample) else _maal_option
         )

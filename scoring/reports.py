@@ -304,7 +304,7 @@ def _next_round(session: GameSession, players: list[Player], rows: LedgerRows) -
     """The next round's dealer and better default, from what the ledger already read."""
     number = len(rows) + 1
     rules = session.get_rules()
-    if not (rules.better_after_rotation or rules.dublee_triggers_better):
+    if not rules.looks_back("better"):
         return NextRound(number, dealer_of(players, number), PLAIN)
     # better_defaults reads who played, the winner and the win type: one Entry
     # per player, shared by every round, rather than five thousand.
@@ -335,11 +335,7 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     pending before it, for the round form and its preview."""
     rules = session.get_rules()
     players = list(session.players.all())
-    if not (
-        rules.dhoos_payee == "next_winner"
-        or rules.better_after_rotation
-        or rules.dublee_triggers_better
-    ):
+    if not rules.looks_back():
         # Every round stands on its own: nothing before it to read.
         number = max(1, min(number, Round.objects.filter(session=session).count() + 1))
         return NextRound(number, dealer_of(players, number), PLAIN)
@@ -348,7 +344,7 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     before = [r.input for r in saved[: number - 1]]
     better = better_defaults(before, rules)[-1]
     pending: tuple[Dhoos, ...] = ()
-    if rules.dhoos_payee == "next_winner":
+    if rules.looks_back("dhoos"):
         try:
             pending = settle_session(before, rules).pending
         except RoundError:
@@ -360,7 +356,7 @@ def pending_dhoos(session: GameSession) -> tuple[PendingDhoos, ...]:
     """Next-winner dhoos not booked yet: the rounds settled in order (only when the
     session's rules pay dhoos to the next winner)."""
     rules = session.get_rules()
-    if rules.dhoos_payee != "next_winner":
+    if not rules.looks_back("dhoos"):
         return ()
     inputs = [r.input for r in saved_rounds(session)]
     try:

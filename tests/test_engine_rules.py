@@ -337,3 +337,13 @@ def test_importing_the_engine_loads_no_django():
         check=True,
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_which_rules_look_back_comes_from_the_declarations():
+    assert not Rules().looks_back()
+    nepal = PRESETS["nepal"]
+    assert nepal.looks_back() and nepal.looks_back("dhoos") and not nepal.looks_back("better")
+    assert make_rules(better_after_rotation=True).looks_back("better")
+    assert make_rules(dublee_triggers_better=True).looks_back("better")
+    assert not make_rules(dublee_triggers_better=True).looks_back("dhoos")
+    assert not make_rules(dhoos_payee="winner").looks_back()

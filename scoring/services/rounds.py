@@ -229,12 +229,9 @@ def _settled_in_place(round_input: RoundInput, rules: Rules, setting: NextRound)
 
 
 def needs_sequence(rules: Rules) -> bool:
-    """Whether a round's result can depend on the rounds before it."""
-    return (
-        rules.dhoos_payee == "next_winner"
-        or rules.better_after_rotation
-        or rules.dublee_triggers_better
-    )
+    """Whether a round's result can depend on the rounds before it (the options'
+    declarations say which values look back: `Rules.looks_back`)."""
+    return rules.looks_back()
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,36 +8,25 @@
 // Plain ES module, no build step. Input and output use the engine's names:
 //   round = {entries: [{player, status, maal, tunnel, dhoos, dublees}],
 //            winner (name or null), win_type, better}
-//   rules = the session's resolved options (Rules.to_options()); options this
-//           module knows but the rules omit take RULES.md's defaults.
+//   rules = {schema, values} as the page gives them (see resolveRules), or
+//           the session's resolved options (Rules.to_options()).
 
 export const MIN_PLAYERS = 2;
 export const MAX_POINTS = 10000; // more maal or tunnel points than this in one hand is a typo
 export const STATUSES = ["seen", "unseen"];
 export const WIN_TYPES = ["normal", "dublee"];
 
-// RULES.md section 5: every option a preset does not name takes these.
-export const DEFAULTS = Object.freeze({
-  seen_payment: 3,
-  unseen_payment: 10,
-  dublee_bonus: 5,
-  unseen_maal: "count",
-  unseen_tunnel: "void",
-  better_multiplier: 2,
-  dublee_triggers_better: false,
-  dhoos_penalty: 15,
-  max_players: 5,
-  dhoos_amount: "fixed",
-  dhoos_payee: "all",
-  dhoos_voids_maal: false,
-  dublee_players_pay_seen: true,
-  dublee_min_players: 2,
-  better_after_rotation: false,
-  master_card_value: 5,
-});
-
-export function resolveRules(options) {
-  return Object.freeze({ ...DEFAULTS, ...(options || {}) });
+// The rules as the page gives them (scoring/templatetags/offline.py
+// `offline_rules`): {schema, values}, where the schema is every option of a
+// round's settlement as the engine declares it ({kind, default, choices | min,
+// max}) and the values the session's. An option the values omit takes the
+// schema's default; there is no copy of the defaults here. A plain object of
+// values is taken as it is (already resolved).
+export function resolveRules(rules) {
+  if (!rules || !rules.schema) return Object.freeze({ ...(rules || {}) });
+  const resolved = {};
+  for (const [name, option] of Object.entries(rules.schema)) resolved[name] = option.default;
+  return Object.freeze({ ...resolved, ...(rules.values || {}) });
 }
 
 // A refused round: `id` is the engine's English message with %(name)s
