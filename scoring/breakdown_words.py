@@ -34,21 +34,36 @@ def _signed(fmt: NumberFormat, value: int) -> str:
 
 
 def _working(result: RoundResult, p: PlayerResult, fmt: NumberFormat) -> str:
-    """T + w − n·S (× m) as words: the sum behind one loser's payment."""
-    terms = [_("all points %(total)s") % {"total": fmt.num(result.total)}]
+    """T + w − n·S (× m) as words: the sum behind one loser's payment; under
+    unseen_pairs = skip an unseen loser's is T_seen + w − k·S (RULES.md 3a)."""
+    if p.seen_only:
+        terms = [_("the seen players' points %(total)s") % {"total": fmt.num(result.total_seen)}]
+    else:
+        terms = [_("all points %(total)s") % {"total": fmt.num(result.total)}]
     base = p.w - result.dublee_bonus
-    if p.status == "unseen":
+    by_dublees = p.dublees and p.status == "seen" and not p.dead_hand
+    bonus = result.dublee_player_bonus if by_dublees else 0
+    if p.dead_hand:
+        terms.append(_("no game payment (dead hand)"))
+    elif p.status == "unseen":
         terms.append(_("plus %(w)s for unseen") % {"w": fmt.num(base)})
-    elif base == 0 and p.dublees:
+    elif base + bonus == 0 and p.dublees:
         # dublee_players_pay_seen off: say why there is no seen payment.
         terms.append(_("no seen payment (saw by dublees)"))
     else:
-        terms.append(_("plus %(w)s for seen") % {"w": fmt.num(base)})
+        terms.append(_("plus %(w)s for seen") % {"w": fmt.num(base + bonus)})
+    if bonus:
+        terms.append(_("minus %(bonus)s for seeing by dublees") % {"bonus": fmt.num(bonus)})
     if result.dublee_bonus:
         terms.append(
             _("plus %(bonus)s for the dublee win") % {"bonus": fmt.num(result.dublee_bonus)}
         )
-    if p.points:
+    if p.points and p.seen_only:
+        terms.append(
+            _("minus %(n)s (the seen players) × %(name)s's %(points)s")
+            % {"n": result.seen_count, "name": p.player, "points": fmt.num(p.points)}
+        )
+    elif p.points:
         terms.append(
             ngettext(*MINUS_PLAYERS, result.n)
             % {"n": result.n, "name": p.player, "points": fmt.num(p.points)}

@@ -58,6 +58,8 @@ DHOOS_WITH_MAAL = _with(WORKED, "A", dhoos=True)
 BY_DUBLEES = _with(WORKED, "A", dublees=True)
 FIVE_PLAYERS = replace(WORKED, entries=(*WORKED.entries, Entry("E", "seen", 3)))
 THREE_DUBLEE = replace(DUBLEE_WIN, entries=WORKED.entries[:3])
+# RULES.md 3a: a second unseen player with maal, so the two could settle.
+TWO_UNSEEN = replace(WORKED, entries=(*WORKED.entries, Entry("E", "unseen", 4)))
 # The rounds before the one shown, for the options that look back.
 AFTER_A_DUBLEE = (DUBLEE_WIN, replace(WORKED, better=None))
 FIFTH_ROUND = (*(replace(WORKED, better=None),) * 5,)
@@ -103,7 +105,10 @@ EXAMPLES: dict[str, tuple[tuple[Any, ...], NetsExample | MaalExample]] = {
     "dhoos_penalty": ((15, 25), NetsExample((DHOOS,))),
     "max_players": ((5, 4), NetsExample((FIVE_PLAYERS,))),
     "dhoos_amount": (("fixed", "round_total"), NetsExample((DHOOS,))),
-    "dhoos_payee": (("all", "winner", "next_winner"), NetsExample((DHOOS,))),
+    "dhoos_payee": (
+        ("all", "winner", "next_winner", "next_round_winner"),
+        NetsExample((DHOOS,)),
+    ),
     "dhoos_voids_maal": ((False, True), NetsExample((DHOOS_WITH_MAAL,))),
     "dublee_players_pay_seen": ((True, False), NetsExample((BY_DUBLEES,))),
     "dublee_min_players": ((2, 4), NetsExample((THREE_DUBLEE,))),
@@ -114,6 +119,9 @@ EXAMPLES: dict[str, tuple[tuple[Any, ...], NetsExample | MaalExample]] = {
             gettext_noop("Round 5 of an evening that has played this round every time: %(round)s"),
         ),
     ),
+    "unseen_pairs": (("settle", "skip"), NetsExample((TWO_UNSEEN,))),
+    "dhoos_pays_total": ((False, True), NetsExample((DHOOS_WITH_MAAL,))),
+    "dublee_player_bonus": ((0, 2), NetsExample((BY_DUBLEES,))),
     "maal_table": (("pagat", "flat", "tiers"), MaalExample(Tally(tiplu=1, poplu=2, marriages=1))),
     "alter": ((False, True), MaalExample(Tally(tiplu=1, alter=1))),
     "printed_jokers": ((False, True), MaalExample(Tally(printed_jokers=1))),
@@ -224,10 +232,13 @@ def _nets_option(name: str, values: tuple[Any, ...], example: NetsExample) -> Op
             columns.append(Column(_head(name, value), translate(error.problem)))
             nets.append(None)
             continue
+        owes = (
+            _("%(name)s owes %(amount)s dhoos to the next round's winner, even sitting it out")
+            if rules.dhoos_payee == "next_round_winner"
+            else _("%(name)s owes %(amount)s dhoos to the next winner")
+        )
         pending = ", ".join(
-            _("%(name)s owes %(amount)s dhoos to the next winner")
-            % {"name": d.player, "amount": d.amount}
-            for d in result.dhoos_deferred
+            owes % {"name": d.player, "amount": d.amount} for d in result.dhoos_deferred
         )
         columns.append(Column(_head(name, value), pending))
         nets.append(result.nets)

@@ -230,6 +230,14 @@ def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dic
         "total": result.total,
         "n": result.n,
         "multiplier": result.multiplier,
+        # RULES.md 3a: T_seen and k, and the nets of players who sit the round out
+        # (a next_round_winner dhoos booked from them).
+        "total_seen": result.total_seen,
+        "seen_count": result.seen_count,
+        "nets": result.nets,
+        "outside": [
+            {"player": d.player, "amount": d.amount, "from": d.round} for d in result.dhoos_outside
+        ],
         "players": [
             {
                 "player": p.player,
@@ -240,6 +248,8 @@ def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dic
                 "dhoos_net": p.dhoos_net,
                 "net": p.net,
                 "notes": [said(note) for note in p.notes],
+                "seen_only": p.seen_only,
+                "dead_hand": p.dead_hand,
             }
             for p in result.players
         ],
@@ -251,12 +261,19 @@ def js_outcome(answer: dict[str, Any]) -> dict[str, Any]:
         error = answer["error"]
         return {"error": {key: error[key] for key in ("field", "player", "id", "params")}}
     result = answer["result"]
-    keys = ("player", "points", "w", "n_s", "pay", "dhoos_net", "net", "notes")
+    keys = (
+        *("player", "points", "w", "n_s", "pay", "dhoos_net", "net", "notes"),
+        *("seen_only", "dead_hand"),
+    )
     return {
         "sentences": answer["sentences"],
         "total": result["total"],
         "n": result["n"],
         "multiplier": result["multiplier"],
+        "total_seen": result["total_seen"],
+        "seen_count": result["seen_count"],
+        "nets": result["nets"],
+        "outside": result["outside"],
         "players": [{key: p[key] for key in keys} for p in result["players"]],
     }
 
@@ -463,6 +480,27 @@ EXAMPLES: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ({"preset": "pagat"}, table(player("A", dhoos="yes"), *FOUR[1:], winner="C")),
     ({"preset": "pagat"}, table(player("A", maal=-1), *FOUR[1:], winner="C")),
     ({"preset": "pagat"}, table(player("A", "unseen", dublees=True), *FOUR[1:], winner="C")),
+    # RULES.md 3a: two unseen players who do not settle with each other, a dead
+    # hand (its points to the winner), a dublee player bonus, and a dhoos booked
+    # under next_round_winner from a player who sits the round out.
+    (
+        {
+            "preset": "pagat",
+            "unseen_pairs": "skip",
+            "dhoos_pays_total": True,
+            "dublee_player_bonus": 2,
+            "dhoos_payee": "next_round_winner",
+        },
+        table(
+            player("A", maal=20),
+            player("B", maal=10, dublees=True),
+            player("C", "unseen", maal=5),
+            player("D", "unseen", maal=0),
+            player("E", maal=4, dhoos=True),
+            winner="A",
+            pending=[{"player": "Ghost", "amount": 9, "from": 1}],
+        ),
+    ),
 ]
 
 

@@ -19,7 +19,8 @@ UnseenMaal = Literal["count", "void", "kidnap"]
 UnseenTunnel = Literal["count", "void"]
 MaalTable = Literal["pagat", "flat", "tiers"]
 DhoosAmount = Literal["fixed", "round_total"]
-DhoosPayee = Literal["all", "winner", "next_winner"]
+DhoosPayee = Literal["all", "winner", "next_winner", "next_round_winner"]
+UnseenPairs = Literal["settle", "skip"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS_LIMIT = 8
@@ -199,11 +200,12 @@ class Rules:
         "all",
         presets={"nepal": "next_winner"},
         looks_back="dhoos",
-        looks_back_when=("next_winner",),
+        looks_back_when=("next_winner", "next_round_winner"),
         label=gettext_noop("Dhoos paid to"),
         help=gettext_noop(
             "Who is paid dhoos: every other player of the round, the round's winner, "
-            "or the winner of the next round the player plays."
+            "the winner of the next round the player plays, or the winner of the next "
+            "won round even if the player sits it out."
         ),
     )
     dhoos_voids_maal: bool = option(
@@ -234,6 +236,31 @@ class Rules:
         label=gettext_noop("Better after a rotation"),
         help=gettext_noop(
             "After each full rotation of the deal, the next round starts marked as better."
+        ),
+    )
+    # RULES.md v3 (section 3a): the house rules of other scorekeeper apps.
+    unseen_pairs: UnseenPairs = option(
+        "settle",
+        label=gettext_noop("Unseen players settle"),
+        help=gettext_noop(
+            "Whether two unseen players settle their points with each other (settle) "
+            "or only with the seen players (skip)."
+        ),
+    )
+    dhoos_pays_total: bool = option(
+        False,
+        label=gettext_noop("Dhoos plays a dead hand"),
+        help=gettext_noop(
+            "A loser given dhoos plays a dead hand: their points go to the winner and they "
+            "pay the round's total points, with no seen or unseen payment."
+        ),
+    )
+    dublee_player_bonus: int = option(
+        0,
+        whole=POINTS,
+        label=gettext_noop("Dublee player bonus"),
+        help=gettext_noop(
+            "What the winner pays each seen loser who saw the tiplu by seven dublees."
         ),
     )
     # The maal calculator's point table (RULES.md section 4).
