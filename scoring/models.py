@@ -135,6 +135,10 @@ class Round(models.Model):
     better_mark = models.BooleanField(null=True, blank=True, default=None)
     # The tiplu card ("QH", "10S") picked in the maal calculator; "" if not used.
     tiplu = models.CharField(max_length=3, blank=True, default="")
+    # RULES.md 3a, dhoos_payee next_round_winner: what players who sat this round
+    # out paid in it (a dhoos given earlier, booked to this round's winner), as
+    # {player id: net}. In the round's nets and the totals, not among its entries.
+    outside_nets = models.JSONField(default=dict, blank=True)
     # Raised by every edit. The edit form carries the version it was opened at, so
     # saving over someone else's newer edit is refused instead of silently lost.
     version = models.PositiveIntegerField(default=1)

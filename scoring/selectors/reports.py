@@ -6,6 +6,7 @@ rounds, so the ledger of a 1,000-round night is as cheap to ask for as a new one
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -242,20 +243,24 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     nets_sql = "".join(", SUM(e.net) FILTER (WHERE e.player_id = %s)" for _player in players)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT r.id, r.winner_id, r.win_type, r.better{nets_sql} FROM {round_table} r "
+            f"SELECT r.id, r.winner_id, r.win_type, r.better, r.outside_nets{nets_sql} "
+            f"FROM {round_table} r "
             f"LEFT JOIN {entry_table} e ON e.round_id = r.id WHERE r.session_id = %s "
             "GROUP BY r.id ORDER BY r.number",
             [*(p.id for p in players), session.pk],
         )
         table = cursor.fetchall()
-    columns = list(zip(*table, strict=True)) or [()] * (4 + len(players))
+    columns = list(zip(*table, strict=True)) or [()] * (5 + len(players))
     rounds = list(zip(*columns[:4], strict=True))  # (id, winner_id, win_type, better)
-    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[4:]]
+    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[5:]]
+    # Who played each round (NULL: sat out), before the nets of players who sat a
+    # round out are added to its cells (a next_round_winner dhoos, RULES.md 3a).
+    played_nets = _with_outside(nets, columns[4], players)
     # Only sums here, a player at a time (accumulate, count): a LedgerRow is made
     # when a page shows its round (LedgerRows).
     totals = [list(accumulate([net or 0 for net in player_nets])) for player_nets in nets]
     running = [player_totals[-1] if player_totals else 0 for player_totals in totals]
-    played = [len(rounds) - player_nets.count(None) for player_nets in nets]
+    played = [len(rounds) - player_nets.count(None) for player_nets in played_nets]
     won = Counter(columns[1])
     wins = [won[p.id] for p in players]
     rows = LedgerRows(players, rounds, nets, totals)
@@ -291,8 +296,29 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         payments,
         shown_from,
         pending=pending_dhoos(session),
-        next_round=_next_round(session, players, rows),
+        next_round=_next_round(session, players, rows, played_nets),
     )
+
+
+def _with_outside(
+    nets: list[list[int | None]], outside: Sequence[object], players: list[Player]
+) -> list[list[int | None]]:
+    """Add each round's `outside_nets` to `nets` in place (a player who sat the
+    round out shows what they paid in it); return the nets as they were, for who
+    played (the same lists when no round has any)."""
+    if not any(outside):
+        return nets
+    played = [list(player_nets) for player_nets in nets]
+    column = {str(p.id): index for index, p in enumerate(players)}
+    for row, stored in enumerate(outside):
+        found = cast(
+            "dict[str, int]", json.loads(stored) if isinstance(stored, str) else stored or {}
+        )
+        for player_id, net in found.items():
+            if player_id in column:
+                cell = nets[column[player_id]][row]
+                nets[column[player_id]][row] = (cell or 0) + net
+    return played
 
 
 # The better default of a round under rules that make no round better by
@@ -300,8 +326,14 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
 PLAIN = BetterDefault(False, False, False, 0, 0, None)
 
 
-def _next_round(session: GameSession, players: list[Player], rows: LedgerRows) -> NextRound:
-    """The next round's dealer and better default, from what the ledger already read."""
+def _next_round(
+    session: GameSession,
+    players: list[Player],
+    rows: LedgerRows,
+    played_nets: list[list[int | None]],
+) -> NextRound:
+    """The next round's dealer and better default, from what the ledger already
+    read (`played_nets`: each player's net per round, None where they sat out)."""
     number = len(rows) + 1
     rules = session.get_rules()
     if not rules.looks_back("better"):
@@ -317,7 +349,7 @@ def _next_round(session: GameSession, players: list[Player], rows: LedgerRows) -
             win_type=cast(WinType, win_type),  # the column's choices
         )
         for (_id, winner_id, win_type, _better), nets in zip(
-            rows.rounds, zip(*rows.nets_by_player, strict=True), strict=True
+            rows.rounds, zip(*played_nets, strict=True), strict=True
         )
     ]
     better = better_defaults(shapes, rules)[-1]

@@ -109,6 +109,7 @@ def _save_document(doc: SessionDoc, *, owner, save_key: str | None) -> GameSessi
             better=result.better,
             better_mark=round_input.better,
             tiplu=maal.tiplu,
+            outside_nets=rounds.outside_nets(result, players),
         )
         rounds.write_entries(
             round_,

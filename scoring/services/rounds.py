@@ -197,6 +197,17 @@ def write_entries(
     )
 
 
+def outside_nets(result: RoundResult, players: Mapping[str, Player]) -> dict[str, int]:
+    """The nets of players who sat the round out (a next_round_winner dhoos booked
+    to its winner, RULES.md 3a), as `Round.outside_nets` stores them."""
+    return {str(players[name].pk): net for name, net in _outside(result).items()}
+
+
+def _outside(result: RoundResult) -> dict[str, int]:
+    inside = {p.player for p in result.players}
+    return {name: net for name, net in result.nets.items() if name not in inside}
+
+
 def players_by_name(session: GameSession) -> dict[str, Player]:
     return {p.name: p for p in session.players.all()}
 
@@ -258,9 +269,11 @@ def resettle(
         for r, result in zip(saved, settled.rounds, strict=True)
         if r.better != result.better
         or any(net != result.of(name).net for name, (_id, net) in r.entries.items())
+        or r.outside != _outside(result)
     }
     if not changed:
         return
+    players = players_by_name(session)
     who = user if getattr(user, "pk", None) else None
     moved_entries: list[RoundEntry] = []
     moved_rounds: list[Round] = []
@@ -274,8 +287,10 @@ def resettle(
             if entry.net != net:
                 entry.net = net
                 moved_entries.append(entry)
-        if round_.better != result.better:
+        outside = outside_nets(result, players)
+        if round_.better != result.better or round_.outside_nets != outside:
             round_.better = result.better
+            round_.outside_nets = outside
             moved_rounds.append(round_)
         if round_.pk not in quiet:
             audit.append(
@@ -289,7 +304,7 @@ def resettle(
                 )
             )
     RoundEntry.objects.bulk_update(moved_entries, ["net"], batch_size=500)
-    Round.objects.bulk_update(moved_rounds, ["better"], batch_size=500)
+    Round.objects.bulk_update(moved_rounds, ["better", "outside_nets"], batch_size=500)
     RoundChange.objects.bulk_create(audit, batch_size=500)
 
 
@@ -372,6 +387,7 @@ def _add_round(
         better=in_place.better if in_place else bool(round_input.better),
         better_mark=round_input.better,
         tiplu=tiplu,
+        outside_nets=outside_nets(in_place, by_name) if in_place else {},
     )
     entries = write_entries(round_, round_input, rules, by_name, checked, in_place)
     if in_place is None:
