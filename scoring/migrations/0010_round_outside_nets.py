@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='outside_nets',
             field=models.JSONField(blank=True, default=dict),
         ),
+        migrations.AddField(
+            model_name='round',
+            name='pending_after',
+            field=models.JSONField(blank=True, default=None, null=True),
+        ),
     ]

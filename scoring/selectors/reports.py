@@ -243,16 +243,19 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     nets_sql = "".join(", SUM(e.net) FILTER (WHERE e.player_id = %s)" for _player in players)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT r.id, r.winner_id, r.win_type, r.better, r.outside_nets{nets_sql} "
+            f"SELECT r.id, r.winner_id, r.win_type, r.better, r.outside_nets, r.pending_after"
+            f"{nets_sql} "
             f"FROM {round_table} r "
             f"LEFT JOIN {entry_table} e ON e.round_id = r.id WHERE r.session_id = %s "
             "GROUP BY r.id ORDER BY r.number",
             [*(p.id for p in players), session.pk],
         )
         table = cursor.fetchall()
-    columns = list(zip(*table, strict=True)) or [()] * (5 + len(players))
+    columns = list(zip(*table, strict=True)) or [()] * (6 + len(players))
     rounds = list(zip(*columns[:4], strict=True))  # (id, winner_id, win_type, better)
-    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[5:]]
+    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[6:]]
+    # The dhoos pending after the last round, as its save stored it.
+    carried = _json(columns[5][-1]) if columns[5] else []
     # Who played each round (NULL: sat out), before the nets of players who sat a
     # round out are added to its cells (a next_round_winner dhoos, RULES.md 3a).
     played_nets = _with_outside(nets, columns[4], players)
@@ -295,7 +298,7 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         standings,
         payments,
         shown_from,
-        pending=pending_dhoos(session),
+        pending=pending_dhoos(session, players, carried),
         next_round=_next_round(session, players, rows, played_nets),
     )
 
@@ -311,9 +314,7 @@ def _with_outside(
     played = [list(player_nets) for player_nets in nets]
     column = {str(p.id): index for index, p in enumerate(players)}
     for row, stored in enumerate(outside):
-        found = cast(
-            "dict[str, int]", json.loads(stored) if isinstance(stored, str) else stored or {}
-        )
+        found = cast("dict[str, int]", _json(stored) or {})
         for player_id, net in found.items():
             if player_id in column:
                 cell = nets[column[player_id]][row]
@@ -384,12 +385,46 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     return NextRound(number, dealer_of(players, number), better, pending)
 
 
-def pending_dhoos(session: GameSession) -> tuple[PendingDhoos, ...]:
-    """Next-winner dhoos not booked yet: the rounds settled in order (only when the
-    session's rules pay dhoos to the next winner)."""
+def _json(stored: object) -> object:
+    """A JSON column as a raw query gives it: text on SQLite, decoded on PostgreSQL."""
+    return json.loads(stored) if isinstance(stored, str) else stored
+
+
+def _carried(stored: object, players: Sequence[Player]) -> tuple[PendingDhoos, ...] | None:
+    """`Round.pending_after` as PendingDhoos; None if it was not worked out."""
+    if not isinstance(stored, list):
+        return None
+    name = {p.id: p.name for p in players}
+    if any(player_id not in name for player_id, _amount, _round in stored):
+        return None
+    return tuple(PendingDhoos(name[p], amount, number) for p, amount, number in stored)
+
+
+MISSING = object()
+
+
+def pending_dhoos(
+    session: GameSession, players: Sequence[Player] | None = None, stored: object = MISSING
+) -> tuple[PendingDhoos, ...]:
+    """Next-winner dhoos not booked yet (only when the session's rules pay dhoos
+    to a next winner): what the last round's save stored (`stored`, if the
+    caller read it, with the session's `players`), else the rounds settled in
+    order."""
     rules = session.get_rules()
     if not rules.looks_back("dhoos"):
         return ()
+    if stored is MISSING:
+        last = list(
+            Round.objects.filter(session=session)
+            .order_by("-number")
+            .values_list("pending_after", flat=True)[:1]
+        )
+        if not last:
+            return ()
+        stored = last[0]
+    carried = _carried(stored, players if players is not None else list(session.players.all()))
+    if carried is not None:
+        return carried
     inputs = [r.input for r in saved_rounds(session)]
     try:
         settled = settle_session(inputs, rules, range(1, len(inputs) + 1))

@@ -22,6 +22,7 @@ class SavedRound:
     entries: dict[str, tuple[int, int]]  # player name -> (entry id, stored net)
     # Stored nets of players who sat the round out (a next_round_winner dhoos).
     outside: dict[str, int] = field(default_factory=dict)
+    pending_after: list[list[int]] | None = None  # as stored (Round.pending_after)
 
 
 def saved_rounds(session: GameSession) -> list[SavedRound]:
@@ -39,8 +40,8 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
     ):
         entries.setdefault(row[0], []).append(row[1:])
     saved = []
-    for pk, winner, win_type, mark, better, outside in rows.values_list(
-        "id", "winner__name", "win_type", "better_mark", "better", "outside_nets"
+    for pk, winner, win_type, mark, better, outside, pending_after in rows.values_list(
+        "id", "winner__name", "win_type", "better_mark", "better", "outside_nets", "pending_after"
     ):
         mine = entries.get(pk, [])
         if outside and names is None:
@@ -60,6 +61,7 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
                 ),
                 entries={name: (entry_id, net) for entry_id, name, *_rest, net in mine},
                 outside={(names or {})[i]: net for i, net in (outside or {}).items()},
+                pending_after=pending_after,
             )
         )
     return saved

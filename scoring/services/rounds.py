@@ -203,6 +203,11 @@ def outside_nets(result: RoundResult, players: Mapping[str, Player]) -> dict[str
     return {str(players[name].pk): net for name, net in _outside(result).items()}
 
 
+def pending_ids(result: RoundResult, players: Mapping[str, Player]) -> list[list[int]]:
+    """The dhoos pending after the round, as `Round.pending_after` stores it."""
+    return [[players[d.player].pk, d.amount, d.round] for d in result.dhoos_pending]
+
+
 def _outside(result: RoundResult) -> dict[str, int]:
     inside = {p.player for p in result.players}
     return {name: net for name, net in result.nets.items() if name not in inside}
@@ -271,9 +276,17 @@ def resettle(
         or any(net != result.of(name).net for name, (_id, net) in r.entries.items())
         or r.outside != _outside(result)
     }
+    players = players_by_name(session)
+    # The carried state alone moved (a dhoos still pending, renumbered): kept
+    # quietly, nothing the table sees changed.
+    carried = [
+        Round(pk=r.pk, pending_after=pending_ids(result, players))
+        for r, result in zip(saved, settled.rounds, strict=True)
+        if r.pk not in changed and r.pending_after != pending_ids(result, players)
+    ]
+    Round.objects.bulk_update(carried, ["pending_after"], batch_size=500)
     if not changed:
         return
-    players = players_by_name(session)
     who = user if getattr(user, "pk", None) else None
     moved_entries: list[RoundEntry] = []
     moved_rounds: list[Round] = []
@@ -288,9 +301,15 @@ def resettle(
                 entry.net = net
                 moved_entries.append(entry)
         outside = outside_nets(result, players)
-        if round_.better != result.better or round_.outside_nets != outside:
+        pending = pending_ids(result, players)
+        if (
+            round_.better != result.better
+            or round_.outside_nets != outside
+            or round_.pending_after != pending
+        ):
             round_.better = result.better
             round_.outside_nets = outside
+            round_.pending_after = pending
             moved_rounds.append(round_)
         if round_.pk not in quiet:
             audit.append(
@@ -304,7 +323,9 @@ def resettle(
                 )
             )
     RoundEntry.objects.bulk_update(moved_entries, ["net"], batch_size=500)
-    Round.objects.bulk_update(moved_rounds, ["better", "outside_nets"], batch_size=500)
+    Round.objects.bulk_update(
+        moved_rounds, ["better", "outside_nets", "pending_after"], batch_size=500
+    )
     RoundChange.objects.bulk_create(audit, batch_size=500)
 
 
@@ -388,6 +409,7 @@ def _add_round(
         better_mark=round_input.better,
         tiplu=tiplu,
         outside_nets=outside_nets(in_place, by_name) if in_place else {},
+        pending_after=pending_ids(in_place, by_name) if in_place else None,
     )
     entries = write_entries(round_, round_input, rules, by_name, checked, in_place)
     if in_place is None:
