@@ -65,6 +65,7 @@ def test_a_round_saved_before_the_state_was_kept_is_settled_in_order(logged_in, 
     enter(logged_in, session, {**WORKED, "Dai": ("seen", 0, 0, True)}, "Didi")
     Round.objects.filter(session=session).update(pending_after=None)
     assert pending_dhoos(session) == (PendingDhoos("Dai", 15, 1),)
+    assert round_setting(session, 2).pending == (Dhoos("Dai", 15, 1),)
     assert build_ledger(session).pending == (PendingDhoos("Dai", 15, 1),)
 
 

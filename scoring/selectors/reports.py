@@ -377,11 +377,16 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     before = [r.input for r in saved[: number - 1]]
     better = better_defaults(before, rules)[-1]
     pending: tuple[Dhoos, ...] = ()
-    if rules.looks_back("dhoos"):
-        try:
-            pending = settle_session(before, rules).pending
-        except RoundError:
-            pending = ()
+    if rules.looks_back("dhoos") and number > 1:
+        # What the round before stored, else the rounds before settled in order.
+        carried = _carried(saved[number - 2].pending_after, players)
+        if carried is not None:
+            pending = tuple(Dhoos(d.player, d.amount, d.round) for d in carried)
+        else:
+            try:
+                pending = settle_session(before, rules).pending
+            except RoundError:
+                pending = ()
     return NextRound(number, dealer_of(players, number), better, pending)
 
 
