@@ -47,7 +47,7 @@ from scoring.templatetags.offline import (
     offline_number_format,
     rules_data,
 )
-from scoring.words.breakdown_words import MINUS_PLAYERS, round_sentences
+from scoring.words.breakdown_words import MINUS_PLAYERS, outside_sentence, round_sentences
 
 from .test_i18n import engine_msgids
 
@@ -221,10 +221,13 @@ def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dic
         result = settle_round(engine_round(round_), rules, pending=engine_pending(round_))
     except RoundError as error:
         return {"error": {"field": error.field, "player": error.player, **said(error.problem)}}
-    sentences = {}
+    sentences: dict[str, dict[str, Any]] = {}
     for language in LANGUAGES:
         with translation.override(language):
-            sentences[language] = round_sentences(result)
+            sentences[language] = dict(round_sentences(result))
+            outside = [outside_sentence(owed) for owed in result.dhoos_outside]
+            if outside:
+                sentences[language]["(outside)"] = outside
     return {
         "sentences": sentences,
         "total": result.total,

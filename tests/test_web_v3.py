@@ -128,6 +128,7 @@ def test_next_round_winner_is_paid_by_a_player_who_sits_the_round_out(logged_in,
     assert cells == {"Aama": 21, "Buwa": -3, "Didi": -3, "Dai": -15}
     detail = logged_in.get(reverse("round_detail", args=[session.pk, second.pk])).content.decode()
     assert "dhoos from round 1: 15 from Dai" in detail
+    assert "Dai sits this round out and pays Aama 15: dhoos from round 1." in detail
     # The home page's leader and the record count it too.
     assert "Didi" in logged_in.get(reverse("home")).content.decode()
     rounds = load_rounds(owner)

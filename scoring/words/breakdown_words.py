@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from localise.numbers import NumberFormat
 
-from ..engine import PlayerResult, RoundResult
+from ..engine import BookedDhoos, PlayerResult, RoundResult
 
 MINUS = "−"  # U+2212: a minus sign, not a hyphen, in running text
 # "minus 4 players × B's 2": the one phrase with a plural (ngettext's two ids).
@@ -143,6 +143,20 @@ def player_sentence(
             sentences.append(_loser(result, player, fmt))
     sentences.append(_dhoos(result, player, fmt))
     return " ".join(s for s in sentences if s)
+
+
+def outside_sentence(owed: BookedDhoos, fmt: NumberFormat | None = None) -> str:
+    """A next_round_winner dhoos paid by a player who sits the round out (RULES.md
+    3a): in the round's nets, not among its players."""
+    fmt = fmt or NumberFormat.current()
+    return _(
+        "%(name)s sits this round out and pays %(winner)s %(amount)s: dhoos from round %(round)s."
+    ) % {
+        "name": owed.player,
+        "winner": owed.payee,
+        "amount": fmt.num(owed.amount),
+        "round": owed.round,
+    }
 
 
 def round_sentences(result: RoundResult) -> dict[str, str]:

@@ -33,6 +33,18 @@ function filled(text, params) {
   return text.replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
 }
 
+// A next_round_winner dhoos paid by a player who sits the round out
+// (settlement.js's result.outside: {player, amount, from}), as
+// scoring/words/breakdown_words.py's outside_sentence says it.
+export function outsideSentence(result, owed, { translate, num }) {
+  return filled(translate("%(name)s sits this round out and pays %(winner)s %(amount)s: dhoos from round %(round)s."), {
+    name: owed.player,
+    winner: result.winner,
+    amount: num(owed.amount),
+    round: owed.from,
+  });
+}
+
 // One player's part of the round as a sentence. `translate` maps a phrase to
 // the page's language; `num` groups a number (grouper).
 export function playerSentence(result, p, { translate, num }) {

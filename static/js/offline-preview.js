@@ -185,6 +185,14 @@
       list.appendChild(li);
     });
     box.appendChild(list);
+    // Who sat the round out but pays a dhoos in it (next_round_winner, RULES.md 3a).
+    if (result.outside && result.outside.length) {
+      var outside = element("ul", "breakdown-outside small");
+      result.outside.forEach(function (owed) {
+        outside.appendChild(element("li", "", words.outsideSentence(result, owed, { translate: translate, num: num })));
+      });
+      box.appendChild(outside);
+    }
     box.appendChild(inWords(words, result));
     return box;
   }

@@ -14,6 +14,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from scoring import services
+from scoring.engine import Entry, RoundInput
+
 from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
 from .test_offline import open_kept
@@ -72,3 +75,39 @@ def test_the_phone_settles_v3_as_the_server_does(logged_in_page, live_server, la
     assert notes_of(page) == server_notes
     assert in_words(page) == server_words
     no_axe_violation(page, f"the phone's v3 breakdown ({language})")
+
+
+def sit_out_dai(page) -> None:
+    page.locator('.player-row[data-player="Dai"] label.plays').tap()
+    page.locator(".pick", has_text="Aama").tap()
+    page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("6")
+    expect(page.locator("#preview .breakdown-outside li")).to_have_count(1)
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_phone_books_a_dhoos_from_a_player_who_sits_out(logged_in_page, live_server, language):
+    """next_round_winner: Dai, given dhoos in round 1, sits out round 2, which Aama
+    wins: both previews list him paying Aama, word for word."""
+    page, user = logged_in_page(**TOUCH_PHONE)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    session = make_session(user, players=PLAYERS, dhoos_payee="next_round_winner")
+    first = tuple(Entry(name, "seen", 3, dhoos=name == "Dai") for name in PLAYERS)
+    services.add_round(
+        session, RoundInput(first, winner="Didi"), players=list(session.players.all())
+    )
+    form = f"/sessions/{session.pk}/rounds/new/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+
+    sit_out_dai(page)
+    expect(page.locator("#preview .offline-note")).to_have_count(0)
+    server = breakdown_text(page)
+    if language == "en":
+        assert "Daisitsthisroundoutandpays Aama15:dhoosfromround1.".replace(" ", "") in server
+
+    offline_on(page, live_server, form)
+    sit_out_dai(page)
+    expect(page.locator("#preview .offline-note")).to_be_visible()
+    assert breakdown_text(page) == server
+    no_axe_violation(page, f"the phone's breakdown with a player sitting out ({language})")
