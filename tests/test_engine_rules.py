@@ -375,3 +375,22 @@ def test_which_rules_look_back_comes_from_the_declarations():
     assert make_rules(dublee_triggers_better=True).looks_back("better")
     assert not make_rules(dublee_triggers_better=True).looks_back("dhoos")
     assert not make_rules(dhoos_payee="winner").looks_back()
+
+
+def test_a_declaration_the_engine_cannot_read_is_refused_at_import():
+    from scoring.engine import rules as rules_module
+    from scoring.engine.rules import option
+
+    @dataclasses.dataclass(frozen=True)
+    class Odd:
+        ratio: float = option(1.5, label="Ratio", help="A ratio.")
+
+    with pytest.raises(TypeError, match="rule option ratio: declare it as bool, int with"):
+        rules_module._declared(Odd)
+
+    @dataclasses.dataclass(frozen=True)
+    class Elsewhere:
+        tea: bool = option(False, presets={"london": True}, label="Tea", help="Tea.")
+
+    with pytest.raises(TypeError, match="rule option tea: no preset 'london'"):
+        rules_module._declared(Elsewhere)

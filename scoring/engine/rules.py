@@ -358,8 +358,16 @@ def _declared(cls: type) -> dict[str, Option]:
             kind = "bool"
         elif get_origin(hints[item.name]) is Literal:
             kind, choices = "choice", tuple(get_args(hints[item.name]))
-        else:
+        elif hints[item.name] is int and meta["whole"] is not None:
             kind, (low, high) = "whole", meta["whole"]
+        else:
+            raise TypeError(
+                f"rule option {item.name}: declare it as bool, int with whole=(low, high), "
+                "or a Literal of its values"
+            )
+        unknown = set(meta["presets"]) - set(PRESET_NAMES)
+        if unknown:
+            raise TypeError(f"rule option {item.name}: no preset {sorted(unknown)[0]!r}")
         declared[item.name] = Option(
             name=item.name,
             default=item.default,
