@@ -99,7 +99,7 @@ def test_import_accepts_a_byte_order_mark(logged_in):
 )
 def test_import_errors_beside_the_file_field(logged_in, content, message):
     response = upload(logged_in, content)
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = response.content.decode()
     field = html[html.index('id="field-file"') :]
     field = field[: field.index("</div>")]
@@ -112,7 +112,7 @@ def test_a_bad_last_round_saves_nothing(logged_in):
     doc["rounds"][3]["entries"][0]["status"] = "unseen"
     doc["rounds"][3]["winner"] = "Buwa"
     response = upload(logged_in, json.dumps(doc))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert (
         "Session file: round 4, player Buwa, status: the winner must be seen: "
         "ending the round means having shown the pure sets" in response.content.decode()
@@ -133,7 +133,7 @@ def test_a_bad_round_names_round_player_and_field(logged_in):
 
 def test_import_without_a_file(logged_in):
     response = logged_in.post(reverse("session_import"), {})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Session file: This field is required." in response.content.decode()
     assert_nothing_saved()
 

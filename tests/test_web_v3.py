@@ -49,7 +49,7 @@ def test_a_bad_v3_value_is_refused_beside_its_field(logged_in, owner):
     session = make_session(owner)
     url = reverse("session_rules", args=[session.pk])
     response = logged_in.post(url, rules_post(make_rules(), dublee_player_bonus="-1"))
-    assert response.status_code == 200
+    assert response.status_code == 422  # refused: the form again, with why
     html = response.content.decode()
     assert "Ensure this value is greater than or equal to 0." in html
     response = logged_in.post(url, rules_post(make_rules(), unseen_pairs="never"))

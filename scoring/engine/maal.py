@@ -35,6 +35,7 @@ from itertools import pairwise
 from typing import Any, Literal, Protocol
 
 from .messages import WHERE, EngineError, Message, gettext_noop, message
+from .numbers import NotANumber, parse_whole
 
 Role = Literal[
     "tiplu",
@@ -369,8 +370,8 @@ def check_tiers(value: object, where: str | Message) -> tuple[int, ...]:
     if isinstance(value, str):
         parts = [p for p in value.replace(",", " ").split() if p]
         try:
-            value = [int(p) for p in parts]
-        except ValueError:
+            value = [parse_whole(p, devanagari=True) for p in parts]
+        except NotANumber:
             raise MaalError(
                 _at(where, gettext_noop("write whole numbers such as 2, 5, 10"))
             ) from None

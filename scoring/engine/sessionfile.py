@@ -11,11 +11,12 @@ import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from .ledger import money, settle_up, totals
 from .limits import (
+    MAX_CURRENCY_LENGTH,
     MAX_FILE_BYTES,
     MAX_JSON_DEPTH,
     MAX_NAME_LENGTH,
@@ -29,8 +30,9 @@ from .limits import (
 )
 from .maal import MaalError, Tally, check_entry_tally, check_round_tallies, parse_tiplu
 from .messages import WHERE, WITHIN, EngineError, Message, gettext_noop, message
-from .names import PlayerNameError, player_key
+from .names import PlayerNameError, clean_currency, clean_session_name, player_key
 from .names import clean_player_name as clean_name
+from .numbers import NotANumber, parse_decimal
 from .rules import RuleError, Rules, rules_from_options
 from .settlement import (
     Entry,
@@ -129,9 +131,9 @@ def parse_stake(value: object) -> Decimal:
     )
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise SessionFileError(not_decimal)
-    try:
-        stake = Decimal(str(value).strip())
-    except InvalidOperation:
+    try:  # ASCII digits and one ".": never "1_000", "٣" or "NaN"
+        stake = parse_decimal(str(value))
+    except NotANumber:
         stake = Decimal("NaN")
     if not stake.is_finite():
         raise SessionFileError(not_decimal)
@@ -434,8 +436,12 @@ def parse_document(data: object) -> SessionDoc:
         raise SessionFileError(
             message(gettext_noop("name: longer than %(max)s characters"), max=MAX_NAME_LENGTH)
         )
+    try:  # NFC, nothing invisible, and bounded again as stored
+        name = clean_session_name(name)
+    except PlayerNameError as error:
+        raise SessionFileError(_at(("name",), error.msg)) from None
     currency = document.get("currency", "NPR")
-    if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= 8):
+    if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= MAX_CURRENCY_LENGTH):
         raise SessionFileError(
             message(
                 gettext_noop("currency: must be a short code such as NPR, got %(value)s"),
@@ -443,6 +449,10 @@ def parse_document(data: object) -> SessionDoc:
             )
         )
     _printable(currency, ("currency",))
+    try:  # upper-cased before its bound: eight "ß" are sixteen letters
+        currency = clean_currency(currency)
+    except PlayerNameError as error:
+        raise SessionFileError(_at(("currency",), error.msg)) from None
     stake = parse_stake(document.get("stake_per_point", "1"))
     rules_raw = _expect(document.get("rules", {}), dict, ("rules",))
     _no_duplicates(rules_raw, ("rules",))
@@ -507,7 +517,7 @@ def parse_document(data: object) -> SessionDoc:
     # following it when an earlier round is added or deleted.
     return SessionDoc(
         name=name,
-        currency=currency.strip().upper(),
+        currency=currency,
         stake_per_point=stake,
         rules=rules,
         players=tuple(players),

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from localise.forms import WholeNumberField
 from localise.words import rule_value_text
 
 from ..engine import PRESETS, Rules
@@ -62,7 +63,7 @@ class RulesFieldsMixin(forms.Form):
                     label=label, help_text=help_text, required=False, initial=options[name]
                 )
             else:
-                fields_[name] = forms.IntegerField(
+                fields_[name] = WholeNumberField(
                     label=label,
                     help_text=help_text,
                     min_value=declared.low,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from .. import services
 from ..engine import RoundError
 from ..engine.sessionfile import SessionDoc, SessionFileError, dumps, loads
+from ..forms import refused_status
 from ..forms.files import ImportForm
 from ..models import GameSession
 from ..selectors.snapshot import read_snapshot
@@ -34,7 +35,7 @@ PENDING = "import_pending"
 
 @login_required
 def session_import(request: HttpRequest) -> HttpResponse:
-    earlier = saved_key_for_user(request)
+    earlier = saved_key_for_user(request, kind="import")
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
         # Nothing is saved by a repeat, so its counts may be read from the database.
         return _imported(
@@ -65,9 +66,8 @@ def session_import(request: HttpRequest) -> HttpResponse:
             return _imported(request, lambda: _save(request, doc))
         except RoundError as error:  # cannot happen after loads(); never half-save anyway
             form.add_error("file", translate(error.msg))
-    # A refused file is a client error (400), the form showing why.
-    status = 400 if form.is_bound else 200
-    return render(request, "scoring/files/import.html", {"form": form}, status=status)
+    # A refused file is answered as every refused form (422), the form showing why.
+    return render(request, "scoring/files/import.html", {"form": form}, status=refused_status(form))
 
 
 # A saved session with its players and rounds counted.

@@ -17,12 +17,13 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..engine import RoundError, settle_round
+from ..engine.numbers import NotANumber, parse_whole
 from ..forms.rounds import RoundForm
 from ..models import GameSession, Round, RoundChange, SavedKey
 from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
 from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
-from ..services.savekeys import earlier_save, posted_save_key
+from ..services.savekeys import posted_save_key, repeated_save
 from ..web.htmx import HtmxHttpRequest
 from ..web.pagecache import render_page
 from ..words.i18n import translate
@@ -83,6 +84,15 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.method != "POST":
         return _empty_round_page(request, session_id)
     session = session_for_user(request, session_id)
+    # A repeat (a double tap, a retry) is answered as the first save was, before
+    # the form is read: the session may be full since, or its rules changed.
+    earlier = repeated_save(request, kind="round", session_id=session.pk)
+    if earlier is not None:
+        try:
+            return _round_saved(request, services.saved_round(earlier))
+        except services.AlreadySaved:  # a repeat, and its round deleted since
+            messages.info(request, _("This round was saved already."))
+            return redirect("session_detail", session_id=session.pk)
     setting = new_round_setting(session)
     form = _form(session, setting, data=request.POST)
     if form.is_valid() and form.round_input is not None:
@@ -103,14 +113,16 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
             messages.info(request, _("This round was saved already."))
             return redirect("session_detail", session_id=saved.session_id or session.pk)
         else:
-            # A repeat of a save (a double tap, a retry) answers as the first did.
-            # Nothing after the commit may fail the save: the position came back
-            # with the round, and the redirect needs no query.
-            messages.success(
-                request, _("Round %(position)d saved.") % {"position": round_.position}
-            )
-            return redirect("session_detail", session_id=round_.session_id)
-    return _round_page(request, session, form, setting)
+            return _round_saved(request, round_)
+    return _round_page(request, session, form, setting, status=422)
+
+
+def _round_saved(request: HttpRequest, round_: Round) -> HttpResponse:
+    """A new round saved, and its repeat (a retry, a double tap) alike. Nothing
+    after the commit may fail the save: the position came back with the round,
+    and the redirect needs no query."""
+    messages.success(request, _("Round %(position)d saved.") % {"position": round_.position})
+    return redirect("session_detail", session_id=round_.session_id)
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -129,10 +141,8 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    number = request.POST.get("number", "")
-    setting = (
-        round_setting(session, int(number)) if number.isdigit() else new_round_setting(session)
-    )
+    number = _posted_whole(request, "number")
+    setting = round_setting(session, number) if number is not None else new_round_setting(session)
     form = _form(session, setting, data=request.POST)
     form.is_valid()
     if request.htmx:
@@ -169,10 +179,18 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     return render(request, "scoring/rounds/detail.html", context)
 
 
+def _posted_whole(request: HttpRequest, name: str) -> int | None:
+    """A hidden field's whole number (ASCII digits, below a billion), else None."""
+    try:
+        value = parse_whole(request.POST.get(name, ""), max_digits=9)
+    except NotANumber:
+        return None
+    return value if value >= 0 else None
+
+
 def _opened_version(request: HttpRequest) -> int | None:
     """The round's version when the edit form was opened (its hidden field)."""
-    version = request.POST.get("version", "")
-    return int(version) if version.isdigit() and len(version) < 10 else None
+    return _posted_whole(request, "version")
 
 
 def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> HttpResponse:
@@ -193,10 +211,12 @@ def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> Ht
     )
 
 
-def _saved_edit(request: HttpRequest, round_id: int) -> SavedKey | None:
+def _saved_edit(request: HttpRequest, session: GameSession, round_id: int) -> SavedKey | None:
     """The edit of this round saved before under the POST's one-time key, if this
-    POST repeats it (a key used for anything else is no answer)."""
-    return earlier_save(request.user, posted_save_key(request), kind="edit", object_pk=round_id)
+    POST repeats it; a key kept with any other save is refused as reused."""
+    if request.method != "POST":
+        return None
+    return repeated_save(request, kind="edit", session_id=session.pk, object_pk=round_id)
 
 
 def _round_changed(request: HttpRequest, session: GameSession, position: int) -> HttpResponse:
@@ -208,24 +228,21 @@ def _round_changed(request: HttpRequest, session: GameSession, position: int) ->
 @login_required
 def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
+    # Looked at before anything else: a repeat is answered as its first save was.
+    repeat = _saved_edit(request, session, round_id)
     try:
         round_ = round_for_user(request, session, round_id)
     except Http404:
-        if request.method == "POST" and _saved_edit(request, round_id) is not None:
+        if repeat is not None:
             # The repeat of an edit saved before the round was deleted: answered
             # as a new round's repeat is, since nothing of it was lost.
             messages.info(request, _("This round was saved already."))
             return redirect("session_detail", session_id=session.pk)
         return _round_gone(request, session, round_id)
-    opened = _opened_version(request)
-    if (
-        request.method == "POST"
-        and opened is not None
-        and opened != round_.version
-        and _saved_edit(request, round_.pk) is not None
-    ):
+    if repeat is not None:
         # Answered before the form is read: the round may no longer fit what was sent.
         return _round_changed(request, session, _position(round_))
+    opened = _opened_version(request)
     setting = round_setting(session, _position(round_))
     if request.method == "POST":
         form = _form(session, setting, data=request.POST)
@@ -250,12 +267,15 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     user=request.user,
                     expected_version=opened,
                     save_key=posted_save_key(request),
+                    read_players=form.players,
                 )
             except RoundConflict as error:
                 if not Round.objects.filter(pk=round_.pk).exists():
                     return _round_gone(request, session, round_.pk)
                 form._place(error)
-                return _round_page(request, session, form, setting, round_, conflict=True)
+                return _round_page(
+                    request, session, form, setting, round_, status=409, conflict=True
+                )
             except RoundError as error:
                 form._place(error)
             else:
@@ -266,7 +286,7 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     )
                     return redirect("session_detail", session_id=session.pk)
                 return _round_changed(request, session, round_.position)
-        return _round_page(request, session, form, setting, round_)
+        return _round_page(request, session, form, setting, round_, status=422)
     tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
     form = _form(session, setting, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)
     return _round_page(request, session, form, setting, round_)

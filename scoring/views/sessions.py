@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from .. import services
 from ..engine.rules import closest_preset, preset_of
+from ..forms import refused_status
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..models import GameSession, Player, Round, RoundEntry
@@ -88,7 +89,7 @@ def _sessions_with_leaders(owner) -> list[GameSession]:
 
 @login_required
 def session_new(request: HttpRequest) -> HttpResponse:
-    earlier = saved_key_for_user(request)
+    earlier = saved_key_for_user(request, kind="session")
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
         return _session_created(
             request, lambda: services.saved_session(earlier, owner=request.user)
@@ -121,6 +122,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
         request,
         "scoring/sessions/new.html",
         {"form": form, "past_players": past_players, "presets": preset_options()},
+        status=refused_status(form),
     )
 
 
@@ -187,7 +189,12 @@ def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
         services.edit_session(session=session, **form.cleaned_data)
         messages.success(request, _("Session details saved."))
         return redirect("session_detail", session_id=session.pk)
-    return render(request, "scoring/sessions/edit.html", {"session": session, "form": form})
+    return render(
+        request,
+        "scoring/sessions/edit.html",
+        {"session": session, "form": form},
+        status=refused_status(form),
+    )
 
 
 @login_required

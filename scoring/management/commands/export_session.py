@@ -10,6 +10,7 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.services import export_session
 
 from ._sessionfiles import SessionFileCommand
+from ._sessionfiles import session_id as session_id_arg
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -43,7 +44,7 @@ class Command(SessionFileCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("id", type=int, nargs="?")
+        parser.add_argument("id", type=session_id_arg, nargs="?")
         parser.add_argument(
             "--all", metavar="DIR", dest="all_dir", help="write every session into DIR"
         )
