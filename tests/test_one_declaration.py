@@ -35,7 +35,13 @@ def test_a_new_boolean_option_needs_only_its_declaration():
             str(ROOT / "tests" / "one_declaration" / "pages.py"),
         ],
         cwd=ROOT,
-        env={**os.environ, "DJANGO_ALLOW_ASYNC_UNSAFE": "true"},
+        # Always on its own SQLite file (settings_test names it by pid): under
+        # scripts/with-postgres a second run on DATABASE_URL would clobber this
+        # run's test database.
+        env={
+            **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")},
+            "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
+        },
         capture_output=True,
         text=True,
         timeout=300,
