@@ -259,7 +259,7 @@ def test_a_refused_round_names_the_fields_in_nepali(world):
     html = world["clients"]["owner"].post(reverse("round_new", args=[session.pk]), data)
     html = html.content.decode()
     assert "Aama, माल: 0 भन्दा कम हुन हुँदैन; यहाँ -3 छ" in html
-    assert "जित्ने: जित्ने खेलाडी छान्नुहोस्" in html
+    assert "जित्ने: कसले जित्यो छान्नुहोस्, वा “कोही जितेन”" in html
     # Not shown: the phone's catalogue, keyed by the English ids it translates.
     shown = re.sub(r'data-catalogue="[^"]*"', "", html)
     assert "maal:" not in shown and "winner:" not in shown
