@@ -50,6 +50,10 @@ TARGET = 3.0  # under gunicorn, every warm page within 3× the trivial view
 AFTER_CHANGE_TARGET = 6.0  # the session page after a change, × the log-in page
 ALL_ROUNDS_MS = 30.0  # every round of the night (?all=1), after a change
 SAVE_QUERIES = 10  # a round save, POST and redirect (its key looked up before the form)
+# Issue 23 point 5: under rules that look at earlier rounds (nepal's next-winner
+# dhoos, v3's next_round_winner) a save, the session page and the next round
+# form together within 1.5× of the same under pagat.
+CARRIED_TARGET = 1.5
 # Not a page of the app: the layout rendered afresh, what a page not cached whole
 # pays before its own work (benchmarks/urls.py).
 LAYOUT = "layout alone, rendered afresh"
@@ -339,6 +343,42 @@ def across_rounds(big, small, owner, repeat: int) -> list[tuple[str, float, int,
     ]
 
 
+def carried_state(owner, rounds: int, repeat: int) -> list[tuple[str, float, int]]:
+    """What the table does after each round: save it from the form, see the
+    session page, open the form for the next one; timed together (the cache
+    shared as in production: the page works out the ledger of the new version,
+    the form reads it), under pagat and under rules that carry dhoos across
+    rounds. Returns (rules, seconds, queries)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(owner)
+    cases = [
+        ("pagat", "pagat", {}),
+        ("nepal (next_winner)", "nepal", {}),
+        ("nepal, next_round_winner", "nepal", {"dhoos_payee": "next_round_winner"}),
+    ]
+    rows = []
+    for label, preset, options in cases:
+        session = build_session(owner, rounds, f"Carried {label}", preset, **options)
+        room = make_room(session)
+        form = reverse("round_new", args=[session.pk])
+        page = reverse("session_detail", args=[session.pk])
+
+        def prepare(room=room, form=form):
+            room()
+            assert client.get(form).status_code == 200  # the form the table saves from
+
+        def call(session=session, form=form, page=page):
+            assert client.post(form, round_post(session)).status_code == 302
+            assert client.get(page).status_code == 200
+            assert client.get(form).status_code == 200
+
+        rows.append((label, *measure(call, repeat, prepare)))
+    return rows
+
+
 def last_round(session) -> int:
     return session.rounds.order_by("-number").values_list("pk", flat=True)[0]
 
@@ -435,6 +475,23 @@ def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: i
             server.kill()
 
 
+def print_carried(owner, rounds: int, repeat: int) -> None:
+    rows = carried_state(owner, rounds, repeat)
+    print(
+        f"\nSave → session page → next round form ({rounds} rounds; median of {repeat}): "
+        "rules that look at earlier rounds against pagat"
+    )
+    header = f"{'rules':32} {'ms':>8} {'× pagat':>8} {'queries':>8}"
+    print(header)
+    print("-" * len(header))
+    pagat = rows[0][1]
+    for name, seconds, queries in rows:
+        print(f"{name:32} {seconds * 1000:8.2f} {seconds / pagat:8.2f} {queries:8d}")
+    worst = max(seconds for _name, seconds, _q in rows) / pagat
+    verdict = "yes" if worst <= CARRIED_TARGET else "NO"
+    print(f"Target: within {CARRIED_TARGET:g}× pagat: {verdict} ({worst:.2f}×)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1000)
@@ -444,6 +501,11 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
     parser.add_argument(
         "--no-server", action="store_true", help="skip gunicorn and wrk (in-process figures only)"
+    )
+    parser.add_argument(
+        "--carried-only",
+        action="store_true",
+        help="only save → page → form under pagat and the rules that look back",
     )
     args = parser.parse_args()
     if not args.no_server and shutil.which("wrk") is None:
@@ -462,6 +524,9 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         owner = get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")
+        if args.carried_only:
+            print_carried(owner, args.rounds, args.repeat)
+            return
         start = time.perf_counter()
         big = build_session(owner, args.rounds, f"Benchmark {args.rounds} rounds")
         small = build_session(owner, 10, "Benchmark 10 rounds")
@@ -524,6 +589,7 @@ def main() -> None:
                 f"{count:8d} {small_count:12d}"
             )
 
+        print_carried(owner, args.rounds, args.repeat)
         if args.no_server:
             return
         served = under_gunicorn(env, big, owner, args.seconds, args.workers)

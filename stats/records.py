@@ -19,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
-from scoring.models import GameSession, Round, RoundEntry
+from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.selectors.snapshot import read_snapshot
 
 
@@ -64,6 +64,12 @@ class RoundRow:
     win_type: str
     better: bool
     entries: list[EntryRow] = field(default_factory=list)
+    # Players who sat the round out but paid a dhoos in it (next_round_winner,
+    # RULES.md 3a): in the points and money, not in the rounds played.
+    outside: list[EntryRow] = field(default_factory=list)
+
+    def outside_of(self, key: str) -> int:
+        return sum(e.net for e in self.outside if e.key == key)
 
     @property
     def winner_key(self) -> str:
@@ -127,7 +133,8 @@ def _session_info(row: tuple) -> SessionInfo:
 
 @read_snapshot()
 def load_rounds(owner) -> list[RoundRow]:
-    """Every round of the owner's sessions with its entries, oldest first; three queries."""
+    """Every round of the owner's sessions with its entries, oldest first; three
+    queries (four when a player who sat a round out paid a dhoos in it)."""
     sessions = {
         row[0]: _session_info(row)
         for row in GameSession.objects.filter(owner=owner).values_list(
@@ -136,13 +143,23 @@ def load_rounds(owner) -> list[RoundRow]:
     }
     rounds: dict[int, RoundRow] = {}
     positions: dict[int, int] = defaultdict(int)
-    for id_, session_id, number, winner_id, winner_name, win_type, better in (
+    outside: dict[int, dict[str, int]] = {}
+    for id_, session_id, number, winner_id, winner_name, win_type, better, paid in (
         Round.objects.filter(session__owner=owner)
         .order_by("session_id", "number")
         .values_list(
-            "id", "session_id", "number", "winner_id", "winner__name", "win_type", "better"
+            "id",
+            "session_id",
+            "number",
+            "winner_id",
+            "winner__name",
+            "win_type",
+            "better",
+            "outside_nets",
         )
     ):
+        if paid:
+            outside[id_] = paid
         positions[session_id] += 1
         rounds[id_] = RoundRow(
             id=id_,
@@ -164,6 +181,13 @@ def load_rounds(owner) -> list[RoundRow]:
         rounds[round_id].entries.append(
             EntryRow(player_id, name, name_key(name), status, maal, tunnel, dhoos, net)
         )
+    if outside:
+        names = dict(Player.objects.filter(session__owner=owner).values_list("id", "name"))
+        for round_id, paid in outside.items():
+            rounds[round_id].outside = [
+                EntryRow(int(i), names[int(i)], name_key(names[int(i)]), "", 0, 0, True, net)
+                for i, net in paid.items()
+            ]
     return sorted(rounds.values(), key=lambda r: (r.session.played_on, r.session.id, r.number))
 
 
@@ -312,6 +336,12 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
     stats = PlayerStats(key=key, name=names[key], sessions=[])
     for r in rounds:
         mine = r.entry_of(key)
+        paid = r.outside_of(key)
+        if paid:
+            part = by_session.setdefault(r.session.id, PlayerSession(r.session))
+            part.points += paid
+            stats.points += paid
+            money[r.session.currency] += paid * r.session.stake
         if mine is None:
             continue
         won = r.winner_id == mine.player_id
@@ -393,6 +423,10 @@ def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
             if r.winner_id == e.player_id:
                 row.wins += 1
             seen_sessions[currency][e.key].add(r.session.id)
+        for e in r.outside:
+            row = rows[currency].setdefault(e.key, BoardRow(e.key, names.get(e.key, e.name)))
+            row.points += e.net
+            row.money += e.net * r.session.stake
     boards = []
     for currency in sorted(rows):
         ordered = sorted(
