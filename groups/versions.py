@@ -50,7 +50,9 @@ def evening_versions(group_id: int) -> list[tuple[int, str]]:
         rows = cursor.fetchall()
     from scoring.selectors.versions import _version
 
-    return [(session_id, _version(session_id, updated)) for session_id, updated in rows]
+    # Each evening's own version (without its owner's counter, which any save
+    # of any session moves): a save recomputes that evening alone.
+    return [(session_id, _version(session_id, updated, None)) for session_id, updated in rows]
 
 
 def group_version(group_id: int, owner_id: int | None) -> str | None:
@@ -82,14 +84,19 @@ def settle_up_version(session_id: int, owner_id: int | None) -> str | None:
     quote = connection.ops.quote_name
     sessions, evenings = quote(GameSession._meta.db_table), quote(Evening._meta.db_table)
     groups = quote(Group._meta.db_table)
+    from scoring.selectors.versions import _counters_table
+
+    counters = _counters_table(connection)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT s.id, s.updated_at, g.id, g.updated_at, "
+            f"SELECT s.id, s.updated_at, c.value, g.id, g.updated_at, "
             f"(SELECT MAX(o.updated_at) FROM {sessions} o JOIN {evenings} oe "
             "ON oe.session_id = o.id WHERE oe.group_id = g.id), "
             f"(SELECT COUNT(*) FROM {evenings} c WHERE c.group_id = g.id) "
             f"FROM {sessions} s LEFT JOIN {evenings} e ON e.session_id = s.id "
-            f"LEFT JOIN {groups} g ON g.id = e.group_id WHERE s.id = %s AND s.owner_id = %s",
+            f"LEFT JOIN {groups} g ON g.id = e.group_id "
+            f"LEFT JOIN {counters} c ON c.owner_id = s.owner_id "
+            "WHERE s.id = %s AND s.owner_id = %s",
             [session_id, owner_id],
         )
         row = cursor.fetchone()
@@ -97,7 +104,7 @@ def settle_up_version(session_id: int, owner_id: int | None) -> str | None:
         return None
     from scoring.selectors.versions import _version
 
-    own = _version(row[0], row[1])
-    if row[2] is None:
+    own = _version(row[0], row[1], row[2])
+    if row[3] is None:
         return own
-    return f"{own}+g{row[2]}-{row[3]}-{row[4]}-{row[5]}"
+    return f"{own}+g{row[3]}-{row[4]}-{row[5]}-{row[6]}"

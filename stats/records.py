@@ -24,7 +24,7 @@ from django.db import connection
 
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
-from scoring.models import GameSession, Round, RoundEntry
+from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.selectors.snapshot import read_snapshot
 from scoring.selectors.versions import _version
 
@@ -70,6 +70,12 @@ class RoundRow:
     win_type: str
     better: bool
     entries: list[EntryRow] = field(default_factory=list)
+    # Players who sat the round out but paid a dhoos in it (next_round_winner,
+    # RULES.md 3a): in the points and money, not in the rounds played.
+    outside: list[EntryRow] = field(default_factory=list)
+
+    def outside_of(self, key: str) -> int:
+        return sum(e.net for e in self.outside if e.key == key)
 
     @property
     def winner_key(self) -> str:
@@ -155,7 +161,8 @@ class Piece:
         """player_stats of this session alone, made once per player."""
         with self._lock:
             if key not in self._players:
-                self._players[key] = player_stats(self.rounds, key) if key in self.board else None
+                played = self.board.get(key, ("", 0))[1]
+                self._players[key] = player_stats(self.rounds, key) if played else None
             return self._players[key]
 
     @property
@@ -172,6 +179,9 @@ class Piece:
                     row[2] += e.net
                     if r.winner_id == e.player_id:
                         row[3] += 1
+                for e in r.outside:  # a dhoos paid sitting out: points, not rounds
+                    row = rows.setdefault(e.key, [e.name, 0, 0, 0])
+                    row[2] += e.net
             self._board = {
                 key: (name, count, points, points * stake, wins)
                 for key, (name, count, points, wins) in rows.items()
@@ -199,7 +209,9 @@ def load_pieces(owner) -> list[Piece]:
     table = connection.ops.quote_name(GameSession._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT id, updated_at FROM {table} WHERE owner_id = %s", [owner.pk])
-        versions = {id_: _version(id_, updated_at) for id_, updated_at in cursor.fetchall()}
+        # The session's own version (its updated_at), without the owner's counter,
+        # which every save moves: a piece is read again only for its own session.
+        versions = {id_: _version(id_, at, None) for id_, at in cursor.fetchall()}
     found: dict[int, Piece] = {}
     with _pieces_lock:
         for session_id, version in versions.items():
@@ -237,7 +249,8 @@ def names_of(pieces: Iterable[Piece]) -> dict[str, str]:
     names: dict[str, str] = {}
     for piece in pieces:  # oldest first
         for key, row in piece.board.items():
-            names[key] = row[0]
+            if row[1]:  # played a round: as display_names, which reads entries
+                names[key] = row[0]
     return names
 
 
@@ -294,18 +307,20 @@ def leaderboard_of(pieces: Iterable[Piece]) -> list[Board]:
     for piece in pieces:  # oldest first, so the latest spelling of a name wins
         currency = piece.info.currency
         for key, (name, count, points, money, wins) in piece.board.items():
-            names[key] = name
+            if count:
+                names[key] = name
             row = rows[currency].get(key)
             if row is None:
                 row = rows[currency][key] = BoardRow(key, name)
-            row.sessions += 1
+            if count:
+                row.sessions += 1
             row.rounds += count
             row.points += points
             row.money += money
             row.wins += wins
     for board in rows.values():
         for row in board.values():
-            row.name = names[row.key]
+            row.name = names.get(row.key, row.name)
     return _boards(rows)
 
 
@@ -315,13 +330,23 @@ def _read_rounds(
     """The rounds of these sessions with their entries, per session in order."""
     rounds: dict[int, RoundRow] = {}
     positions: dict[int, int] = defaultdict(int)
-    for id_, session_id, number, winner_id, winner_name, win_type, better in (
+    outside: dict[int, dict[str, int]] = {}
+    for id_, session_id, number, winner_id, winner_name, win_type, better, paid in (
         Round.objects.filter(session_id__in=session_ids)
         .order_by("session_id", "number")
         .values_list(
-            "id", "session_id", "number", "winner_id", "winner__name", "win_type", "better"
+            "id",
+            "session_id",
+            "number",
+            "winner_id",
+            "winner__name",
+            "win_type",
+            "better",
+            "outside_nets",
         )
     ):
+        if paid:
+            outside[id_] = paid
         positions[session_id] += 1
         rounds[id_] = RoundRow(
             id=id_,
@@ -343,6 +368,13 @@ def _read_rounds(
         rounds[round_id].entries.append(
             EntryRow(player_id, name, name_key(name), status, maal, tunnel, dhoos, net)
         )
+    if outside:
+        names = dict(Player.objects.filter(session_id__in=session_ids).values_list("id", "name"))
+        for round_id, paid in outside.items():
+            rounds[round_id].outside = [
+                EntryRow(int(i), names[int(i)], name_key(names[int(i)]), "", 0, 0, True, net)
+                for i, net in paid.items()
+            ]
     by_session: dict[int, list[RoundRow]] = defaultdict(list)
     for round_ in rounds.values():  # in session and number order, as read
         by_session[round_.session.id].append(round_)
@@ -494,6 +526,12 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
     stats = PlayerStats(key=key, name=names[key], sessions=[])
     for r in rounds:
         mine = r.entry_of(key)
+        paid = r.outside_of(key)
+        if paid:
+            part = by_session.setdefault(r.session.id, PlayerSession(r.session))
+            part.points += paid
+            stats.points += paid
+            money[r.session.currency] += paid * r.session.stake
         if mine is None:
             continue
         won = r.winner_id == mine.player_id
@@ -575,6 +613,10 @@ def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
             if r.winner_id == e.player_id:
                 row.wins += 1
             seen_sessions[currency][e.key].add(r.session.id)
+        for e in r.outside:
+            row = rows[currency].setdefault(e.key, BoardRow(e.key, names.get(e.key, e.name)))
+            row.points += e.net
+            row.money += e.net * r.session.stake
     for currency, board in rows.items():
         for row in board.values():
             row.sessions = len(seen_sessions[currency][row.key])

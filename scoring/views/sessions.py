@@ -27,7 +27,7 @@ from ..engine.rules import DEFAULT_PRESET, closest_preset, preset_of
 from ..forms import refused_status
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
-from ..models import GameSession, Player, RoundEntry
+from ..models import GameSession, Player, Round, RoundEntry
 from ..selectors.ledger_table import ledger_context
 from ..selectors.reports import LATEST_ROUNDS, Ledger, session_ledger
 from ..selectors.snapshot import read_snapshot
@@ -38,14 +38,27 @@ from .access import saved_key_for_user, session_for_user, session_version_for_us
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
-    """Each session's leader(s) by total points, in one query."""
+    """Each session's leader(s) by total points, in two queries (three when a
+    player who sat a round out paid a dhoos in it)."""
     best: dict[int, tuple[int, list[str]]] = {}
-    totals = (
-        RoundEntry.objects.filter(round__session__in=sessions)
+    summed: dict[tuple[int, str], int] = {
+        (session_id, name): total
+        for session_id, name, total in RoundEntry.objects.filter(round__session__in=sessions)
         .values_list("round__session_id", "player__name")
         .annotate(total=Sum("net"))
+    }
+    outside = list(
+        Round.objects.filter(session__in=sessions)
+        .exclude(outside_nets={})
+        .values_list("session_id", "outside_nets")
     )
-    for session_id, name, total in totals:
+    if outside:
+        seat = dict(Player.objects.filter(session__in=sessions).values_list("id", "name"))
+        for session_id, nets in outside:
+            for player_id, net in nets.items():
+                key = (session_id, seat[int(player_id)])
+                summed[key] = summed.get(key, 0) + net
+    for (session_id, name), total in summed.items():
         top, names = best.get(session_id, (0, []))
         if total > top:
             best[session_id] = (total, [name])
