@@ -9,6 +9,7 @@ import os
 import secrets
 import subprocess
 import sys
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
@@ -19,6 +20,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from groups.models import Group
+from groups.services import add_evening, create_group, record_payment
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
@@ -134,6 +137,17 @@ def world(people):
     session.save()
     _one_round(session)
     create_share_link(session=session)
+    group = create_group(owner=owner, name=HOSTILE_SESSION, currency="NPR", members=["Aama"])
+    add_evening(group=group, session=session)
+    members = list(group.members.all())
+    record_payment(
+        group=group,
+        payer=members[0],
+        payee=members[1],
+        amount=Decimal("5"),
+        paid_on=session.played_on,
+        user=owner,
+    )
     clients = {"anonymous": Client(), "owner": Client(), "other": Client(), "viewer": Client()}
     clients["owner"].force_login(owner)
     clients["other"].force_login(other)
@@ -191,6 +205,24 @@ ACCESS = {
     "round_restore": ("owner", "POST"),
     "ledger_csv": ("owner", "GET"),
     "session_summary": ("owner", "GET"),
+    # The family purse (groups/): a group is owned like a session.
+    "group_list": ("user", "GET"),
+    "group_import": ("user", "GET"),
+    "group_detail": ("owner", "GET"),
+    "group_print": ("owner", "GET"),
+    "group_delete": ("owner", "GET"),
+    "group_export": ("owner", "GET"),
+    "group_members": ("owner", "GET"),
+    "group_member_edit": ("owner", "GET"),
+    "group_member_delete": ("owner", "POST"),
+    "group_evening_new": ("owner", "GET"),
+    "group_evening_add": ("owner", "GET"),
+    "group_evening_remove": ("owner", "POST"),
+    "group_payment_new": ("owner", "GET"),
+    "group_payment_edit": ("owner", "GET"),
+    "group_payment_delete": ("owner", "POST"),
+    "group_changes": ("owner", "GET"),
+    "group_payment_restore": ("owner", "POST"),
 }
 
 
@@ -223,6 +255,14 @@ def _url_for(name: str, world) -> str:
         {"session_id": session.pk, "round_id": session.rounds.first().pk},
         {"session_id": session.pk, "player_id": session.players.get(name="Aama").pk},
         {"session_id": session.pk, "change_id": session.changes.first().pk},
+    ]
+    group = Group.objects.get(evenings__session=session)
+    candidates += [
+        {"group_id": group.pk},
+        {"group_id": group.pk, "member_id": group.members.all()[0].pk},
+        {"group_id": group.pk, "payment_id": group.payments.all()[0].pk},
+        {"group_id": group.pk, "change_id": group.changes.all()[0].pk},
+        {"group_id": group.pk, "session_id": session.pk},
     ]
     for kwargs in candidates:
         try:

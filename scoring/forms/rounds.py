@@ -278,6 +278,23 @@ class RoundForm:
         win_type_known = self.win_type in ("normal", "dublee")
         if not win_type_known:
             self.add_error("win_type", str(_("must be normal or dublee")))
+        elif self.win_type == "normal" and winner_name is not None:
+            # A winner who saw by seven dublees goes out with the eighth: their
+            # "dublees" tapped with the win type left at Normal would settle a
+            # dublee win as a normal one, bonus lost. Asked, never guessed
+            # (static/js/round.js sets the win type at the tap).
+            chosen_row = next(r for r in self.rows if r.player.name == winner_name)
+            if chosen_row.dublees:
+                self.add_error(
+                    "win_type",
+                    str(
+                        _(
+                            "%(name)s won and saw by dublees, so it is a Dublee win: "
+                            "choose Dublee (eight dublees), or untick %(name)s's dublees"
+                        )
+                        % {"name": winner_name}
+                    ),
+                )
         round_input = RoundInput(
             entries=tuple(entries),
             winner=winner_name,

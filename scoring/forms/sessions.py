@@ -59,9 +59,10 @@ class SessionForm(RulesFieldsMixin, SessionDetailsForm):
         widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, suggested: str = DEFAULT_PRESET, **kwargs: Any) -> None:
+        """`suggested`: the preset the form opens on (suggested_preset)."""
         super().__init__(*args, **kwargs)
-        preset = self.data.get("preset", DEFAULT_PRESET) if self.is_bound else DEFAULT_PRESET
+        preset = self.data.get("preset", suggested) if self.is_bound else suggested
         if preset not in PRESETS:
             preset = DEFAULT_PRESET
         self.add_rule_fields(PRESETS[preset], preset)

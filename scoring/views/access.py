@@ -11,13 +11,15 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
-from ..selectors.versions import owned_version, shared_version
+from ..selectors.versions import owned_version, shared_version, with_owner_version
 from ..services import rounds_with_entries
 from ..services.savekeys import earlier_save, posted_save_key, repeated_save
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+    # With its owner's counter: its version (versions.py) costs no query of its own.
+    sessions = with_owner_version(GameSession.objects.all())
+    return get_object_or_404(sessions, pk=session_id, owner=request.user)
 
 
 def session_version_for_user(request: HttpRequest, session_id: int) -> str:
@@ -82,4 +84,4 @@ def shared_session(token: str) -> GameSession:
     # The token must be non-empty: a revoked session has share_token NULL.
     if not token:
         raise Http404
-    return get_object_or_404(GameSession, share_token=token)
+    return get_object_or_404(with_owner_version(GameSession.objects.all()), share_token=token)

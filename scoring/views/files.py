@@ -15,9 +15,11 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from localise.sessionfiles import load_session
+
 from .. import services
 from ..engine import RoundError
-from ..engine.sessionfile import SessionDoc, SessionFileError, dumps, loads
+from ..engine.sessionfile import SessionDoc, SessionFileError, dumps
 from ..forms import refused_status
 from ..forms.files import ImportForm
 from ..models import GameSession
@@ -94,7 +96,7 @@ def _import_confirmed(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("That file is no longer held here; choose it again."))
         return redirect("session_import")
     try:
-        doc = loads(pending["text"])
+        doc = load_session(pending["text"])
     except SessionFileError as error:  # the rules changed since it was read
         messages.error(request, translate(error.msg))
         return redirect("session_import")

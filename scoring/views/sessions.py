@@ -11,20 +11,25 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from groups.access import settle_up_version_for_user
+from groups.selectors import evening_group_note
+
 from .. import services
-from ..engine.rules import closest_preset, preset_of
+from ..engine.rules import DEFAULT_PRESET, closest_preset, preset_of
 from ..forms import refused_status
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
-from ..models import GameSession, Player, RoundEntry
+from ..models import GameSession, Player, Round, RoundEntry
 from ..selectors.ledger_table import ledger_context
-from ..selectors.reports import LATEST_ROUNDS, session_ledger
+from ..selectors.reports import LATEST_ROUNDS, Ledger, session_ledger
 from ..selectors.snapshot import read_snapshot
 from ..selectors.versions import owner_version, remember
 from ..services.savekeys import posted_save_key
@@ -33,14 +38,27 @@ from .access import saved_key_for_user, session_for_user, session_version_for_us
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
-    """Each session's leader(s) by total points, in one query."""
+    """Each session's leader(s) by total points, in two queries (three when a
+    player who sat a round out paid a dhoos in it)."""
     best: dict[int, tuple[int, list[str]]] = {}
-    totals = (
-        RoundEntry.objects.filter(round__session__in=sessions)
+    summed: dict[tuple[int, str], int] = {
+        (session_id, name): total
+        for session_id, name, total in RoundEntry.objects.filter(round__session__in=sessions)
         .values_list("round__session_id", "player__name")
         .annotate(total=Sum("net"))
+    }
+    outside = list(
+        Round.objects.filter(session__in=sessions)
+        .exclude(outside_nets={})
+        .values_list("session_id", "outside_nets")
     )
-    for session_id, name, total in totals:
+    if outside:
+        seat = dict(Player.objects.filter(session__in=sessions).values_list("id", "name"))
+        for session_id, nets in outside:
+            for player_id, net in nets.items():
+                key = (session_id, seat[int(player_id)])
+                summed[key] = summed.get(key, 0) + net
+    for (session_id, name), total in summed.items():
         top, names = best.get(session_id, (0, []))
         if total > top:
             best[session_id] = (total, [name])
@@ -55,23 +73,37 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(request, "home.html")
     user = request.user
     version = owner_version(user.pk)
+    number = request.GET.get("page", "1")
     return render_page(
         request,
         "home.html",
-        lambda: {"sessions": remember("home", version, lambda: _sessions_with_leaders(user))},
+        lambda: {
+            "page": remember(
+                f"home-{number[:8]}", version, lambda: _sessions_with_leaders(user, number)
+            )
+        },
         version=version,
     )
 
 
+# The sessions list shows this many a page (newest first): a family with a
+# thousand evenings opens it at once.
+SESSIONS_PAGE_SIZE = 30
+
+
 @read_snapshot()
-def _sessions_with_leaders(owner) -> list[GameSession]:
-    sessions: list[GameSession] = list(
-        GameSession.objects.filter(owner=owner).annotate(round_count=Count("rounds"))
+def _sessions_with_leaders(owner, number: str = "1") -> Page:
+    sessions = (
+        GameSession.objects.filter(owner=owner)
+        .annotate(round_count=Count("rounds"))
+        .order_by("-played_on", "-id")
     )
-    leaders = _leaders(sessions)
-    for session in sessions:
+    page = Paginator(sessions, SESSIONS_PAGE_SIZE).get_page(number)
+    shown: list[GameSession] = list(page.object_list)
+    leaders = _leaders(shown)
+    for session in shown:
         session.leaders = leaders.get(session.pk, [])
-    return sessions
+    return Page(shown, page.number, page.paginator)
 
 
 @login_required
@@ -81,7 +113,8 @@ def session_new(request: HttpRequest) -> HttpResponse:
         return _session_created(
             request, lambda: services.saved_session(earlier, owner=request.user)
         )
-    form = SessionForm(request.POST or None)
+    suggested, why = suggested_preset(request)
+    form = SessionForm(request.POST or None, suggested=suggested)
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         data, rules = form.cleaned_data, form.rules
         return _session_created(
@@ -108,9 +141,51 @@ def session_new(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "scoring/sessions/new.html",
-        {"form": form, "past_players": past_players, "presets": preset_options()},
+        {
+            "form": form,
+            "past_players": past_players,
+            "presets": preset_options(),
+            "suggested": suggested,
+            "suggested_why": why,
+            "preset_who": PRESET_WHO,
+        },
         status=refused_status(form),
     )
+
+
+# Who plays each preset, one line each, under the new session's preset (RULES.md
+# section 4 on where each comes from).
+PRESET_WHO = {
+    "pagat": gettext_lazy(
+        "pagat: the rules as pagat.com (the card-game encyclopaedia) writes them; "
+        "unseen maal counts."
+    ),
+    "kidnap": gettext_lazy("kidnap: families where the winner takes an unseen loser's maal."),
+    "murder": gettext_lazy("murder: families where an unseen loser's maal is simply lost."),
+    "wikipedia": gettext_lazy("wikipedia: the rules as the Wikipedia article gives them."),
+    "nepal": gettext_lazy(
+        "nepal: what most families in Nepal play, and the Nepali scorekeeper apps' default."
+    ),
+}
+
+
+def suggested_preset(request: HttpRequest) -> tuple[str, str]:
+    """The preset a new session opens on, and why: the one the family played
+    last (its rules, or the preset closest to their house rules), else `nepal`
+    for a reader in Nepali, else the default."""
+    last = (
+        GameSession.objects.filter(owner_id=request.user.pk)
+        .order_by("-played_on", "-id")
+        .only("rules")
+        .first()
+    )
+    if last is not None:
+        rules = last.get_rules()
+        exact = preset_of(rules)
+        return (exact, "last") if exact else (closest_preset(rules), "closest")
+    if (get_language() or "").startswith("ne"):
+        return "nepal", "language"
+    return DEFAULT_PRESET, ""
 
 
 def session_saved(
@@ -142,24 +217,62 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     def context() -> dict[str, object]:
         session = session_for_user(request, session_id)
         rules = session.get_rules()
+        ledger = ledger_context(session, latest=latest, can_edit=True, chart=True)
         return {
             "session": session,
-            **ledger_context(session, latest=latest, can_edit=True, chart=True),
+            **ledger,
             "can_edit": True,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
+            "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
         }
 
     return render_page(request, "scoring/sessions/detail.html", context, version=version)
 
 
+SAVED_TAG = "round-saved-"
+
+
+def saved_round_tag(round_pk: int) -> str:
+    """The tag of a "Round 4 saved." message that makes the page after it open
+    on the standings (_saved_round)."""
+    return f"{SAVED_TAG}{round_pk}"
+
+
+def _saved_round(request: HttpRequest, ledger: Ledger) -> dict[str, object] | None:
+    """Right after a round is saved (its message tagged saved_round_tag): every
+    player's total and what that round changed, for the top of the page. A page
+    with a message waiting is rendered for its request alone (pagecache)."""
+    saved = None
+    for message in messages.get_messages(request):
+        for tag in message.extra_tags.split():
+            if tag.startswith(SAVED_TAG) and tag[len(SAVED_TAG) :].isdigit():
+                saved = int(tag[len(SAVED_TAG) :])
+    ids = [round_id for round_id, *_rest in ledger.rows.rounds]
+    if saved is None or saved not in ids:
+        return None
+    index = ids.index(saved)
+    column = {p.id: i for i, p in enumerate(ledger.players)}
+    rows = [
+        {"standing": s, "change": ledger.rows.nets_by_player[column[s.player.id]][index]}
+        for s in ledger.standings
+    ]
+    return {"position": index + 1, "round_id": saved, "rows": rows}
+
+
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_user(request, session_id)
+    # An evening of a group also shows the group's purse: its version too.
+    version = settle_up_version_for_user(request, session_id)
 
     def context() -> dict[str, object]:
         session = session_for_user(request, session_id)
-        return {"session": session, "ledger": session_ledger(session), "can_edit": True}
+        return {
+            "session": session,
+            "ledger": session_ledger(session),
+            "can_edit": True,
+            "purse": evening_group_note(session),
+        }
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from localise.sessionfiles import load_session
 from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.engine.numbers import NotANumber, parse_whole
-from scoring.engine.sessionfile import SessionDoc, SessionFileError, loads
+from scoring.engine.sessionfile import SessionDoc, SessionFileError
 
 
 class SessionFileCommand(BaseCommand):
@@ -75,6 +76,6 @@ def read_session_file(path: str) -> SessionDoc:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise CommandError(f"{path}: cannot read: {reason}", returncode=2) from None
     try:
-        return loads(text)
+        return load_session(text)
     except SessionFileError as error:
         raise CommandError(str(error), returncode=2) from None

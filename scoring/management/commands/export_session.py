@@ -4,7 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from scoring.engine.sessionfile import SessionFileError, dumps, loads
+from localise.sessionfiles import load_session
+from scoring.engine.sessionfile import SessionFileError, dumps
 from scoring.models import GameSession
 from scoring.selectors.snapshot import read_snapshot
 from scoring.services import export_session
@@ -31,7 +32,7 @@ def restore_problem(text: str) -> str | None:
     before a limit or a rule it breaks existed is still written, but its backup
     would not restore, and whoever keeps the backups must hear of it."""
     try:
-        loads(text)
+        load_session(text)
     except SessionFileError as error:
         return str(error)
     return None
