@@ -357,10 +357,16 @@
     var round = roundOf();
     if (!round) return null;
     var nets = {};
+    var outside = [];
     try {
       if (!loaded.engine.roundProblems(round, rules).length) {
-        loaded.engine.settleRound(round, rules, currentPending()).players.forEach(function (p) {
+        var result = loaded.engine.settleRound(round, rules, currentPending());
+        result.players.forEach(function (p) {
           nets[p.player] = p.net;
+        });
+        // A fouler who sat the round out and pays a waiting dhoos in it (next_round_winner).
+        outside = (result.outside || []).map(function (owed) {
+          return { name: owed.player, net: result.nets ? result.nets[owed.player] : -owed.amount };
         });
       }
     } catch (error) {
@@ -368,9 +374,11 @@
     }
     return {
       winner: round.winner,
-      players: round.entries.map(function (entry) {
-        return { name: entry.player, net: entry.player in nets ? nets[entry.player] : null };
-      }),
+      players: round.entries
+        .map(function (entry) {
+          return { name: entry.player, net: entry.player in nets ? nets[entry.player] : null };
+        })
+        .concat(outside),
     };
   };
 
