@@ -1,6 +1,7 @@
 """The scoring engine: pure Python, no Django. Dataclasses in, dataclasses out."""
 
 from .ledger import Transfer, money, settle_up, totals
+from .prepare import PreparedRound, check_tallies, prepare_round
 from .rules import PRESETS, RuleError, Rules, make_rules, rules_from_options
 from .settlement import (
     BetterDefault,
@@ -26,6 +27,7 @@ __all__ = [
     "Dhoos",
     "Entry",
     "PlayerResult",
+    "PreparedRound",
     "RoundError",
     "RoundInput",
     "RoundResult",
@@ -35,8 +37,10 @@ __all__ = [
     "Transfer",
     "better_by_default",
     "better_defaults",
+    "check_tallies",
     "make_rules",
     "money",
+    "prepare_round",
     "rules_from_options",
     "settle_long_way",
     "settle_round",

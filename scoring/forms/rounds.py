@@ -11,18 +11,27 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
+from ..engine import (
+    Dhoos,
+    Entry,
+    PreparedRound,
+    RoundError,
+    RoundInput,
+    RoundResult,
+    Rules,
+    prepare_round,
+    settle_round,
+)
 from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
 from ..engine.numbers import NotANumber, TooManyDigits, parse_whole
 from ..engine.settlement import MAX_POINTS, Status, WinType, round_problems
 from ..models import Player
-from ..services import check_tallies
 from ..words.i18n import translate
 
 ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
@@ -68,6 +77,7 @@ class RoundForm:
         *,
         number: int = 1,
         pending: Sequence[Dhoos] = (),
+        version: object = None,
     ) -> None:
         self.players = players
         self.rules = rules
@@ -76,9 +86,13 @@ class RoundForm:
         self.number = number
         self.better_default = better_default
         self.pending = tuple(pending)
+        # The session's version the form was read at: the prepared round carries
+        # it, so the save can tell whether the session changed since.
+        self.version = version
         self.is_bound = data is not None
         self.errors: dict[str, list[str]] = {}
         self.round_input: RoundInput | None = None
+        self.prepared: PreparedRound | None = None
         self.result: RoundResult | None = None
         self._validated = False
         # The maal calculator: the round's tiplu and each player's checked tally.
@@ -305,55 +319,72 @@ class RoundForm:
         for problem in round_problems(round_input, self.rules):
             # With the winner refused above, "a dublee win needs a winner" says it again.
             if not (winner_refused and problem.field == "win_type" and winner_name is None):
-                self._place(problem)
+                self.place(problem)
         if self.has_errors:
             return
+        counts, unreadable = self._counts()
+        if unreadable:
+            # The round's own problems first; the calculator's unreadable counts
+            # only when the round settles.
+            try:
+                self.result = settle_round(
+                    round_input, self.rules, number=self.number, pending=self.pending
+                )
+            except RoundError as error:
+                self.place(error)
+                return
+            for row, unread in unreadable:
+                row.add_error("maal", unread)
+            return
         try:
-            self.result = settle_round(
-                round_input, self.rules, number=self.number, pending=self.pending
+            # Settled once in its place and its tallies checked once: the save
+            # takes it as it is unless the session changed meanwhile.
+            prepared = prepare_round(
+                round_input,
+                self.rules,
+                number=self.number,
+                pending=self.pending,
+                better_default=self.better_default,
+                tiplu=self.tiplu,
+                tallies=counts,
+                version=self.version,
             )
         except RoundError as error:
-            self._place(error)
+            self.place(error)
             return
-        if not self._check_maal(round_input):
-            return
+        self.prepared = prepared
+        self.result = prepared.result
+        self.tiplu = prepared.tiplu
+        self.tallies = dict(prepared.tallies)
         # Left as the rules set it, the round keeps following its default (None),
         # which moves if an earlier round is added or deleted; changed, it is the
         # table's own mark.
-        marked = None if self.better == self.better_default else self.better
-        self.round_input = replace(round_input, better=marked)
+        self.round_input = prepared.round_input
 
-    def _check_maal(self, round_input: RoundInput) -> bool:
-        """The maal calculator's counts agree with the points beside them."""
+    def _counts(self) -> tuple[dict[str, Any], list[tuple[PlayerRow, str]]]:
+        """The maal calculator's counts as posted, by player, and the rows whose
+        count cannot be read, with the problem."""
         counts: dict[str, Any] = {}
+        unreadable: list[tuple[PlayerRow, str]] = []
         for row in self.rows:
             if row.plays and row.maal_tally:
                 try:
                     counts[row.player.name] = loads_bounded(row.maal_tally, MAX_TALLY_CHARS)
                 except InputTooLarge:
-                    row.add_error(
-                        "maal",
-                        str(_("the calculator's count is too large or nested; count again")),
+                    unreadable.append(
+                        (row, str(_("the calculator's count is too large or nested; count again")))
                     )
                 except KeyGivenTwice:
-                    row.add_error(
-                        "maal",
-                        str(_("the calculator's count gives one item twice; count again")),
+                    unreadable.append(
+                        (row, str(_("the calculator's count gives one item twice; count again")))
                     )
                 except ValueError:  # not JSON
-                    row.add_error(
-                        "maal", str(_("the calculator's count is unreadable; count again"))
+                    unreadable.append(
+                        (row, str(_("the calculator's count is unreadable; count again")))
                     )
-        if self.has_errors:
-            return False
-        try:
-            self.tiplu, self.tallies = check_tallies(round_input, self.tiplu, counts, self.rules)
-        except RoundError as error:
-            self._place(error)
-            return False
-        return True
+        return counts, unreadable
 
-    def _place(self, error: RoundError) -> None:
+    def place(self, error: RoundError) -> None:
         """Put the engine's message beside the field it names."""
         row = next((r for r in self.rows if r.player.name == error.player), None)
         if row is not None and error.field in ROW_FIELDS:

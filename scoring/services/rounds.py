@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop
 
 from ..engine import (
     Entry,
+    PreparedRound,
     RoundError,
     RoundInput,
     RoundResult,
@@ -21,8 +22,8 @@ from ..engine import (
     settle_session,
 )
 from ..engine.limits import MAX_ROUNDS
-from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round_tallies
 from ..engine.messages import message
+from ..engine.prepare import Tallies, check_tallies
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
 from ..selectors.rounds import saved_rounds
 from ..selectors.versions import RoundsSoFar, claim_unchanged
@@ -129,44 +130,6 @@ def rounds_with_entries(session: GameSession) -> QuerySet[Round]:
         .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
         .order_by("number")
     )
-
-
-Tallies = Mapping[str, Any]  # player name -> Tally.to_dict() from the maal calculator
-
-
-def check_tallies(
-    round_input: RoundInput, tiplu: str, tallies: Tallies | None, rules: Rules
-) -> tuple[str, dict[str, dict[str, int]]]:
-    """The round's tiplu code and each player's checked tally; RoundError naming
-    the player if a tally is impossible or disagrees with the points entered."""
-    code = ""
-    if tiplu:
-        try:
-            code = Card.parse(tiplu).code
-        except MaalError as error:
-            raise RoundError(error.msg, field="tiplu") from None
-    checked: dict[str, dict[str, int]] = {}
-    for name, data in (tallies or {}).items():
-        try:
-            entry = round_input.entry(name)
-        except KeyError:
-            raise RoundError(
-                gettext_noop("has a maal tally but is not in the round"), player=name
-            ) from None
-        if not code:
-            raise RoundError(
-                gettext_noop("pick the tiplu card to use the maal calculator"), field="tiplu"
-            )
-        try:
-            result = check_entry_tally(data, code, rules, entry.maal, entry.tunnel)[1]
-        except MaalError as error:
-            raise RoundError(error.msg, field="maal", player=name) from None
-        checked[name] = result.tally.to_dict()
-    try:
-        check_round_tallies({name: Tally(**tally) for name, tally in checked.items()})
-    except MaalError as error:
-        raise RoundError(error.msg, field="maal") from None
-    return code, checked
 
 
 def write_entries(
@@ -360,7 +323,7 @@ def resettle(
 
 def add_round(
     session: GameSession,
-    round_input: RoundInput,
+    round_input: RoundInput | PreparedRound,
     *,
     players: list[Player] | None = None,
     setting: NextRound | None = None,
@@ -376,7 +339,9 @@ def add_round(
     calculator, when it was used. With `save_key` (the form's one-time key), a
     key saved before returns the round it saved, marked `replayed`, and saves
     nothing; the key is written in the save's transaction, so a save and its key
-    are kept together or not at all."""
+    are kept together or not at all. A PreparedRound (the round form's) is
+    saved as it was settled and checked, unless the session changed since it
+    was prepared; then it is checked and settled again."""
     who = user if getattr(user, "pk", None) else None
     try:
         return _add_round(
@@ -402,7 +367,7 @@ def add_round(
 @transaction.atomic
 def _add_round(
     session: GameSession,
-    round_input: RoundInput,
+    given: RoundInput | PreparedRound,
     *,
     players: list[Player] | None,
     setting: NextRound | None,
@@ -411,6 +376,9 @@ def _add_round(
     who,
     save_key: str | None,
 ) -> Round:
+    prepared, round_input = _prepared(given, session.updated_at)
+    if isinstance(given, PreparedRound):
+        tiplu, tallies = given.tiplu, given.tallies
     claimed = claim_unchanged(session) if players is not None else None
     if claimed is not None and players is not None:
         # Neither the session (its rules) nor its players or rounds changed since
@@ -421,13 +389,18 @@ def _add_round(
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
         by_name = players_now(locked, round_input, read=players)
     rules = locked.get_rules()
-    settle_round(_checked(round_input), rules)  # refuse before writing anything
-    tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     so_far = claimed or _rounds_so_far(locked)
+    in_place = None
+    if claimed and prepared is not None and prepared.number == so_far.count + 1:
+        # Prepared against the session as it still is, in the place it takes:
+        # settled and checked already.
+        in_place, tiplu, checked = prepared.result, prepared.tiplu, dict(prepared.tallies)
+    else:
+        settle_round(_checked(round_input), rules)  # refuse before writing anything
+        tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     check_room(so_far.count)
     position = so_far.count + 1  # the last: every other number is lower
-    in_place = None
-    if claimed and setting is not None and setting.number == position:
+    if in_place is None and claimed and setting is not None and setting.number == position:
         # Appending changes no earlier round: settled in its place at once.
         in_place = _settled_in_place(round_input, rules, setting)
     round_ = Round.objects.create(
@@ -457,6 +430,16 @@ def _add_round(
     return round_
 
 
+def _prepared(
+    round_: RoundInput | PreparedRound, version: object
+) -> tuple[PreparedRound | None, RoundInput]:
+    """The prepared round if it was prepared against `version` (the session's
+    version as the caller read it), and the round to save."""
+    if isinstance(round_, PreparedRound):
+        return (round_ if round_.version == version else None), round_.round_input
+    return None, round_
+
+
 def _rounds_so_far(session: GameSession) -> RoundsSoFar:
     so_far = Round.objects.filter(session=session).aggregate(top=Max("number"), count=Count("pk"))
     return RoundsSoFar(last_number=so_far["top"] or 0, count=so_far["count"])
@@ -482,7 +465,7 @@ def saved_round(saved: SavedKey) -> Round:
 @transaction.atomic
 def replace_round(
     round_: Round,
-    round_input: RoundInput,
+    given: RoundInput | PreparedRound,
     *,
     tiplu: str = "",
     tallies: Tallies | None = None,
@@ -501,8 +484,13 @@ def replace_round(
     `replayed`, instead of the conflict. Only a key kept for an edit of this
     round counts: one used for anything else neither answers nor stops an edit.
     `read_players`: the session's players as the form read them, before this
-    transaction (players_now: one renamed meanwhile is still that player)."""
+    transaction (players_now: one renamed meanwhile is still that player).
+    A PreparedRound (the round form's) is taken as checked unless the session
+    changed since it was prepared."""
+    if isinstance(given, PreparedRound):
+        tiplu, tallies = given.tiplu, given.tallies
     session = GameSession.objects.select_for_update().get(pk=round_.session_id)
+    prepared, round_input = _prepared(given, session.updated_at)
     try:
         current = Round.objects.select_for_update().get(pk=round_.pk, session=session)
     except Round.DoesNotExist:
@@ -516,8 +504,11 @@ def replace_round(
         round_.replayed = True
         return round_
     rules = session.get_rules()
-    settle_round(_checked(round_input), rules)
-    tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
+    if prepared is not None:  # checked against the session as it still is
+        tiplu, checked = prepared.tiplu, dict(prepared.tallies)
+    else:
+        settle_round(_checked(round_input), rules)
+        tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
     players = players_now(session, round_input, read=read_players)
     stored = rounds_with_entries(session).get(pk=round_.pk)
     stored_tallies = {e.player.name: e.maal_tally for e in stored.entries.all() if e.maal_tally}

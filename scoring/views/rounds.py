@@ -81,6 +81,7 @@ def _form(session: GameSession, setting: NextRound, data=None, **initial: Any) -
         better_default=setting.better.better,
         number=setting.number,
         pending=setting.pending,
+        version=session.updated_at,
         **initial,
     )
 
@@ -101,20 +102,18 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
             return redirect("session_detail", session_id=session.pk)
     setting = new_round_setting(session)
     form = _form(session, setting, data=request.POST)
-    if form.is_valid() and form.round_input is not None:
+    if form.is_valid() and form.prepared is not None:
         try:
             round_ = services.add_round(
                 session,
-                form.round_input,
+                form.prepared,
                 players=session_players(session),
                 setting=setting,
-                tiplu=form.tiplu,
-                tallies=form.tallies,
                 user=request.user,
                 save_key=posted_save_key(request),
             )
         except RoundError as error:  # the rules changed under our feet
-            form._place(error)
+            form.place(error)
         except services.AlreadySaved as saved:  # a repeat, and its round deleted since
             messages.info(request, _("This round was saved already."))
             return redirect("session_detail", session_id=saved.session_id or session.pk)
@@ -333,13 +332,11 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                 ),
             )
             return _round_page(request, session, form, setting, round_, status=400)
-        if form.is_valid() and form.round_input is not None:
+        if form.is_valid() and form.prepared is not None:
             try:
                 round_ = services.replace_round(
                     round_,
-                    form.round_input,
-                    tiplu=form.tiplu,
-                    tallies=form.tallies,
+                    form.prepared,
                     user=request.user,
                     expected_version=opened,
                     save_key=posted_save_key(request),
@@ -348,12 +345,12 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
             except RoundConflict as error:
                 if not Round.objects.filter(pk=round_.pk).exists():
                     return _round_gone(request, session, round_.pk)
-                form._place(error)
+                form.place(error)
                 return _round_page(
                     request, session, form, setting, round_, status=409, conflict=True
                 )
             except RoundError as error:
-                form._place(error)
+                form.place(error)
             else:
                 if round_.unchanged:
                     messages.info(
