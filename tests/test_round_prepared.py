@@ -103,3 +103,24 @@ def test_a_round_prepared_before_the_session_changed_is_prepared_again(session, 
     assert counted["settle"].call_count >= 1  # and settled again
     assert round_.position == 2
     assert RoundEntry.objects.get(round=round_, player__name="Aama").maal_tally == {"tiplu": 2}
+
+
+# --- the export, from stored values ------------------------------------------------------------
+
+
+def test_the_export_takes_stored_nets_and_says_what_settling_again_says(logged_in, session):
+    from scoring.engine import sessionfile
+
+    logged_in.post(reverse("round_new", args=[session.pk]), _with_tally(session))
+    logged_in.post(
+        reverse("round_new", args=[session.pk]),
+        round_data(session, {**WORKED, "Dai": ("seen", 4, 0, True)}, "Aama", better=True),
+    )
+    settled_again = sessionfile.export_document(services.session_doc(session))
+    settle = mock.Mock(wraps=sessionfile.settle_session)
+    with mock.patch.object(sessionfile, "settle_session", settle):
+        exported = services.export_session(session)
+    assert settle.call_count == 0  # pagat never looks back: the saved nets are the nets
+    assert json.dumps(exported) == json.dumps(settled_again)
+    assert exported["rounds"][0]["tiplu"] == "7H"
+    assert exported["rounds"][0]["entries"][0]["maal_tally"] == {"tiplu": 2}

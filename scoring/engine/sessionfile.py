@@ -35,6 +35,8 @@ from .names import clean_player_name as clean_name
 from .numbers import NotANumber, parse_decimal
 from .rules import RuleError, Rules, rules_from_options
 from .settlement import (
+    BookedDhoos,
+    Dhoos,
     Entry,
     RoundError,
     RoundInput,
@@ -627,17 +629,42 @@ def round_document(
         entries.append(entry)
     doc["entries"] = entries
     if result is not None:
-        doc["net"] = result.nets
-        if result.dhoos_booked:
-            doc["dhoos_booked"] = [
-                {"player": d.player, "amount": d.amount, "round": d.round, "to": d.payee}
-                for d in result.dhoos_booked
-            ]
+        _settled_part(doc, result.nets, result.dhoos_booked)
     return doc
 
 
-def export_document(doc: SessionDoc) -> dict[str, Any]:
-    """The export: the document with rules resolved, nets, totals, money and transfers."""
+def _settled_part(doc: dict[str, Any], nets: dict[str, int], booked: Sequence[BookedDhoos]) -> None:
+    doc["net"] = nets
+    if booked:
+        doc["dhoos_booked"] = [
+            {"player": d.player, "amount": d.amount, "round": d.round, "to": d.payee}
+            for d in booked
+        ]
+
+
+def _stored_nets(
+    rounds: Sequence[RoundInput], rules: Rules, stored: Sequence[Mapping[str, int]] | None
+) -> list[dict[str, int]] | None:
+    """The nets the database keeps, in each round's entry order, where they are
+    what settling again would give: under rules that never look at earlier
+    rounds, every round settles alone (no default better, no dhoos carried) and
+    its saved nets are the ones its save settled. None: settle again."""
+    if stored is None or rules.looks_back() or len(stored) != len(rounds):
+        return None
+    nets = []
+    for round_, kept in zip(rounds, stored, strict=True):
+        if len(kept) != len(round_.entries) or any(e.player not in kept for e in round_.entries):
+            return None
+        nets.append({e.player: kept[e.player] for e in round_.entries})
+    return nets
+
+
+def export_document(
+    doc: SessionDoc, stored_nets: Sequence[Mapping[str, int]] | None = None
+) -> dict[str, Any]:
+    """The export: the document with rules resolved, nets, totals, money and
+    transfers. `stored_nets`: each round's nets as saved (player -> net), used
+    instead of settling every round again where the rules allow it."""
     # Entries in the session's player order, as the database gives them back, so
     # `settle FILE` and an export after `import_session FILE` are the same text.
     order = {player: index for index, player in enumerate(doc.players)}
@@ -645,14 +672,22 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
         replace(r, entries=tuple(sorted(r.entries, key=lambda e: order.get(e.player, len(order)))))
         for r in doc.rounds
     ]
-    settled = settle_session(rounds, doc.rules)
-    results = settled.rounds
-    points = totals((r.nets for r in results), doc.players)
+    kept = _stored_nets(rounds, doc.rules, stored_nets)
+    if kept is not None:
+        nets = kept
+        booked: list[Sequence[BookedDhoos]] = [()] * len(rounds)
+        still: Sequence[Dhoos] = ()
+    else:
+        settled = settle_session(rounds, doc.rules)
+        nets = [r.nets for r in settled.rounds]
+        booked = [r.dhoos_booked for r in settled.rounds]
+        still = settled.pending
+    points = totals(nets, doc.players)
     # Dhoos owed to a next winner who has not played yet: in nobody's totals.
     pending = (
         {
             "dhoos_pending": [
-                {"player": d.player, "amount": d.amount, "round": d.round} for d in settled.pending
+                {"player": d.player, "amount": d.amount, "round": d.round} for d in still
             ]
         }
         if doc.rules.looks_back("dhoos")
@@ -669,8 +704,10 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
         "rules": doc.rules.to_options(),
         "players": list(doc.players),
         "rounds": [
-            round_document(r, res, doc.maal_of(index))
-            for index, (r, res) in enumerate(zip(rounds, results, strict=True))
+            _exported_round(r, round_nets, round_booked, doc.maal_of(index))
+            for index, (r, round_nets, round_booked) in enumerate(
+                zip(rounds, nets, booked, strict=True)
+            )
         ],
         "totals": points,
         "money": {player: str(amount) for player, amount in amounts.items()},
@@ -680,6 +717,14 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
         ],
         **pending,
     }
+
+
+def _exported_round(
+    round_: RoundInput, nets: dict[str, int], booked: Sequence[BookedDhoos], maal: RoundMaal
+) -> dict[str, Any]:
+    doc = round_document(round_, None, maal)
+    _settled_part(doc, nets, booked)
+    return doc
 
 
 COMPUTED = ("totals", "money", "transfers", "dhoos_pending")

@@ -23,6 +23,9 @@ class SavedRound:
     # Stored nets of players who sat the round out (a next_round_winner dhoos).
     outside: dict[str, int] = field(default_factory=dict)
     pending_after: list[list[int]] | None = None  # as stored (Round.pending_after)
+    # The maal calculator's: the tiplu's code and each counted player's tally.
+    tiplu: str = ""
+    tallies: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def saved_rounds(session: GameSession) -> list[SavedRound]:
@@ -35,13 +38,29 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
         RoundEntry.objects.filter(round__session=session)
         .order_by("player__position", "player_id")
         .values_list(
-            "round_id", "id", "player__name", "status", "maal", "tunnel", "dhoos", "dublees", "net"
+            "round_id",
+            "id",
+            "player__name",
+            "status",
+            "maal",
+            "tunnel",
+            "dhoos",
+            "dublees",
+            "net",
+            "maal_tally",
         )
     ):
         entries.setdefault(row[0], []).append(row[1:])
     saved = []
-    for pk, winner, win_type, mark, better, outside, pending_after in rows.values_list(
-        "id", "winner__name", "win_type", "better_mark", "better", "outside_nets", "pending_after"
+    for pk, winner, win_type, mark, better, outside, pending_after, tiplu in rows.values_list(
+        "id",
+        "winner__name",
+        "win_type",
+        "better_mark",
+        "better",
+        "outside_nets",
+        "pending_after",
+        "tiplu",
     ):
         mine = entries.get(pk, [])
         if outside and names is None:
@@ -53,15 +72,17 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
                 input=RoundInput(
                     entries=tuple(
                         Entry(name, status, maal, tunnel, dhoos, dublees)
-                        for _id, name, status, maal, tunnel, dhoos, dublees, _net in mine
+                        for _id, name, status, maal, tunnel, dhoos, dublees, *_rest in mine
                     ),
                     winner=winner,
                     win_type=cast("WinType", win_type),  # a stored choice
                     better=mark,
                 ),
-                entries={name: (entry_id, net) for entry_id, name, *_rest, net in mine},
+                entries={name: (entry_id, net) for entry_id, name, *_rest, net, _tally in mine},
                 outside={(names or {})[i]: net for i, net in (outside or {}).items()},
                 pending_after=pending_after,
+                tiplu=tiplu,
+                tallies={name: tally for _id, name, *_rest, tally in mine if tally},
             )
         )
     return saved

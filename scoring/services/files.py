@@ -18,36 +18,42 @@ from ..engine.sessionfile import (
     maal_per_round,
 )
 from ..models import GameSession, Player, Round
+from ..selectors.rounds import SavedRound, saved_rounds
 from . import rounds
 from .savekeys import once, remember_save
 from .sessions import saved_session
 
 
 def session_doc(session: GameSession) -> SessionDoc:
-    players = tuple(p.name for p in session.players.all())
-    saved = list(rounds.rounds_with_entries(session))
-    maal = [
-        RoundMaal(
-            tiplu=r.tiplu,
-            tallies={e.player.name: e.maal_tally for e in r.entries.all() if e.maal_tally},
-        )
-        for r in saved
-    ]
-    return SessionDoc(
+    """The saved session as a document, its rounds read as plain values."""
+    return _session_doc(session)[0]
+
+
+def _session_doc(session: GameSession) -> tuple[SessionDoc, list[SavedRound]]:
+    players = tuple(session.players.values_list("name", flat=True))
+    saved = saved_rounds(session)
+    maal = [RoundMaal(tiplu=r.tiplu, tallies=r.tallies) for r in saved]
+    doc = SessionDoc(
         name=session.name,
         currency=session.currency,
         stake_per_point=session.stake_per_point,
         rules=session.get_rules(),
         players=players,
         # As the table marked them: an unmarked round (None) keeps its default.
-        rounds=tuple(r.to_input(marked=True) for r in saved),
+        rounds=tuple(r.input for r in saved),
         played_on=session.played_on,
         maal=maal_per_round(maal),
     )
+    return doc, saved
 
 
 def export_session(session: GameSession) -> dict[str, Any]:
-    return export_document(session_doc(session))
+    """The session's export; its nets as saved where settling again would give
+    the same (export_document knows when), so a long session is not settled
+    again for its file."""
+    doc, saved = _session_doc(session)
+    nets = [{name: net for name, (_id, net) in r.entries.items()} for r in saved]
+    return export_document(doc, stored_nets=nets)
 
 
 def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -> GameSession:
