@@ -11,6 +11,7 @@ from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.engine.maal import PRESET_TABLES
 from scoring.models import GameSession
+from scoring.selectors.rounds import rounds_with_entries
 
 from .web_helpers import make_session
 
@@ -217,7 +218,7 @@ def test_round_page_helpers(session):
         tiplu="10S",
         tallies={"Aama": {"poplu": 1, "marriages": 1}},
     )
-    round_ = services.rounds_with_entries(session).get(pk=round_.pk)
+    round_ = rounds_with_entries(session).get(pk=round_.pk)
     html = Template("{% load maal %}{% include 'scoring/maal/_round.html' %}").render(
         Context({"round": round_, "session": session})
     )

@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
+from django.db.models import Prefetch, QuerySet
+
 from ..engine import Entry, RoundInput
 from ..engine.settlement import WinType
-from ..models import GameSession, Round, RoundEntry
+from ..models import GameSession, Player, Round, RoundEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +88,24 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
             )
         )
     return saved
+
+
+def rounds_with_entries(session: GameSession) -> QuerySet[Round]:
+    """A session's rounds with everything needed to rebuild them, in two queries."""
+    return (
+        Round.objects.filter(session=session)
+        .select_related("winner")
+        .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
+        .order_by("number")
+    )
+
+
+def players_by_name(session: GameSession) -> dict[str, Player]:
+    return {p.name: p for p in session.players.all()}
+
+
+def position_of(round_: Round) -> int:
+    """The round's place as the ledger shows it (numbers may have gaps after a
+    delete). A save sets it on the round it returns, inside its transaction, so
+    the answer to a save needs no query once the round is committed."""
+    return Round.objects.filter(session_id=round_.session_id, number__lte=round_.number).count()

@@ -19,7 +19,6 @@ from .rounds import (
     replace_round,
     restore_round,
     round_snapshot,
-    rounds_with_entries,
     saved_round,
 )
 from .rules import recompute_session
@@ -48,7 +47,6 @@ __all__ = [
     "restore_round",
     "revoke_share_link",
     "round_snapshot",
-    "rounds_with_entries",
     "same_evening",
     "save_document",
     "saved_player",

@@ -18,7 +18,7 @@ from ..engine.sessionfile import (
     maal_per_round,
 )
 from ..models import GameSession, Player, Round
-from ..selectors.rounds import SavedRound, saved_rounds
+from ..selectors.rounds import SavedRound, players_by_name, saved_rounds
 from . import rounds
 from .savekeys import once, remember_save
 from .sessions import saved_session
@@ -102,7 +102,7 @@ def _save_document(doc: SessionDoc, *, owner, save_key: str | None) -> GameSessi
     Player.objects.bulk_create(
         Player(session=session, name=name, position=index) for index, name in enumerate(doc.players)
     )
-    players = rounds.players_by_name(session)
+    players = players_by_name(session)
     settled = settle_session(doc.rounds, doc.rules)
     for number, (round_input, result) in enumerate(
         zip(doc.rounds, settled.rounds, strict=True), start=1

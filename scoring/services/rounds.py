@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch
 from django.utils.translation import gettext_noop
 
 from ..engine import (
@@ -25,7 +25,7 @@ from ..engine.limits import MAX_ROUNDS
 from ..engine.messages import message
 from ..engine.prepare import Tallies, check_tallies
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
-from ..selectors.rounds import saved_rounds
+from ..selectors.rounds import players_by_name, position_of, rounds_with_entries, saved_rounds
 from ..selectors.versions import RoundsSoFar, claim_unchanged
 from .savekeys import earlier_save, remember_save, same_save
 
@@ -122,16 +122,6 @@ def _record(
     )
 
 
-def rounds_with_entries(session: GameSession) -> QuerySet[Round]:
-    """A session's rounds with everything needed to rebuild them, in two queries."""
-    return (
-        Round.objects.filter(session=session)
-        .select_related("winner")
-        .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
-        .order_by("number")
-    )
-
-
 def write_entries(
     round_: Round,
     round_input: RoundInput,
@@ -176,10 +166,6 @@ def _outside(result: RoundResult) -> dict[str, int]:
     return {name: net for name, net in result.nets.items() if name not in inside}
 
 
-def players_by_name(session: GameSession) -> dict[str, Player]:
-    return {p.name: p for p in session.players.all()}
-
-
 PLAYER_GONE = gettext_noop(
     "%(name)s was removed from this session while the round was being saved; "
     "reload the round and save it again"
@@ -209,13 +195,6 @@ def players_now(
     return players
 
 
-def position_of(round_: Round) -> int:
-    """The round's place as the ledger shows it (numbers may have gaps after a
-    delete). A save sets it on the round it returns, inside its transaction, so
-    the answer to a save needs no query once the round is committed."""
-    return Round.objects.filter(session_id=round_.session_id, number__lte=round_.number).count()
-
-
 def _checked(round_input: RoundInput) -> RoundInput:
     """The round as one settles alone: a round taking its default better (None)
     is checked and provisionally settled as not better."""
@@ -236,12 +215,6 @@ def _settled_in_place(round_input: RoundInput, rules: Rules, setting: NextRound)
     )
 
 
-def needs_sequence(rules: Rules) -> bool:
-    """Whether a round's result can depend on the rounds before it (the options'
-    declarations say which values look back: `Rules.looks_back`)."""
-    return rules.looks_back()
-
-
 def resettle(
     session: GameSession,
     rules: Rules,
@@ -256,7 +229,7 @@ def resettle(
     marks that changed, with one `action` row in the audit trail per changed
     round, except the rounds in `quiet`, which the caller records itself. Call
     inside the caller's transaction, with the session row locked."""
-    if not force and not needs_sequence(rules):
+    if not force and not rules.looks_back():
         return  # every round settles on its own: the caller wrote it so
     saved = saved_rounds(session)
     numbers = list(range(1, len(saved) + 1))  # as the ledger numbers them

@@ -6,7 +6,8 @@ from django.db import transaction
 
 from ..engine import Rules, settle_session
 from ..models import GameSession
-from .rounds import resettle, rounds_with_entries
+from ..selectors.rounds import rounds_with_entries
+from .rounds import resettle
 
 
 @transaction.atomic

@@ -11,8 +11,8 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
+from ..selectors.rounds import rounds_with_entries
 from ..selectors.versions import owned_version, shared_version, with_owner_version
-from ..services import rounds_with_entries
 from ..services.savekeys import earlier_save, posted_save_key, repeated_save
 
 

@@ -24,7 +24,7 @@ from ..engine.numbers import NotANumber, parse_whole
 from ..forms.rounds import RoundForm
 from ..models import GameSession, Round, RoundChange, SavedKey
 from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
-from ..selectors.rounds import saved_rounds
+from ..selectors.rounds import position_of, rounds_with_entries, saved_rounds
 from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
 from ..services.savekeys import posted_save_key, repeated_save
@@ -34,11 +34,6 @@ from ..web.pagecache import render_page
 from ..words.i18n import translate
 from .access import round_for_user, session_for_user, session_version_for_user
 from .sessions import saved_round_tag
-
-
-def _position(round_: Round) -> int:
-    """The round's place as the ledger shows it (numbers may have gaps after a delete)."""
-    return Round.objects.filter(session_id=round_.session_id, number__lte=round_.number).count()
 
 
 def _round_page(
@@ -65,7 +60,7 @@ def _round_context(
         "session": session,
         "form": form,
         "round": round_,
-        "position": _position(round_) if round_ else None,
+        "position": position_of(round_) if round_ else None,
         "setting": setting,
         "conflict": conflict,  # a newer version to reload, linked from the message
     }
@@ -167,7 +162,7 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         round_ = round_for_user(request, session, round_id)
         played = {e.player_id for e in round_.entries.all()}
         sat_out = [p for p in session.players.all() if p.pk not in played]
-        position = _position(round_)
+        position = position_of(round_)
         # Settled in its place: with the next-winner dhoos pending before it.
         pending = round_setting(session, position).pending
     result, problem = None, None
@@ -316,9 +311,9 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
         return _round_gone(request, session, round_id)
     if repeat is not None:
         # Answered before the form is read: the round may no longer fit what was sent.
-        return _round_changed(request, session, _position(round_), round_.pk)
+        return _round_changed(request, session, position_of(round_), round_.pk)
     opened = _opened_version(request)
-    setting = round_setting(session, _position(round_))
+    setting = round_setting(session, position_of(round_))
     if request.method == "POST":
         form = _form(session, setting, data=request.POST)
         if opened is None:
@@ -371,7 +366,7 @@ def _confirm_delete(
     return render(
         request,
         "scoring/rounds/confirm_delete.html",
-        {"session": session, "round": round_, "position": _position(round_), "action": action},
+        {"session": session, "round": round_, "position": position_of(round_), "action": action},
     )
 
 
@@ -397,7 +392,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     session = session_for_user(request, session_id)
     round_ = round_for_user(request, session, round_id)
     if request.method == "POST":
-        position = _position(round_)
+        position = position_of(round_)
         services.delete_round(round_, user=request.user)
         _deleted_message(request, session, round_.pk, "delete", position)
         return redirect("session_detail", session_id=session.pk)
@@ -407,7 +402,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
 @login_required
 def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    round_ = services.rounds_with_entries(session).order_by("-number").first()
+    round_ = rounds_with_entries(session).order_by("-number").first()
     if round_ is None:
         messages.info(request, _("There is no round to undo."))
         return redirect("session_detail", session_id=session.pk)
@@ -418,7 +413,7 @@ def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
         if shown and shown != str(round_.pk):
             messages.error(request, _("A round was added meanwhile; nothing was undone."))
             return redirect("session_detail", session_id=session.pk)
-        position = _position(round_)
+        position = position_of(round_)
         services.delete_round(round_, user=request.user, action="undo")
         _deleted_message(request, session, round_.pk, "undo", position)
         return redirect("session_detail", session_id=session.pk)

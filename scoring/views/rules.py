@@ -12,13 +12,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from .. import services
-from ..engine import PRESETS, RoundError, Rules, settle_round, settle_session
+from ..engine import PRESETS, RoundError, Rules
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, preset_of
 from ..forms import refused_status
 from ..forms.rules import RulesForm, preset_options
 from ..models import GameSession
-from ..selectors.rounds import saved_rounds
-from ..services.rounds import needs_sequence
+from ..selectors.presets import compare_presets, first_refused_round, with_house_table
 from ..words.i18n import translate
 from .access import session_for_user
 
@@ -33,56 +32,13 @@ def _rules_table(rules: Rules) -> list[dict[str, object]]:
 
 def _check_rounds(session: GameSession, rules: Rules) -> str | None:
     """The first round that cannot be settled under `rules`, as a message."""
-    for position, round_ in enumerate(services.rounds_with_entries(session), start=1):
-        try:
-            settle_round(round_.to_input(), rules)
-        except RoundError as error:
-            return _("Round %(position)d, %(error)s") % {
-                "position": position,
-                "error": translate(error.msg),
-            }
-    return None
-
-
-def _with_house_table(preset: Rules, rules: Rules) -> Rules:
-    """A preset adopted by a session keeps the session's own maal point table."""
-    return dataclasses.replace(preset, maal_points=rules.maal_points)
-
-
-def _compare_presets(session: GameSession, rules: Rules) -> dict[str, object] | None:
-    """The session's last round under its rules and under each preset, side by
-    side: each player's net per column (None where that preset refuses it).
-    "This session" is the ledger's stored nets. A preset under which a round can
-    depend on the rounds before it (next-winner dhoos, a better default) settles
-    the whole session in order, as adopting it would, so the last round books
-    the dhoos owed from earlier rounds (None if it refuses any round); under any
-    other the last round settles alone, with the same nets. A 1,000-round nepal
-    session: about 60 ms for this table (30 of them reading the rounds)."""
-    saved = saved_rounds(session)
-    if not saved:
+    refused = first_refused_round(session, rules)
+    if refused is None:
         return None
-    last = saved[-1]
-    alone = dataclasses.replace(last.input, better=bool(last.input.better))  # no default: False
-    nets: list[dict[str, int] | None] = [{name: net for name, (_id, net) in last.entries.items()}]
-    presets = [(name, _with_house_table(preset, rules)) for name, preset in PRESETS.items()]
-    for _name, column_rules in presets:
-        try:
-            if needs_sequence(column_rules):
-                # better as the table marked it: None takes this preset's default
-                inputs = [r.input for r in saved]
-                nets.append(settle_session(inputs, column_rules).rounds[-1].nets)
-            else:
-                nets.append(settle_round(alone, column_rules).nets)
-        except RoundError:
-            nets.append(None)
-    return {
-        "position": len(saved),
-        "presets": [name for name, _rules in presets],
-        "rows": [
-            {"player": entry.player, "nets": [n[entry.player] if n else None for n in nets]}
-            for entry in last.input.entries
-        ],
-        "refused": [n is None for n in nets],
+    position, error = refused
+    return _("Round %(position)d, %(error)s") % {
+        "position": position,
+        "error": translate(error.msg),
     }
 
 
@@ -95,7 +51,7 @@ def session_rules(request: HttpRequest, session_id: int) -> HttpResponse:
     if adopt in PRESETS:
         # One tap adopts a preset: saved at once before the first round; with
         # rounds, the form shows the preset for the usual re-settle confirmation.
-        adopted = _with_house_table(PRESETS[adopt], rules)
+        adopted = with_house_table(PRESETS[adopt], rules)
         if not has_rounds:
             services.recompute_session(session=session, rules=adopted, user=request.user)
             messages.success(request, _("Rules saved."))
@@ -151,7 +107,7 @@ def _rules_page(
             "preset": preset_of(rules),
             "has_rounds": has_rounds,
             "presets": preset_options(),
-            "compare": _compare_presets(session, rules),
+            "compare": compare_presets(session, rules),
             "preset_names": list(PRESETS),
         },
         status=refused_status(form),
