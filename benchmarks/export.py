@@ -33,7 +33,7 @@ def main() -> None:
         from django.contrib.auth import get_user_model
         from django.core.management import call_command
 
-        from scoring.services import export_session, session_doc
+        from scoring.selectors.files import export_session, session_doc
 
         call_command("migrate", verbosity=0)
         owner = get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")

@@ -14,6 +14,7 @@ from scoring import services
 from scoring.engine import prepare, settlement
 from scoring.forms import rounds as round_form
 from scoring.models import Round, RoundEntry
+from scoring.selectors.files import export_session, session_doc
 from scoring.services import rounds as round_service
 
 from .web_helpers import WORKED, round_data
@@ -116,10 +117,10 @@ def test_the_export_takes_stored_nets_and_says_what_settling_again_says(logged_i
         reverse("round_new", args=[session.pk]),
         round_data(session, {**WORKED, "Dai": ("seen", 4, 0, True)}, "Aama", better=True),
     )
-    settled_again = sessionfile.export_document(services.session_doc(session))
+    settled_again = sessionfile.export_document(session_doc(session))
     settle = mock.Mock(wraps=sessionfile.settle_session)
     with mock.patch.object(sessionfile, "settle_session", settle):
-        exported = services.export_session(session)
+        exported = export_session(session)
     assert settle.call_count == 0  # pagat never looks back: the saved nets are the nets
     assert json.dumps(exported) == json.dumps(settled_again)
     assert exported["rounds"][0]["tiplu"] == "7H"

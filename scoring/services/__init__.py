@@ -1,6 +1,9 @@
-"""Every write: views translate, these write, the engine decides."""
+"""Every write: views translate, these write, the engine decides. (The session
+file's reads, export_session, same_evening and session_doc, live in
+scoring/selectors/files.py; named here too for the callers that knew them here.)"""
 
-from .files import export_session, same_evening, save_document, session_doc
+from ..selectors.files import export_session, same_evening, session_doc
+from .files import save_document
 from .players import (
     PlayerNotRemoved,
     add_player,

@@ -1,59 +1,17 @@
-"""Session files: a parsed `marriage-session/1` document saved as a new session,
-and a saved session as a document."""
+"""Session files: a parsed `marriage-session/1` document saved as a new session
+(a saved session read as a document: scoring/selectors/files.py)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
 from django.db import transaction
-from django.db.models import Count, QuerySet
 
 from ..engine import settle_session
-from ..engine.sessionfile import (
-    RoundMaal,
-    SessionDoc,
-    export_document,
-    fingerprint,
-    maal_per_round,
-)
+from ..engine.sessionfile import SessionDoc
 from ..models import GameSession, Player, Round
-from ..selectors.rounds import SavedRound, players_by_name, saved_rounds
+from ..selectors.rounds import players_by_name
 from . import rounds
 from .savekeys import once, remember_save
 from .sessions import saved_session
-
-
-def session_doc(session: GameSession) -> SessionDoc:
-    """The saved session as a document, its rounds read as plain values."""
-    return _session_doc(session)[0]
-
-
-def _session_doc(session: GameSession) -> tuple[SessionDoc, list[SavedRound]]:
-    players = tuple(session.players.values_list("name", flat=True))
-    saved = saved_rounds(session)
-    maal = [RoundMaal(tiplu=r.tiplu, tallies=r.tallies) for r in saved]
-    doc = SessionDoc(
-        name=session.name,
-        currency=session.currency,
-        stake_per_point=session.stake_per_point,
-        rules=session.get_rules(),
-        players=players,
-        # As the table marked them: an unmarked round (None) keeps its default.
-        rounds=tuple(r.input for r in saved),
-        played_on=session.played_on,
-        maal=maal_per_round(maal),
-    )
-    return doc, saved
-
-
-def export_session(session: GameSession) -> dict[str, Any]:
-    """The session's export; its nets as saved where settling again would give
-    the same (export_document knows when), so a long session is not settled
-    again for its file."""
-    doc, saved = _session_doc(session)
-    nets = [{name: net for name, (_id, net) in r.entries.items()} for r in saved]
-    return export_document(doc, stored_nets=nets)
 
 
 def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -> GameSession:
@@ -67,25 +25,6 @@ def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -
         replay=lambda saved: saved_session(saved, owner=owner),
         kind="import",
     )
-
-
-def same_evening(doc: SessionDoc, sessions: QuerySet[GameSession]) -> GameSession | None:
-    """The first of `sessions` (the importer's own) holding what the file holds,
-    so that an import does not count an evening twice without asking. A file
-    without a date matches whatever date the session has."""
-    candidates = (
-        sessions.filter(name=doc.name)
-        .annotate(round_count=Count("rounds"))
-        .filter(round_count=len(doc.rounds))
-        .order_by("-created_at", "-id")
-    )
-    for session in candidates:
-        if list(session.players.values_list("name", flat=True)) != list(doc.players):
-            continue
-        dated = doc if doc.played_on else replace(doc, played_on=session.played_on)
-        if fingerprint(dated) == fingerprint(session_doc(session)):
-            return session
-    return None
 
 
 @transaction.atomic

@@ -23,6 +23,7 @@ from ..engine.sessionfile import SessionDoc, SessionFileError, dumps
 from ..forms import refused_status
 from ..forms.files import ImportForm
 from ..models import GameSession
+from ..selectors.files import export_session, same_evening
 from ..selectors.snapshot import read_snapshot
 from ..services.savekeys import posted_save_key
 from ..web.uploads import too_large
@@ -52,7 +53,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
         form = ImportForm()
     if form.is_bound and form.is_valid() and form.doc is not None:
         doc = form.doc
-        same = services.same_evening(doc, sessions_for_user(request))
+        same = same_evening(doc, sessions_for_user(request))
         if same is not None:
             # The leaderboard would count the evening twice: ask first.
             token = secrets.token_urlsafe(16)
@@ -139,7 +140,7 @@ def export_filename(session: GameSession) -> str:
 def session_export(request: HttpRequest, session_id: int) -> HttpResponse:
     with read_snapshot():
         session = session_for_user(request, session_id)
-        text = dumps(services.export_session(session))
+        text = dumps(export_session(session))
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, export_filename(session))
     return response

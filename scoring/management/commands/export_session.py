@@ -7,8 +7,8 @@ from django.core.management.base import CommandError
 from localise.sessionfiles import load_session
 from scoring.engine.sessionfile import SessionFileError, dumps
 from scoring.models import GameSession
+from scoring.selectors.files import export_session
 from scoring.selectors.snapshot import read_snapshot
-from scoring.services import export_session
 
 from ._sessionfiles import SessionFileCommand
 from ._sessionfiles import session_id as session_id_arg

@@ -3,7 +3,8 @@ from django.core.management.base import CommandError
 
 from localise.templatetags.local_format import local_date
 from scoring.models import GameSession
-from scoring.services import same_evening, save_document
+from scoring.selectors.files import same_evening
+from scoring.services import save_document
 
 from ._sessionfiles import SessionFileCommand, read_session_file
 
