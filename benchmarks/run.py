@@ -223,6 +223,7 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
             "every round (?all=1)": get(session_page + "?all=1"),
             "every round, after a change": cold(get(session_page + "?all=1")),
             "settle-up page": get(reverse("settle_up", args=[session.pk])),
+            "session file (export)": get(reverse("session_export", args=[session.pk])),
             "round page": get(reverse("round_detail", args=[session.pk, last_round(session)])),
             "new-round form": get(reverse("round_new", args=[session.pk])),
             "live refresh, changed (200)": get(reverse("share_live", args=[token])),

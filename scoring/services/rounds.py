@@ -503,7 +503,10 @@ def replace_round(
     round_.tiplu = tiplu
     round_.save()
     RoundEntry.objects.filter(round=round_).delete()
-    write_entries(round_, round_input, rules, players, checked)
+    # Prepared against the session as it still is: settled in its place already
+    # (`resettle` below settles the session again when the rules look back).
+    in_place = prepared.result if prepared is not None else None
+    write_entries(round_, round_input, rules, players, checked, in_place)
     resettle(session, rules, user=user, quiet={round_.pk})
     round_.refresh_from_db(fields=["better"])
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
