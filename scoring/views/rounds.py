@@ -26,7 +26,7 @@ from ..reports import NextRound, new_round_setting, round_setting, session_playe
 from ..savekeys import earlier_save, posted_save_key
 from ..services.rounds import RoundConflict
 from ..snapshot import read_snapshot
-from .access import round_for_user, session_for_user, session_version_for_user
+from .access import round_for_user, session_for_scorer, session_version_for_scorer
 
 
 def _position(round_: Round) -> int:
@@ -82,7 +82,7 @@ def _form(session: GameSession, setting: NextRound, data=None, **initial: Any) -
 def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.method != "POST":
         return _empty_round_page(request, session_id)
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     setting = new_round_setting(session)
     form = _form(session, setting, data=request.POST)
     if form.is_valid() and form.round_input is not None:
@@ -114,11 +114,11 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_user(request, session_id)
+    version = session_version_for_scorer(request, session_id)
 
     def context() -> dict[str, object]:
         # Read in one snapshot (render_page): the last round and the players as of one moment.
-        session = session_for_user(request, session_id)
+        session = session_for_scorer(request, session_id)
         setting = new_round_setting(session)
         return _round_context(session, _form(session, setting), setting)
 
@@ -128,7 +128,7 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     number = request.POST.get("number", "")
     setting = (
         round_setting(session, int(number)) if number.isdigit() else new_round_setting(session)
@@ -144,7 +144,7 @@ def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @login_required
 def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     with read_snapshot():  # the round and its entries as of one moment
-        session = session_for_user(request, session_id)
+        session = session_for_scorer(request, session_id)
         round_ = round_for_user(request, session, round_id)
         played = {e.player_id for e in round_.entries.all()}
         sat_out = [p for p in session.players.all() if p.pk not in played]
@@ -207,7 +207,7 @@ def _round_changed(request: HttpRequest, session: GameSession, position: int) ->
 
 @login_required
 def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     try:
         round_ = round_for_user(request, session, round_id)
     except Http404:
@@ -284,7 +284,7 @@ def _confirm_delete(
 
 @login_required
 def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     round_ = round_for_user(request, session, round_id)
     if request.method == "POST":
         position = _position(round_)
@@ -296,7 +296,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
 
 @login_required
 def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     round_ = services.rounds_with_entries(session).order_by("-number").first()
     if round_ is None:
         messages.info(request, _("There is no round to undo."))

@@ -15,6 +15,7 @@ from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import services
@@ -28,7 +29,13 @@ from ..reports import LATEST_ROUNDS, session_ledger
 from ..savekeys import posted_save_key
 from ..snapshot import read_snapshot
 from ..versions import owner_version, remember
-from .access import saved_key_for_user, session_for_user, session_version_for_user
+from .access import (
+    is_owner,
+    saved_key_for_user,
+    session_for_scorer,
+    session_for_user,
+    session_version_for_scorer,
+)
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
@@ -134,16 +141,21 @@ def _session_created(request: HttpRequest, save: Callable[[], GameSession]) -> H
 
 @login_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_user(request, session_id)
+    version = session_version_for_scorer(request, session_id)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
 
     def context() -> dict[str, object]:
-        session = session_for_user(request, session_id)
+        session = session_for_scorer(request, session_id)
         rules = session.get_rules()
         return {
             "session": session,
             **ledger_context(session, latest=latest, can_edit=True, chart=True),
             "can_edit": True,
+            # A co-scorer's page: rounds only, no links to the owner's pages.
+            "is_owner": is_owner(request, session),
+            # Followed live: table/views.session_live answers 304 while this holds.
+            "follow_etag": f"{version}-{get_language()}",
+            "poll_seconds": 1,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
         }
@@ -153,10 +165,10 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_user(request, session_id)
+    version = session_version_for_scorer(request, session_id)
 
     def context() -> dict[str, object]:
-        session = session_for_user(request, session_id)
+        session = session_for_scorer(request, session_id)
         return {"session": session, "ledger": session_ledger(session), "can_edit": True}
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)
