@@ -248,7 +248,9 @@ def _table_of(world) -> dict:
         invite = Invite.objects.create(session=session)
         co_scorer = CoScorer.objects.filter(session=session).first()
         if co_scorer is None:
-            user = get_user_model().objects.create_user("table-co-scorer", password=PASSWORD)
+            user = get_user_model().objects.create_user(
+                "हरि", password=PASSWORD
+            )  # a name, in Nepali pages too
             co_scorer = CoScorer.objects.create(session=session, user=user)
         world["table"] = {"seat": seats[0], "invite": invite, "co_scorer": co_scorer}
     return world["table"]

@@ -90,6 +90,13 @@
       body: body.toString(),
     })
       .then(function (response) {
+        var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+        if (!json) {
+          // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
+          keep(fields);
+          showErrors({ server: [strings.dataset.failed] });
+          return;
+        }
         return response.json().then(function (answer) {
           forget(); // answered: sent, or refused with the reason shown
           say("seat-offline", "");
