@@ -15,6 +15,8 @@ from django.conf import settings
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import RoundChange, new_share_token
+from table import services as table_services
+from table.models import CoScorer
 
 from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
@@ -47,6 +49,10 @@ OWNER_PAGES = [
     ("history of changes", "/sessions/{s}/changes/"),
     ("round history", "/sessions/{s}/rounds/{r}/changes/"),
     ("print summary", "/sessions/{s}/summary/"),
+    ("seats", "/sessions/{s}/seats/"),
+    ("co-scorers", "/sessions/{s}/scorers/"),
+    ("co-scorer invite (the owner's own)", "/join/{i}/"),
+    ("round form with a seat's count", "/sessions/{s}/rounds/new/#seat-sent"),
     ("history", "/history/"),
     ("leaderboard", "/leaderboard/"),
     ("player", "/players/Aama/"),
@@ -56,6 +62,7 @@ PUBLIC_PAGES = [
     ("log in", "/accounts/login/"),
     ("sign up", "/accounts/signup/"),
     ("share page", "/s/{t}/"),
+    ("seat page", "/t/{seat}/"),
     ("how scoring works", "/how-it-works/"),
     ("offline page", "/offline/"),
 ]
@@ -76,6 +83,19 @@ def a_played_session(user):
     services.delete_round(rounds[-1], user=user)
     session.share_token = new_share_token()
     session.save(update_fields=["share_token"])
+    # A table of phones: seat links (one seat has sent its count for the next
+    # round), a co-scorer and an invite waiting.
+    seats = table_services.make_seats(session=session)
+    table_services.send_entry(
+        seat=seats[0],
+        position=session.rounds.count() + 1,
+        values=table_services.SeatValues(
+            status="seen", maal=5, tunnel=0, dhoos=False, dublees=False, maal_tally=None, tiplu=""
+        ),
+    )
+    helper = type(user).objects.create_user("sita", password="tihar-cards-2083")
+    CoScorer.objects.create(session=session, user=helper)
+    table_services.create_invite(session=session)
     return session, rounds[0]
 
 
@@ -103,10 +123,18 @@ def test_every_page_has_no_axe_violation(
     found: dict[str, list[str]] = {}
 
     def check(page, what: str, path: str) -> None:
-        url = live_server.url + path.format(s=session.pk, r=round_.pk, t=session.share_token)
+        url = live_server.url + path.format(
+            s=session.pk,
+            r=round_.pk,
+            t=session.share_token,
+            seat=session.seats.first().token,
+            i=session.invites.first().token,
+        )
         response = page.goto(url)
         assert response is not None and response.ok, f"{what}: {url} answered {response}"
         page.wait_for_load_state("load")
+        if path.endswith("#seat-sent"):  # the seat's count, in the form with who sent it
+            page.locator("[data-seat-note]").wait_for()
         assert page.locator("html").get_attribute("lang") == language
         if problems := violations(page, axe):
             found[f"{what} ({path})"] = problems
@@ -122,6 +150,12 @@ def test_every_page_has_no_axe_violation(
         found["round form with the maal dialog open"] = problems
     for what, path in PUBLIC_PAGES:
         check(guest, what, path)
+    # A seat's maal calculator, open on the player's own cards.
+    check(guest, "seat page, maal dialog", "/t/{seat}/")
+    guest.locator("[data-maal-open]").first.click()
+    guest.locator("#maal-dialog .maal-outcome").wait_for(state="attached")
+    if problems := violations(guest, axe):
+        found["seat page with the maal dialog open"] = problems
 
     # The error pages: not found, a round deleted while open, a server error.
     def check_error(page, what: str, path: str, status: int) -> None:
