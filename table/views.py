@@ -336,10 +336,11 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _seat_etag(request: HttpRequest, token: str) -> str | None:
-    seat = Seat.objects.filter(token=token).values_list("session_id", flat=True).first()
-    if seat is None or not token:
+    """The version of the seat's session, in one indexed read (seat and
+    session joined); None for a made-up or revoked link: 404."""
+    if not token or len(token) > 64:
         return None
-    row = GameSession.objects.filter(pk=seat).values_list("pk", "updated_at").first()
+    row = Seat.objects.filter(token=token).values_list("session_id", "session__updated_at").first()
     if row is None:
         return None
     return _validator(version_of(GameSession(pk=row[0], updated_at=row[1])))
