@@ -169,7 +169,13 @@ def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
 
     def context() -> dict[str, object]:
         session = session_for_scorer(request, session_id)
-        return {"session": session, "ledger": session_ledger(session), "can_edit": True}
+        return {
+            "session": session,
+            "ledger": session_ledger(session),
+            "can_edit": True,
+            "follow_etag": f"{version}-{get_language()}",
+            "poll_seconds": 1,
+        }
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)
 
