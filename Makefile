@@ -38,7 +38,7 @@ lan: setup
 # The whole suite on SQLite, then all but the browser tests (the same pages,
 # four minutes more) on a throwaway PostgreSQL cluster; make test-postgres runs
 # every test there.
-test: lint system-deps
+test: system-deps lint
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest
 	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres $(BIN)/pytest -m "not browser"
 
@@ -51,10 +51,15 @@ bench: setup system-deps
 soak: setup system-deps
 	$(BIN)/python benchmarks/soak.py
 
-# Lint: ruff (code and format), djade (templates' format) and mypy (with django-stubs;
-# settings in pyproject.toml).
+# Lint: eslint (the JavaScript, pinned in package.json), ruff (code and format), djade
+# (templates' format) and mypy (with django-stubs; settings in pyproject.toml).
 TEMPLATES := $(shell find templates */templates -name '*.html' -not -path './.venv/*')
-lint: setup
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint: setup node_modules/.installed
+	npx --no-install eslint static/js stats/static tests/js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/djade --target-version 6.1 --check $(TEMPLATES)
@@ -66,4 +71,4 @@ format: setup
 	$(BIN)/djade --target-version 6.1 $(TEMPLATES)
 
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) staticfiles node_modules

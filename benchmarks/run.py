@@ -181,8 +181,8 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
     from django.test import Client
     from django.urls import reverse
 
+    from scoring.selectors.versions import forget_computed
     from scoring.services import create_share_link
-    from scoring.versions import forget_computed
     from scoring.views.share import _etag
 
     client = Client()
@@ -270,7 +270,7 @@ def across_rounds(big, small, owner, repeat: int) -> list[tuple[str, float, int,
     from django.test import Client
     from django.urls import reverse
 
-    from scoring.versions import forget_computed
+    from scoring.selectors.versions import forget_computed
 
     client = Client()
     client.force_login(owner)

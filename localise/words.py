@@ -37,7 +37,7 @@ def rule_value_text(value: str) -> str:
     return gettext(value).replace("_", " ")
 
 
-# Written inside f-strings (scoring/ledger_table.py), where makemessages cannot see them.
+# Written inside f-strings (scoring/selectors/ledger_table.py), where makemessages cannot see them.
 IN_F_STRINGS = (gettext_noop("no winner"),)
 
 DJANGO_STRINGS = (
@@ -128,7 +128,7 @@ DJANGO_PLURALS = (
 
 # A session file's keys, named in an import error's place ("round 2, entry 1,
 # player: missing"): in Nepali the reader's word, in English the key as the file
-# writes it (scoring.i18n.translate). The round form's fields are the engine's
+# writes it (scoring.words.i18n.translate). The round form's fields are the engine's
 # FIELD_WORDS (player, status, maal, tunnel, winner …), in the catalogue already.
 FILE_KEYS = {
     "format": pgettext_lazy("session file", "format"),

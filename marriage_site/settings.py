@@ -58,8 +58,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "scoring.middleware.private_when_logged_in",
-    "scoring.offline.offline_headers",  # which pages the service worker keeps, and whose
+    "scoring.web.middleware.private_when_logged_in",
+    "scoring.web.offline.offline_headers",  # which pages the service worker keeps, and whose
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -132,9 +132,9 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# An upload over the session-file limit is stopped before it is stored (scoring/uploads.py).
+# An upload over the session-file limit is stopped before it is stored (scoring/web/uploads.py).
 FILE_UPLOAD_HANDLERS = [
-    "scoring.uploads.SizeLimitUploadHandler",
+    "scoring.web.uploads.SizeLimitUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
@@ -174,10 +174,10 @@ SECURE_CSP = {
 # users. With several gunicorn workers set CACHE_DIR so they share it; only then
 # are sessions and users read from it, and the database is asked only when they
 # change. (Data computed from a session is kept in each process's memory under
-# the session's version: scoring/versions.py.)
+# the session's version: scoring/selectors/versions.py.)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Rendered warm pages (scoring/pagecache.py), keyed on the version of what
+    # Rendered warm pages (scoring/web/pagecache.py), keyed on the version of what
     # they show: a copy in each process's memory is never out of date.
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
 }

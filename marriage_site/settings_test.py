@@ -31,7 +31,7 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
 
 # The service worker shows a kept page when the network has not answered in 4 s
-# (scoring/offline.py). A busy CI machine can be that slow, and a kept copy shown
+# (scoring/web/offline.py). A busy CI machine can be that slow, and a kept copy shown
 # instead of the page a browser test waits for would fail it at random: the
 # tests of the race set their own short waits.
 OFFLINE_NAVIGATION_TIMEOUT_MS = 60_000

@@ -6,4 +6,4 @@ class ScoringConfig(AppConfig):
     verbose_name = "Marriage scoring"
 
     def ready(self) -> None:
-        from . import versions  # noqa: F401  (connects the one rule that moves a session's version)
+        from .selectors import versions  # noqa: F401  (connects the one rule that moves a session's version)

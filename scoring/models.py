@@ -245,7 +245,7 @@ class RoundChange(models.Model):
 
 class SavedKey(models.Model):
     """A form's one-time key, remembered with what its save created (see
-    scoring/savekeys.py): a repeat of the same POST saves nothing new."""
+    scoring/services/savekeys.py): a repeat of the same POST saves nothing new."""
 
     # "edit": a change of an existing round (object_pk), its key scoped to that round.
     KINDS = [

@@ -3,7 +3,7 @@ the lifetime leaderboard.
 
 Everything is computed in one pass over three `values_list` queries (sessions,
 rounds, entries), so a page costs the same number of queries for 10 rounds or
-10,000, all in one snapshot (scoring.snapshot). Players are separate rows per
+10,000, all in one snapshot (scoring.selectors.snapshot). Players are separate rows per
 session; across sessions they are the same person when their names have the
 same key (scoring.engine.names.player_key: NFC, case folded), the rule that
 keeps names unique within a session.
@@ -20,7 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Round, RoundEntry
-from scoring.snapshot import read_snapshot
+from scoring.selectors.snapshot import read_snapshot
 
 
 def name_key(name: str) -> str:

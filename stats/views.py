@@ -12,13 +12,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from scoring import charts
-from scoring.htmx import HtmxHttpRequest
-from scoring.pagecache import render_page
-from scoring.reports import Ledger, session_ledger
-from scoring.session_chart import fmt_money, fmt_number, running_chart
-from scoring.versions import owner_version, remember
+from scoring.selectors.reports import Ledger, session_ledger
+from scoring.selectors.versions import owner_version, remember
 from scoring.views.access import session_for_user
+from scoring.web import charts
+from scoring.web.htmx import HtmxHttpRequest
+from scoring.web.pagecache import render_page
+from scoring.web.session_chart import fmt_money, fmt_number, running_chart
 
 from .forms import HistoryForm
 from .records import (

@@ -11,8 +11,8 @@ from scoring.engine import Rules
 from scoring.engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
 from scoring.engine.maal import MaalError, Tally, check_entry_tally, check_round_tallies
 from scoring.engine.settlement import MAX_POINTS
-from scoring.i18n import translate
 from scoring.models import Player
+from scoring.words.i18n import translate
 
 from .services import SeatValues
 

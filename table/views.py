@@ -28,13 +28,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from scoring.forms.maal import read_calculator
-from scoring.ledger_table import ledger_context
 from scoring.models import GameSession, Round
-from scoring.reports import new_round_setting
+from scoring.selectors.ledger_table import ledger_context
+from scoring.selectors.reports import new_round_setting
+from scoring.selectors.snapshot import read_snapshot
+from scoring.selectors.versions import version_of
 from scoring.services import rounds_with_entries
-from scoring.snapshot import read_snapshot
 from scoring.templatetags.maal import card_label
-from scoring.versions import version_of
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
 
 from . import services

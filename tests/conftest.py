@@ -3,7 +3,7 @@
 import pytest
 from django.core.cache import caches
 
-from scoring.versions import forget_computed
+from scoring.selectors.versions import forget_computed
 
 from .web_helpers import make_session
 

@@ -1,4 +1,4 @@
-"""scoring.charts: SVG that is well-formed, escaped, scaled by viewBox and readable in print."""
+"""scoring.web.charts: SVG that is well-formed, escaped, scaled by viewBox and readable in print."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scoring.charts import COLOURS, DASHES, MAX_POINTS, bar_chart, line_chart, nice_ticks
+from scoring.web.charts import COLOURS, DASHES, MAX_POINTS, bar_chart, line_chart, nice_ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 

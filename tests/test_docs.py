@@ -44,3 +44,32 @@ def test_the_readme_points_to_the_rules_in_the_repository(name):
 )
 def test_a_machine_path_is_caught(text, caught):
     assert bool(MACHINE_PATH.search(text)) is caught
+
+
+def test_the_readme_is_a_front_door():
+    """What it is, the two commands, a map and links: the rest lives in docs/."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 200
+    assert "make run" in lines[10] and "make test" in lines[11]
+    assert len(list((ROOT / "docs").glob("*.md"))) >= 3
+
+
+@pytest.mark.parametrize("name", DOCS)
+def test_every_relative_link_resolves(name):
+    path = ROOT / name
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8")):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        assert (path.parent / target).exists(), f"{name}: {target}"
+
+
+def test_the_readme_names_every_top_level_module():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for module in sorted((ROOT / "scoring").glob("*.py")):
+        if module.name != "__init__.py":
+            assert f"scoring/{module.name}" in text, module.name
+    for package in sorted(p for p in (ROOT / "scoring").iterdir() if (p / "__init__.py").exists()):
+        if package.name != "migrations":
+            assert f"scoring/{package.name}/" in text, package.name
+    for folder in sorted(p for p in ROOT.iterdir() if (p / "__init__.py").exists()):
+        assert f"{folder.name}/" in text, folder.name

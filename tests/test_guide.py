@@ -11,11 +11,12 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import guide, services
-from scoring.breakdown_words import round_sentences
+from scoring import services
 from scoring.engine import PRESETS, Entry, RoundInput, make_rules, settle_round
 from scoring.engine.rules import OPTION_LABELS, OPTION_NAMES, TABLE_OPTION
 from scoring.models import new_share_token
+from scoring.words import guide
+from scoring.words.breakdown_words import round_sentences
 
 from .web_helpers import make_session
 

@@ -340,7 +340,7 @@ def test_rule_options_from_the_engine_are_shown_in_nepali(logged_in, owner):
 def test_engine_messages_and_notes_are_translated():
     from scoring.engine import Entry, RoundError, RoundInput, make_rules, settle_round
     from scoring.engine.messages import message
-    from scoring.i18n import translate
+    from scoring.words.i18n import translate
 
     kidnap = RoundInput(
         (Entry("Kaka", maal=3), Entry("Aama", "unseen", maal=6), Entry("Buwa", dhoos=True)),
@@ -369,7 +369,7 @@ def test_engine_messages_and_notes_are_translated():
 
 def test_a_round_error_names_the_player_and_field_in_nepali():
     from scoring.engine import Entry, RoundError, RoundInput, make_rules, settle_round
-    from scoring.i18n import translate
+    from scoring.words.i18n import translate
 
     round_ = RoundInput((Entry("Buwa", maal=-3), Entry("Aama")), winner="Aama")
     with pytest.raises(RoundError) as caught:
@@ -391,7 +391,7 @@ def test_round_breakdown_notes_in_nepali(logged_in, owner):
 def test_maal_breakdown_is_translated():
     from scoring.engine.maal import Tally, score
     from scoring.engine.rules import Rules
-    from scoring.i18n import translate
+    from scoring.words.i18n import translate
 
     counted = score(Tally(tiplu=1, poplu=3, jhiplu=1, joker_tunnels=1), Rules())
     tunnels = score(Tally(tiplu=2, poplu_tunnels=1, jhiplu_tunnels=1), Rules())
@@ -483,7 +483,7 @@ def test_every_maal_error_is_shown_in_nepali():
     import traceback
 
     from scoring.engine import maal
-    from scoring.i18n import translate
+    from scoring.words.i18n import translate
 
     source = Path(maal.__file__).read_text(encoding="utf-8")
     raises = {
@@ -516,7 +516,7 @@ def test_every_maal_error_is_shown_in_nepali():
 def test_maal_error_messages_in_nepali():
     from scoring.engine import maal as m
     from scoring.engine.rules import Rules
-    from scoring.i18n import translate
+    from scoring.words.i18n import translate
 
     cases = [
         (

@@ -246,7 +246,7 @@ def test_the_import_limit_is_grouped(language, form_says, file_says):
     """12 MiB, said in the reader's grouping by the form and by the engine's message."""
     from scoring.engine.sessionfile import SessionFileError, loads
     from scoring.forms.files import ImportForm
-    from scoring.i18n import translate
+    from scoring.words.i18n import translate
 
     with translation.override(language):
         form = ImportForm({}, {}, too_large=True)

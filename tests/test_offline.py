@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.offline import (
+from scoring.web.offline import (
     NAVIGATION_TIMEOUT_MS,
     RECHECK_MS,
     SAVE_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-"""Warm pages served whole (scoring/pagecache.py): rendered once per version of
+"""Warm pages served whole (scoring/web/pagecache.py): rendered once per version of
 what they show, with each answer's own CSRF token, nonce and one-time key."""
 
 from __future__ import annotations

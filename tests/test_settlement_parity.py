@@ -10,7 +10,7 @@ in order); a round one side refuses the other must refuse, naming the same field
 and player with the same message, and both list the same problems in the same
 order (round_problems, the preview's list of everything to fix); and each
 player's payment in words (static/js/breakdown-words.js against
-scoring/breakdown_words.py) is the same, word for word, in English and Nepali.
+scoring/words/breakdown_words.py) is the same, word for word, in English and Nepali.
 Some rounds come with next-winner dhoos pending before them. The ids the
 browser gives must be the engine's, so that the page's catalogue
 (`offline_catalogue`) has their Nepali. Node missing is a failure, never a skip.
@@ -30,7 +30,6 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.breakdown_words import MINUS_PLAYERS, round_sentences
 from scoring.engine import rules as rules_module
 from scoring.engine.messages import Message
 from scoring.engine.rules import OPTION_NAMES, PRESETS, make_rules
@@ -48,6 +47,7 @@ from scoring.templatetags.offline import (
     offline_catalogue,
     offline_number_format,
 )
+from scoring.words.breakdown_words import MINUS_PLAYERS, round_sentences
 
 from .test_i18n import engine_msgids
 

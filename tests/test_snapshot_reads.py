@@ -1,4 +1,4 @@
-"""Reads that span several queries see one snapshot (scoring.snapshot): the
+"""Reads that span several queries see one snapshot (scoring.selectors.snapshot): the
 stats pages, the ledger, the share page, the export and the backup answer whole while other
 phones save and undo rounds, through real simultaneous requests to the live
 server (SQLite in WAL mode, or PostgreSQL under scripts/with-postgres). And

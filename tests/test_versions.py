@@ -1,4 +1,4 @@
-"""One rule (scoring/versions.py): a session's version moves on every saved or
+"""One rule (scoring/selectors/versions.py): a session's version moves on every saved or
 deleted session, player, round or entry, whoever writes it, once per transaction."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import GameSession, Player, RoundEntry
-from scoring.versions import version_of
+from scoring.selectors.versions import version_of
 
 from .web_helpers import make_session, worked_round
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from scoring.engine import PRESETS, make_rules
 from scoring.models import GameSession, Player, Round, RoundEntry
-from scoring.versions import forget_computed
+from scoring.selectors.versions import forget_computed
 
 from .web_helpers import (
     WORKED,

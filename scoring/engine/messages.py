@@ -4,7 +4,7 @@ placeholders) and the values that fill it in.
 The engine imports nothing from Django, so it cannot translate. It marks its
 words with the local `gettext_noop` below, which `makemessages` finds like
 Django's own, and hands out `Message` values; the web layer looks the id up in
-the catalogue and fills in the values (`scoring.i18n.translate`), translating any
+the catalogue and fills in the values (`scoring.words.i18n.translate`), translating any
 value that is itself a `Message`. `str()` of a message is its English text, so
 the command line and the session-file errors read as they always did.
 

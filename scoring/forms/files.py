@@ -10,7 +10,7 @@ from localise.numbers import NumberFormat
 
 from ..engine.limits import MAX_FILE_BYTES
 from ..engine.sessionfile import SessionDoc, SessionFileError, loads, shorten
-from ..i18n import translate
+from ..words.i18n import translate
 
 TOO_LARGE = gettext_lazy("larger than the limit of %(max)s bytes for a session file")
 
@@ -30,7 +30,7 @@ class ImportForm(forms.Form):
 
     def __init__(self, *args, too_large: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        # The upload stopped at the limit (scoring.uploads): no file arrived.
+        # The upload stopped at the limit (scoring.web.uploads): no file arrived.
         self.too_large = too_large
 
     def full_clean(self) -> None:

@@ -29,7 +29,7 @@ from ..engine.maal import (
 )
 from ..engine.messages import Message
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, check_option
-from ..i18n import translate
+from ..words.i18n import translate
 
 MAX_COUNT = 21  # a hand's size: more of anything is a typo
 CARD_ITEMS = {

@@ -20,9 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from ..engine import Dhoos, Entry, RoundError, RoundInput, RoundResult, Rules, settle_round
 from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
 from ..engine.settlement import MAX_POINTS, Status, WinType, round_problems
-from ..i18n import translate
 from ..models import Player
 from ..services import check_tallies
+from ..words.i18n import translate
 
 ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
 POSTED_PLAYS = re.compile(r"p-(\d+)-plays")

@@ -22,7 +22,7 @@ from ..engine.rules import (
     closest_preset,
     make_rules,
 )
-from ..i18n import translate
+from ..words.i18n import translate
 
 PRESET_CHOICES = [
     ("pagat", _("pagat (standard)")),

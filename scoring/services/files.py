@@ -18,8 +18,8 @@ from ..engine.sessionfile import (
     maal_per_round,
 )
 from ..models import GameSession, Player, Round
-from ..savekeys import once, remember_save
 from . import rounds
+from .savekeys import once, remember_save
 from .sessions import saved_session
 
 
@@ -53,7 +53,7 @@ def export_session(session: GameSession) -> dict[str, Any]:
 def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -> GameSession:
     """A parsed session file saved whole, or (on any error) not at all. With
     `save_key` (the import form's one-time key), a key saved before returns the
-    session it saved and saves nothing (see scoring/savekeys.py)."""
+    session it saved and saves nothing (see scoring/services/savekeys.py)."""
     return once(
         lambda: _save_document(doc=doc, owner=owner, save_key=save_key),
         user=owner,

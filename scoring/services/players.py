@@ -10,8 +10,8 @@ from django.utils.translation import ngettext
 from ..engine.limits import MAX_SESSION_PLAYERS
 from ..engine.rules import MIN_PLAYERS
 from ..models import GameSession, Player, SavedKey
-from ..savekeys import once, remember_save
 from .rounds import AlreadySaved
+from .savekeys import once, remember_save
 
 
 class PlayerNotRemoved(Exception):
@@ -27,7 +27,7 @@ def add_player(
 ) -> Player:
     """A new player, seated last; IntegrityError if the name is taken meanwhile.
     With `save_key` (the form's one-time key), a key saved before returns the
-    player it added and saves nothing (see scoring/savekeys.py)."""
+    player it added and saves nothing (see scoring/services/savekeys.py)."""
     return once(
         lambda: _add_player(session=session, name=name, user=user, save_key=save_key),
         user=user,

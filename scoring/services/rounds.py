@@ -4,8 +4,8 @@ in one transaction, with the nets the engine computed."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Prefetch, QuerySet
@@ -24,12 +24,12 @@ from ..engine.limits import MAX_ROUNDS
 from ..engine.maal import Card, MaalError, Tally, check_entry_tally, check_round_tallies
 from ..engine.messages import message
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
-from ..savekeys import earlier_save, remember_save
-from ..versions import RoundsSoFar, claim_unchanged
+from ..selectors.rounds import saved_rounds
+from ..selectors.versions import RoundsSoFar, claim_unchanged
+from .savekeys import earlier_save, remember_save
 
 if TYPE_CHECKING:
-    from ..engine.settlement import WinType
-    from ..reports import NextRound
+    from ..selectors.reports import NextRound
 
 CONFLICT_MESSAGE = (
     "This round was changed by someone else since you opened it; reload to see their version."
@@ -235,53 +235,6 @@ def needs_sequence(rules: Rules) -> bool:
         or rules.better_after_rotation
         or rules.dublee_triggers_better
     )
-
-
-@dataclass(frozen=True, slots=True)
-class SavedRound:
-    """A saved round read as plain values: building a thousand Round instances
-    with their entries costs more than settling them."""
-
-    pk: int
-    better: bool  # as it settled
-    input: RoundInput  # better as the table marked it (None: its default)
-    entries: dict[str, tuple[int, int]]  # player name -> (entry id, stored net)
-
-
-def saved_rounds(session: GameSession) -> list[SavedRound]:
-    """Every saved round of the session in order, in two queries."""
-    rows = Round.objects.filter(session=session).order_by("number")
-    entries: dict[int, list[tuple]] = {}
-    for row in (
-        RoundEntry.objects.filter(round__session=session)
-        .order_by("player__position", "player_id")
-        .values_list(
-            "round_id", "id", "player__name", "status", "maal", "tunnel", "dhoos", "dublees", "net"
-        )
-    ):
-        entries.setdefault(row[0], []).append(row[1:])
-    saved = []
-    for pk, winner, win_type, mark, better in rows.values_list(
-        "id", "winner__name", "win_type", "better_mark", "better"
-    ):
-        mine = entries.get(pk, [])
-        saved.append(
-            SavedRound(
-                pk=pk,
-                better=better,
-                input=RoundInput(
-                    entries=tuple(
-                        Entry(name, status, maal, tunnel, dhoos, dublees)
-                        for _id, name, status, maal, tunnel, dhoos, dublees, _net in mine
-                    ),
-                    winner=winner,
-                    win_type=cast("WinType", win_type),  # a stored choice
-                    better=mark,
-                ),
-                entries={name: (entry_id, net) for entry_id, name, *_rest, net in mine},
-            )
-        )
-    return saved
 
 
 def resettle(

@@ -9,8 +9,8 @@ from django.db import transaction
 
 from ..engine import Rules
 from ..models import GameSession, Player, SavedKey
-from ..savekeys import once, remember_save
 from .rounds import AlreadySaved
+from .savekeys import once, remember_save
 
 
 def create_session(
@@ -26,7 +26,7 @@ def create_session(
 ) -> GameSession:
     """A new session with its players in seating order. With `save_key` (the
     form's one-time key), a key saved before returns the session it saved and
-    saves nothing (see scoring/savekeys.py)."""
+    saves nothing (see scoring/services/savekeys.py)."""
     return once(
         lambda: _create_session(
             owner=owner,

@@ -3,7 +3,7 @@ the page's language."""
 
 from django import template
 
-from ..i18n import translate
+from ..words.i18n import translate
 
 register = template.Library()
 

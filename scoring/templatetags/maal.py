@@ -11,8 +11,8 @@ from ..engine.limits import MAX_TALLY_CHARS, loads_bounded
 from ..engine.maal import TALLY_LABELS, Card, MaalError, Tally, score
 from ..engine.rules import Rules
 from ..forms.maal import Calculator
-from ..i18n import translate
 from ..models import GameSession, Round
+from ..words.i18n import translate
 
 register = template.Library()
 

@@ -16,10 +16,10 @@ from django.utils.translation import gettext, ngettext
 
 from localise.numbers import NumberFormat
 
-from ..breakdown_words import MINUS_PLAYERS
 from ..engine.rules import Rules
 from ..engine.settlement import FIELD_WORDS
-from ..offline import navigation_timeout_ms, user_bucket
+from ..web.offline import navigation_timeout_ms, user_bucket
+from ..words.breakdown_words import MINUS_PLAYERS
 
 register = template.Library()
 SETTLEMENT_JS = Path(settings.BASE_DIR) / "static" / "js" / "settlement.js"

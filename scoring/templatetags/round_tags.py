@@ -3,8 +3,8 @@
 from django import template
 
 from localise.numbers import NumberFormat
-from scoring.breakdown_words import player_sentence
 from scoring.engine import PlayerResult, RoundResult
+from scoring.words.breakdown_words import player_sentence
 
 register = template.Library()
 
@@ -21,5 +21,5 @@ def winner_take(result: RoundResult) -> str:
 
 @register.simple_tag
 def in_words(result: RoundResult, player: PlayerResult) -> str:
-    """One player's part of the round as a sentence (scoring/breakdown_words.py)."""
+    """One player's part of the round as a sentence (scoring/words/breakdown_words.py)."""
     return player_sentence(result, player)

@@ -1,11 +1,11 @@
-"""The hidden one-time key of a form that creates something (see scoring/savekeys.py)."""
+"""The hidden one-time key of a form that creates something (see scoring/services/savekeys.py)."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
 
-from ..savekeys import new_save_key, posted_save_key
+from ..services.savekeys import new_save_key, posted_save_key
 
 register = template.Library()
 

@@ -17,9 +17,9 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
-from ..savekeys import earlier_save, posted_save_key
+from ..selectors.versions import owned_version, shared_version, version_of
 from ..services import rounds_with_entries
-from ..versions import owned_version, shared_version, version_of
+from ..services.savekeys import earlier_save, posted_save_key
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
@@ -28,7 +28,7 @@ def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
 
 def session_version_for_user(request: HttpRequest, session_id: int) -> str:
     """The version of the reader's session (versions.py), without loading it:
-    all a warm page needs (scoring/pagecache.py)."""
+    all a warm page needs (scoring/web/pagecache.py)."""
     version = owned_version(session_id, request.user.pk)
     if version is None:
         raise Http404
@@ -72,7 +72,7 @@ def sessions_for_user(request: HttpRequest) -> QuerySet[GameSession]:
 
 def saved_key_for_user(request: HttpRequest) -> SavedKey | None:
     """What the reader saved before under the POST's one-time key, if anything
-    (scoring/savekeys.py): a repeat of that save answers with it."""
+    (scoring/services/savekeys.py): a repeat of that save answers with it."""
     return earlier_save(request.user, posted_save_key(request))
 
 

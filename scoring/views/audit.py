@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..engine import RoundError
-from ..i18n import translate
 from ..models import Round, RoundChange
+from ..words.i18n import translate
 from .access import change_for_user, session_for_scorer
 
 SHOWN = 200  # a session's page lists this many latest changes

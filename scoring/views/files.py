@@ -19,11 +19,11 @@ from .. import services
 from ..engine import RoundError
 from ..engine.sessionfile import SessionDoc, SessionFileError, dumps, loads
 from ..forms.files import ImportForm
-from ..i18n import translate
 from ..models import GameSession
-from ..savekeys import posted_save_key
-from ..snapshot import read_snapshot
-from ..uploads import too_large
+from ..selectors.snapshot import read_snapshot
+from ..services.savekeys import posted_save_key
+from ..web.uploads import too_large
+from ..words.i18n import translate
 from .access import saved_key_for_user, session_for_user, sessions_for_user
 from .sessions import session_saved
 

@@ -1,12 +1,12 @@
 """The public "How scoring works" page: the method, every rule option and the
-presets, each figure computed by the engine (scoring/guide.py)."""
+presets, each figure computed by the engine (scoring/words/guide.py)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .. import guide
+from ..words import guide
 
 
 def how_it_works(request: HttpRequest) -> HttpResponse:

@@ -20,8 +20,8 @@ from .. import services
 from ..engine import RoundError, Rules
 from ..engine.maal import ITEM_LABELS, TIER_ITEMS, point_table_for
 from ..forms.maal import TableForm, read_calculator, read_table
-from ..htmx import HtmxHttpRequest
-from ..i18n import translate
+from ..web.htmx import HtmxHttpRequest
+from ..words.i18n import translate
 from .access import session_for_scorer, session_for_user
 
 

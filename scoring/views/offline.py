@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..offline import service_worker_config
+from ..web.offline import service_worker_config
 
 # The top bar's red, and the dark theme's (static/css/app.css, --topbar).
 THEME_LIGHT = "#b3261e"

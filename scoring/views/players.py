@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 from .. import services
 from ..forms.players import PlayerForm
 from ..models import Player
-from ..savekeys import posted_save_key
 from ..services.players import PlayerNotAdded
+from ..services.savekeys import posted_save_key
 from .access import player_for_user, saved_key_for_user, session_for_user
 
 

@@ -18,14 +18,14 @@ from django.views.decorators.http import require_POST
 from .. import services
 from ..engine import RoundError, settle_round
 from ..forms.rounds import RoundForm
-from ..htmx import HtmxHttpRequest
-from ..i18n import translate
 from ..models import GameSession, Round, RoundChange, SavedKey
-from ..pagecache import render_page
-from ..reports import NextRound, new_round_setting, round_setting, session_players
-from ..savekeys import earlier_save, posted_save_key
+from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
+from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
-from ..snapshot import read_snapshot
+from ..services.savekeys import earlier_save, posted_save_key
+from ..web.htmx import HtmxHttpRequest
+from ..web.pagecache import render_page
+from ..words.i18n import translate
 from .access import round_for_user, session_for_scorer, session_version_for_scorer
 
 

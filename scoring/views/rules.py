@@ -15,9 +15,10 @@ from .. import services
 from ..engine import PRESETS, RoundError, Rules, settle_round, settle_session
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, preset_of
 from ..forms.rules import RulesForm, preset_options
-from ..i18n import translate
 from ..models import GameSession
-from ..services.rounds import needs_sequence, saved_rounds
+from ..selectors.rounds import saved_rounds
+from ..services.rounds import needs_sequence
+from ..words.i18n import translate
 from .access import session_for_user
 
 

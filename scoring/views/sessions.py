@@ -22,13 +22,13 @@ from .. import services
 from ..engine.rules import closest_preset, preset_of
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
-from ..ledger_table import ledger_context
 from ..models import GameSession, Player, RoundEntry
-from ..pagecache import render_page
-from ..reports import LATEST_ROUNDS, session_ledger
-from ..savekeys import posted_save_key
-from ..snapshot import read_snapshot
-from ..versions import owner_version, remember
+from ..selectors.ledger_table import ledger_context
+from ..selectors.reports import LATEST_ROUNDS, session_ledger
+from ..selectors.snapshot import read_snapshot
+from ..selectors.versions import owner_version, remember
+from ..services.savekeys import posted_save_key
+from ..web.pagecache import render_page
 from .access import (
     is_owner,
     saved_key_for_user,

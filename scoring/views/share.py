@@ -24,11 +24,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from .. import services
-from ..ledger_table import ledger_context
 from ..models import GameSession
-from ..pagecache import render_page
-from ..reports import LATEST_ROUNDS
-from ..versions import shared_version, version_of
+from ..selectors.ledger_table import ledger_context
+from ..selectors.reports import LATEST_ROUNDS
+from ..selectors.versions import shared_version, version_of
+from ..web.pagecache import render_page
 from .access import session_for_user, shared_session, shared_session_version
 
 # A save shows on every watching phone within about this long. An unchanged

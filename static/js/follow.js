@@ -16,7 +16,10 @@
   var gone = false;
 
   function told(status) {
-    var detail = { answered: status > 0, fresh: status === 200 || status === 304 };
+    var detail = {
+      answered: status > 0,
+      fresh: status === 200 || status === 304,
+    };
     window.dispatchEvent(new CustomEvent("marriage-live", { detail: detail }));
   }
 
@@ -24,7 +27,11 @@
     doc.querySelectorAll("[data-follow-part]").forEach(function (part) {
       var here = document.getElementById(part.id);
       if (!here) return;
-      if (here.dataset.position && here.dataset.position === part.dataset.position) return;
+      if (
+        here.dataset.position &&
+        here.dataset.position === part.dataset.position
+      )
+        return;
       var fresh = document.importNode(part, true);
       here.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
@@ -66,7 +73,9 @@
           return;
         }
         if (response.status !== 200) return;
-        var sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+        var sent = (response.headers.get("ETag") || "")
+          .replace(/^W\//, "")
+          .replace(/"/g, "");
         return refresh().then(function () {
           if (sent) etag = sent;
         });

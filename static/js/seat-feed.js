@@ -37,7 +37,9 @@
       row.appendChild(note);
     }
     var time = new Date(entry.at).toTimeString().slice(0, 5);
-    note.textContent = feed.dataset.from.replace("%(name)s", entry.name).replace("%(time)s", time);
+    note.textContent = feed.dataset.from
+      .replace("%(name)s", entry.name)
+      .replace("%(time)s", time);
     row.classList.add("from-seat");
   }
 
@@ -47,7 +49,11 @@
     if (!row) return false;
     setChecked(field(pid, "plays"), true);
     var status = roundForm.querySelector(
-      '[name="p-' + pid + '-status"][value="' + (entry.dublees ? "seen" : entry.status) + '"]'
+      '[name="p-' +
+        pid +
+        '-status"][value="' +
+        (entry.dublees ? "seen" : entry.status) +
+        '"]',
     );
     setChecked(status, true);
     setChecked(field(pid, "dublees"), entry.dublees);
@@ -72,7 +78,11 @@
     busy = true;
     var headers = { Accept: "application/json" };
     if (etag) headers["If-None-Match"] = etag;
-    fetch(url, { credentials: "same-origin", cache: "no-store", headers: headers })
+    fetch(url, {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: headers,
+    })
       .then(function (response) {
         if (response.status !== 200) return;
         etag = response.headers.get("ETag") || "";
@@ -86,7 +96,8 @@
             }
           });
           // The settlement preview follows, as after a tap.
-          if (changed) roundForm.dispatchEvent(new Event("change", { bubbles: true }));
+          if (changed)
+            roundForm.dispatchEvent(new Event("change", { bubbles: true }));
         });
       })
       .catch(function () {

@@ -7,7 +7,7 @@ document.addEventListener("click", async (event) => {
   const status = document.getElementById("copy-status");
   input.focus();
   input.select();
-  let copied = false;
+  let copied;
   try {
     await navigator.clipboard.writeText(input.value);
     copied = true;

@@ -25,9 +25,10 @@ from django.contrib.staticfiles.storage import StaticFilesStorage
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring import offline, services
+from scoring import services
 from scoring.engine import Entry, RoundInput, make_rules
 from scoring.models import Round, RoundChange, SavedKey
+from scoring.web import offline
 
 from ..web_helpers import make_session
 from .conftest import TIMEOUT_MS, TOUCH_PHONE
@@ -354,7 +355,7 @@ def test_a_save_lost_on_the_way_is_kept_by_the_worker(table, live_server):
 
 
 def test_log_out_asks_first_then_deletes_the_rounds_waiting(table, live_server):
-    from scoring.offline import user_bucket
+    from scoring.web.offline import user_bucket
 
     page, user, session = table
     form = f"/sessions/{session.pk}/rounds/new/"

@@ -6,8 +6,8 @@ from django.core.management.base import CommandError
 
 from scoring.engine.sessionfile import SessionFileError, dumps, loads
 from scoring.models import GameSession
+from scoring.selectors.snapshot import read_snapshot
 from scoring.services import export_session
-from scoring.snapshot import read_snapshot
 
 from ._sessionfiles import SessionFileCommand
 

@@ -31,8 +31,8 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-from .savekeys import new_save_key
-from .snapshot import read_snapshot
+from ..selectors.snapshot import read_snapshot
+from ..services.savekeys import new_save_key
 
 # Long enough for an evening's reading; a key never goes stale, so this only
 # bounds the memory a page nobody reads keeps.

@@ -21,8 +21,8 @@ from django.utils.translation import get_language, gettext
 from localise.numbers import NumberFormat
 from localise.words import file_key_text
 
-from .engine.messages import Message
-from .engine.rules import OPTION_LABELS
+from ..engine.messages import Message
+from ..engine.rules import OPTION_LABELS
 
 # A number the engine wrote grouped in English (f"{count:,}"), regrouped for the reader.
 ENGLISH_GROUPED = re.compile(r"-?\d{1,3}(?:,\d{3})+")

@@ -16,11 +16,11 @@ from typing import cast, overload
 from django.db import connection
 from django.utils.translation import gettext as _
 
-from .engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
-from .engine.ledger import EXACT_SETTLE_LIMIT
-from .engine.settlement import WinType, better_defaults
-from .models import GameSession, Player, Round, RoundEntry
-from .services.rounds import saved_rounds
+from ..engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
+from ..engine.ledger import EXACT_SETTLE_LIMIT
+from ..engine.settlement import WinType, better_defaults
+from ..models import GameSession, Player, Round, RoundEntry
+from .rounds import saved_rounds
 from .snapshot import read_snapshot
 from .versions import remember, version_of
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from ..selectors.reports import Ledger
 from . import charts
-from .reports import Ledger
 
 
 def fmt_number(value: float) -> str:

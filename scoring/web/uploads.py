@@ -18,7 +18,7 @@ from __future__ import annotations
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest
 
-from .engine.limits import MAX_FILE_BYTES
+from ..engine.limits import MAX_FILE_BYTES
 
 FORM_OVERHEAD = 64 * 1024  # multipart boundaries, the CSRF token, the file's name
 # A body up to this much past the limit is read to its end (a few seconds of a

@@ -15,8 +15,8 @@ from django.utils.translation import gettext_noop
 
 from localise.templatetags.local_format import rule_value
 
-from .engine import PRESETS, RoundError, RoundInput, RoundResult, Rules, settle_session
-from .engine.maal import (
+from ..engine import PRESETS, RoundError, RoundInput, RoundResult, Rules, settle_session
+from ..engine.maal import (
     ITEM_LABELS,
     PRESET_TABLES,
     TALLY_ITEMS,
@@ -27,8 +27,8 @@ from .engine.maal import (
     Tally,
     score,
 )
-from .engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, TABLE_OPTION
-from .engine.settlement import Entry, settle_round
+from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, TABLE_OPTION
+from ..engine.settlement import Entry, settle_round
 from .i18n import translate
 
 DEFAULT_RULES = Rules()

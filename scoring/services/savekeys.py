@@ -21,7 +21,7 @@ from collections.abc import Callable
 from django.db import IntegrityError
 from django.http import HttpRequest
 
-from .models import GameSession, SavedKey
+from ..models import GameSession, SavedKey
 
 SAVE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 

@@ -31,7 +31,7 @@ from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 from django.utils import timezone
 
-from .models import GameSession, Player, Round, RoundEntry
+from ..models import GameSession, Player, Round, RoundEntry
 
 
 def version_of(session: GameSession) -> str:
@@ -127,7 +127,7 @@ def remember[T](name: str, version: str, compute: Callable[[], T]) -> T:
 
 def forget_computed() -> None:
     """Drop everything kept per version, computed data and rendered pages
-    (scoring/pagecache.py): as after a change (tests, benchmarks)."""
+    (scoring/web/pagecache.py): as after a change (tests, benchmarks)."""
     with _lock:
         _computed.clear()
     caches["pages"].clear()

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from localise.numbers import NumberFormat
 
-from .engine import PlayerResult, RoundResult
+from ..engine import PlayerResult, RoundResult
 
 MINUS = "−"  # U+2212: a minus sign, not a hyphen, in running text
 # "minus 4 players × B's 2": the one phrase with a plural (ngettext's two ids).

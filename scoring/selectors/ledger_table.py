@@ -23,9 +23,9 @@ from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat
 
-from .models import GameSession
+from ..models import GameSession
+from ..web.session_chart import running_chart
 from .reports import Ledger, session_ledger
-from .session_chart import running_chart
 from .versions import remember, version_of
 
 # Short player names for the column heads on a phone: a name that fits stays
@@ -182,6 +182,6 @@ def ledger_context(
     context: dict[str, object] = {"ledger": ledger, "heads": heads, "body": body}
     if chart:
         key = f"ledger-chart:{get_language()}"
-        # Every text in the SVG is escaped by scoring.charts.
+        # Every text in the SVG is escaped by scoring.web.charts.
         context["chart"] = remember(key, version, lambda: mark_safe(running_chart(ledger)))
     return context

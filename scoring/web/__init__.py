@@ -1,0 +1,2 @@
+"""Web plumbing and presentation: htmx, middleware, cached pages, uploads, the
+service worker's needs, and the charts pages draw."""
