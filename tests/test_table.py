@@ -70,6 +70,18 @@ def test_an_invite_is_accepted_once_by_a_logged_in_user(
     assert CoScorer.objects.count() == 1
 
 
+def test_a_co_scorers_sessions_list_shows_the_session_at_once(logged_in, session, helper):
+    sita = Client()
+    sita.force_login(helper)
+    home = sita.get(reverse("home")).content.decode()
+    assert "Tihar night" not in home  # the list is rendered, and kept for this version
+    invite = Invite.objects.create(session=session)
+    sita.post(reverse("invite_accept", args=[invite.token]))
+    home = sita.get(reverse("home")).content.decode()
+    assert "Sessions you score with others" in home
+    assert f'href="{reverse("session_detail", args=[session.pk])}">Tihar night</a>' in home
+
+
 def test_a_revoked_invite_is_a_404(logged_in, session, helper):
     logged_in.post(reverse("invite_create", args=[session.pk]))
     invite = Invite.objects.get()

@@ -7,6 +7,7 @@ another user's session is a 404. Writes go through `services`.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from django.contrib import messages
@@ -60,11 +61,23 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
     user = request.user
-    version = owner_version(user.pk)
+    # The sessions the reader co-scores (table.CoScorer): listed apart, and part
+    # of the page's version, so that accepting an invite shows at once.
+    co_scored = list(
+        GameSession.objects.filter(co_scorers__user_id=user.pk)
+        .order_by("-played_on", "-id")
+        .values_list("pk", "name", "owner__username", "played_on")
+    )
+    owned = owner_version(user.pk)
+    listed = hashlib.sha256(repr(co_scored).encode()).hexdigest()[:16]
+    version = f"{owned}-co{listed}" if co_scored else owned
     return render_page(
         request,
         "home.html",
-        lambda: {"sessions": remember("home", version, lambda: _sessions_with_leaders(user))},
+        lambda: {
+            "sessions": remember("home", owned, lambda: _sessions_with_leaders(user)),
+            "co_scored": co_scored,
+        },
         version=version,
     )
 
