@@ -281,6 +281,7 @@ def _seat_context(seat: Seat, form: SeatForm | None = None) -> dict[str, Any]:
         "last": last,
         "last_position": count,
         "last_entries": last_entries,
+        "played_last": any(e.player_id == seat.player_id for e in last_entries),
         **ledger,
         "can_edit": False,
         "calc_url": reverse("seat_maal", args=[seat.token]),

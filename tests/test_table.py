@@ -381,6 +381,11 @@ def test_a_seat_follows_its_session_and_sees_the_result(logged_in, session, seat
     assert "Round 1: result" in page and "Didi won" in page
     assert re.search(r'class="seat-me"><td>Dai</td>\s*<td class="num neg">-17</td>', page)
     assert "Round 2" in page
+    assert "You sat this round out." not in page
+    # A player who sat the round out is told so beside its result.
+    sat_out = round_data(session, {k: v for k, v in WORKED.items() if k != "Dai"}, "Didi")
+    logged_in.post(reverse("round_new", args=[session.pk]), sat_out)
+    assert "You sat this round out." in Client().get(_seat_url(seat)).content.decode()
 
 
 def test_the_seats_maal_calculator_counts_through_the_seat(session, seats):
