@@ -18,8 +18,8 @@ class RateLimitedLoginView(LoginView):
 
     def form_invalid(self, form) -> HttpResponse:
         response = super().form_invalid(form)
-        if form.has_error("__all__", TOO_MANY):
-            response.status_code = 429
+        # Refused as every form is (422), or 429 once the limit is reached.
+        response.status_code = 429 if form.has_error("__all__", TOO_MANY) else 422
         return response
 
 
@@ -47,7 +47,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user)
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
         return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+    status = 422 if form.is_bound and form.errors else 200  # refused as every form is
+    return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
 def log_out(request: HttpRequest) -> HttpResponse:

@@ -6,7 +6,7 @@
    rendered in the same run as a ratio, and the query counts of the same pages
    for a 10-round session (they must be equal: constant in the number of
    rounds); then the targets: the session page after a change within 6× the
-   log-in page, every round (`?all=1`) within 30 ms, a round save within 8
+   log-in page, every round (`?all=1`) within 30 ms, a round save within 9
    queries;
 2. requests per second under `wrk` against gunicorn on 127.0.0.1 (set up as the
    README's production: a cache directory the workers share, kept database
@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 TARGET = 3.0  # under gunicorn, every warm page within 3× the trivial view
 AFTER_CHANGE_TARGET = 6.0  # the session page after a change, × the log-in page
 ALL_ROUNDS_MS = 30.0  # every round of the night (?all=1), after a change
-SAVE_QUERIES = 8  # a round save, POST and redirect
+SAVE_QUERIES = 9  # a round save, POST and redirect (its key looked up before the form)
 # Not a page of the app: the layout rendered afresh, what a page not cached whole
 # pays before its own work (benchmarks/urls.py).
 LAYOUT = "layout alone, rendered afresh"

@@ -17,7 +17,7 @@ DEVANAGARI_DIGITS = str.maketrans("०१२३४५६७८९", "0123456789"
 # A typed date: year, month and day separated by "-", "/" or ".", then optionally the
 # calendar: "BS"/"वि.सं." (Bikram Sambat) or "AD"/"ई.सं." (Gregorian).
 TYPED = re.compile(
-    r"^\s*(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*"
+    r"^\s*([0-9]{4})\s*[-/.]\s*([0-9]{1,2})\s*[-/.]\s*([0-9]{1,2})\s*"
     r"(?P<calendar>BS|B\.S\.|VS|वि\.?\s?सं\.?|AD|A\.D\.|ई\.?\s?सं\.?)?\s*$",
     re.IGNORECASE,
 )

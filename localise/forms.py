@@ -11,12 +11,15 @@ In Nepali the date is shown in Bikram Sambat, in English in Gregorian.
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.numbers import NotANumber, parse_decimal, parse_whole
 
 from .bikram_sambat import BikramSambatError, bs_label, from_bs, read_typed, to_bs
 from .templatetags.local_format import local_date
@@ -105,3 +108,39 @@ class EitherCalendarDateField(forms.DateField):
             raise forms.ValidationError(
                 self.error_messages[code], code=code, params={"date": written}
             ) from None
+
+
+class WholeNumberField(forms.IntegerField):
+    """An IntegerField that reads what a person types as a number and nothing else
+    (scoring.engine.numbers.parse_whole): ASCII digits, and Devanagari digits with
+    `devanagari=True`; never "1_000", "٣" or "５", which Python's int() would take."""
+
+    def __init__(self, *args: Any, devanagari: bool = False, **kwargs: Any) -> None:
+        self.devanagari = devanagari
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        try:
+            return parse_whole(str(value), devanagari=self.devanagari)
+        except NotANumber:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+class PlainDecimalField(forms.DecimalField):
+    """A DecimalField that takes ASCII digits with one "." only (parse_decimal):
+    Decimal() alone would take "1_000", "٣", "1e2" and "５"."""
+
+    def to_python(self, value: Any) -> Any:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, Decimal | int) and not isinstance(value, bool):
+            return super().to_python(value)
+        try:
+            parse_decimal(str(value))
+        except NotANumber:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+        return super().to_python(value)

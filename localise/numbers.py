@@ -16,6 +16,22 @@ from django.utils.formats import get_format
 from django.utils.translation import get_language
 
 
+def whole_money(language: str | None) -> bool:
+    """Whether a whole amount is written without its decimals: in Nepali."""
+    return (language or "").startswith("ne")
+
+
+# The currency as a Nepali family writes it; any other stays its code.
+NEPALI_CURRENCY = {"NPR": "रु."}
+
+
+def currency_label(code: str, language: str | None) -> str:
+    """ "NPR" → "रु." in Nepali; every other code, and English, as it is."""
+    if whole_money(language):
+        return NEPALI_CURRENCY.get(code, code)
+    return code
+
+
 @dataclass(frozen=True, slots=True)
 class NumberFormat:
     decimal_sep: str
@@ -26,6 +42,8 @@ class NumberFormat:
     # The group sizes from the right, as Django's numberformat reads `grouping`
     # (a 0 repeats the size before it; the last size repeats): (3, 2) for Nepali.
     sizes: tuple[int, ...] = field(init=False)
+    # Whole amounts without paisa (Nepali): see money_places.
+    whole_money: bool = False
 
     def __post_init__(self) -> None:
         grouping = self.grouping if isinstance(self.grouping, tuple) else (self.grouping,)
@@ -40,6 +58,7 @@ class NumberFormat:
             decimal_sep=get_format("DECIMAL_SEPARATOR", language, use_l10n=True),
             thousand_sep=get_format("THOUSAND_SEPARATOR", language, use_l10n=True),
             grouping=tuple(grouping) if isinstance(grouping, list | tuple) else grouping,
+            whole_money=whole_money(language),
         )
 
     def num(self, value: int) -> str:
@@ -65,8 +84,11 @@ class NumberFormat:
         return "+" + self.num(value) if value > 0 else self.num(value)
 
     def money(self, amount: Decimal) -> str:
-        """Two decimals, or more when the amount has them (a stake of 0.125 a point)."""
+        """Two decimals, or more when the amount has them (a stake of 0.125 a point);
+        in Nepali a whole amount has none: families write रु. 69,500, not 69,500.00."""
         places = max(2, -int(amount.normalize().as_tuple().exponent))
+        if self.whole_money and amount == amount.to_integral_value():
+            places = 0
         return numberformat.format(
             amount,
             self.decimal_sep,

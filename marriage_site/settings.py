@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scoring.web.middleware.Refusals",  # a database outage: 503; an unusable save_key: 400
 ]
 
 ROOT_URLCONF = "marriage_site.urls"
@@ -92,6 +93,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{os.environ.get('SQLITE_PATH', BASE_DIR / 'db.sqlite3')}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # A kept connection that died (the database restarted) is dropped before
+        # a request uses it, not answered as an error by each worker in turn.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -40,8 +40,8 @@ urlpatterns = [
     # A session's pages (session_urls): marriage_site/urls.py, one include()
     # with the record's (stats).
     # The public page of a share link, and the part of it that phones poll.
-    path("s/<str:token>/", share.share_view, name="share_view"),
-    path("s/<str:token>/live/", share.share_live, name="share_live"),
+    path("s/<slug:token>/", share.share_view, name="share_view"),  # token_urlsafe: no NUL
+    path("s/<slug:token>/live/", share.share_live, name="share_live"),
     # Offline at the table: the service worker at the root (its scope is the
     # whole site), the web app manifest, and the page shown for one never opened.
     path("sw.js", offline.service_worker, name="service_worker"),

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django import forms
@@ -26,6 +27,9 @@ def variant_choices() -> list[tuple[str, StrOrPromise]]:
 class HistoryForm(forms.Form):
     """The round history's filters; every field may be left empty."""
 
+    session = forms.TypedChoiceField(
+        label=_("Evening"), required=False, coerce=int, empty_value=None
+    )
     player = forms.ChoiceField(label=_("Player"), required=False)
     winner = forms.ChoiceField(label=_("Winner"), required=False)
     # Either calendar, as on the session form: "2083-06-16" is Bikram Sambat.
@@ -34,16 +38,24 @@ class HistoryForm(forms.Form):
     variant = forms.ChoiceField(label=_("Rules"), required=False)
     dublee = forms.BooleanField(label=_("Dublee wins only"), required=False)
     victims = forms.BooleanField(label=_("Kidnapped or murdered maal only"), required=False)
+    dhoos = forms.BooleanField(label=_("Rounds with dhoos only"), required=False)
     sort = forms.ChoiceField(
         label=_("Order"),
         required=False,
         choices=[("recent", _("Newest first")), ("swing", _("Biggest swings first"))],
     )
 
-    def __init__(self, *args, players: dict[str, str], **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        players: dict[str, str],
+        evenings: Sequence[tuple[int, str]] = (),
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
         names = sorted(players.items(), key=lambda item: item[1].casefold())
         for name, choices in (
+            ("session", [("", _("Any evening")), *evenings]),
             ("player", [("", _("Anyone")), *names]),
             ("winner", [("", _("Anyone")), *names]),
             ("variant", variant_choices()),
@@ -70,4 +82,6 @@ class HistoryForm(forms.Form):
             dublee=bool(data.get("dublee")),
             victims=bool(data.get("victims")),
             sort=data.get("sort") or "recent",
+            session=data.get("session"),
+            dhoos=bool(data.get("dhoos")),
         )

@@ -75,6 +75,11 @@ class RoundRow:
         return max((abs(e.net) for e in self.entries), default=0)
 
     @property
+    def dhoos(self) -> list[EntryRow]:
+        """The players given dhoos in the round."""
+        return [e for e in self.entries if e.dhoos]
+
+    @property
     def victims(self) -> list[EntryRow]:
         """Unseen losers whose maal was kidnapped by the winner or murdered (void)."""
         if self.winner_id is None or self.session.unseen_maal not in ("kidnap", "void"):
@@ -186,6 +191,8 @@ class HistoryFilter:
     dublee: bool = False  # only dublee wins
     victims: bool = False  # only rounds where an unseen player's maal was kidnapped or murdered
     sort: str = "recent"  # recent, or swing (biggest first)
+    session: int | None = None  # one evening (a session's id)
+    dhoos: bool = False  # only rounds where someone was given dhoos
 
 
 def _variant_matches(session: SessionInfo, variant: str) -> bool:
@@ -210,6 +217,10 @@ def filter_rounds(rounds: Iterable[RoundRow], f: HistoryFilter) -> list[RoundRow
         if f.dublee and not (r.winner_id and r.win_type == "dublee"):
             continue
         if f.victims and not r.victims:
+            continue
+        if f.session is not None and r.session.id != f.session:
+            continue
+        if f.dhoos and not r.dhoos:
             continue
         found.append(r)
     found.reverse()  # newest first

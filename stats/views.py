@@ -5,13 +5,18 @@ another user's session is a 404 and their players are simply not found."""
 from __future__ import annotations
 
 import csv
+import datetime
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from localise.bikram_sambat import bs_label
+from localise.numbers import currency_label
+from localise.templatetags.local_format import local_date
 from scoring.selectors.reports import Ledger, session_ledger
 from scoring.selectors.versions import owner_version, remember
 from scoring.views.access import session_for_user
@@ -42,6 +47,16 @@ def _rounds(request: HttpRequest, version: str) -> list[RoundRow]:
     return remember("rounds", version, lambda: load_rounds(user))
 
 
+def evenings(rounds: list[RoundRow]) -> list[tuple[int, str]]:
+    """The history's evening filter: each session with rounds, newest first, as
+    "Dashain 2026 · 16 असोज 2083" (its date in the reader's calendar)."""
+    seen: dict[int, str] = {}
+    for r in reversed(rounds):  # newest first
+        if r.session.id not in seen:
+            seen[r.session.id] = f"{r.session.name} · {local_date(r.session.played_on)}"
+    return list(seen.items())
+
+
 @login_required
 def round_history(request: HtmxHttpRequest) -> HttpResponse:
     template = "stats/history.html#results" if request.htmx else "stats/history.html"
@@ -52,7 +67,7 @@ def round_history(request: HtmxHttpRequest) -> HttpResponse:
 def _history(request: HtmxHttpRequest, version: str) -> dict[str, object]:
     rounds = _rounds(request, version)
     names = display_names(rounds)
-    form = HistoryForm(request.GET or None, players=names)
+    form = HistoryForm(request.GET or None, players=names, evenings=evenings(rounds))
     focus = ""
     if form.is_bound:
         found = []
@@ -92,8 +107,9 @@ def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
     if stats.sessions:
         chart = charts.bar_chart(
             [
-                # The date is short and tells apart every year's "Dashain".
-                (f"{p.session.played_on:%Y-%m-%d}", p.points)
+                # The date is short and tells apart every year's "Dashain": in
+                # Nepali the Bikram Sambat date ("16 असोज 2083"), as every date there.
+                (chart_date(p.session.played_on), p.points)
                 for p in reversed(stats.sessions[:12])
             ],
             title=_("%(name)s: points per session") % {"name": stats.name},
@@ -103,6 +119,13 @@ def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
     return {"stats": stats, "chart": chart}
 
 
+def chart_date(day: datetime.date) -> str:
+    """A session's date under its bar: "2026-10-02", or in Nepali "16 असोज 2083"."""
+    if (get_language() or "").startswith("ne"):
+        return bs_label(day) or day.isoformat()
+    return day.isoformat()
+
+
 def standings_chart(board: Board) -> str:
     """A board's lifetime standings as bars: money, or points when it was played
     for points only (stake 0), so the chart is never a row of zeros."""
@@ -110,8 +133,9 @@ def standings_chart(board: Board) -> str:
     if any(row.money for row in rows):
         return charts.bar_chart(
             [(row.name, float(row.money)) for row in rows],
-            title=_("Lifetime standings in %(currency)s") % {"currency": board.currency},
-            value_label=board.currency,
+            title=_("Lifetime standings in %(currency)s")
+            % {"currency": currency_label(board.currency, get_language())},
+            value_label=currency_label(board.currency, get_language()),
             fmt=fmt_number,
             value_fmt=fmt_money,
         )

@@ -203,7 +203,7 @@ def test_round_history_page_shows_who_when_before_and_after(session, owner, clie
     page = client.get(reverse("round_changes", args=[session.pk, round_.pk]))
     assert page.status_code == 200
     body = page.content.decode()
-    assert "Round history" in body
+    assert "Changes to this round" in body
     assert "Edited" in body and "Created" in body
     assert "aama" in body
     assert "Didi won" in body and "Aama won" in body
@@ -286,4 +286,4 @@ def test_rules_change_label_in_nepali(session, owner, client):
     client.post(reverse("session_rules", args=[session.pk]), data)
     client.cookies["django_language"] = "ne"
     html = client.get(reverse("session_changes", args=[session.pk])).content.decode()
-    assert "नयाँ नियमअनुसार फेरि हिसाब गरियो" in html and "बनाइयो" in html
+    assert "नयाँ नियमअनुसार फेरि हिसाब गरियो" in html and "थपियो" in html

@@ -687,3 +687,11 @@ def test_cli_the_same_evening_again_exits_1_with_one_line(manage):
     copied = manage("import_session", "-", "--second-copy", stdin=text)
     assert copied.returncode == 0, copied.stderr
     assert f"{copied.stdout.splitlines()[-1]}\tBhai Tika\t2" in manage("list_sessions").stdout
+
+
+@pytest.mark.django_db
+def test_import_reads_a_bikram_sambat_date_as_the_web_does(tmp_path):
+    run("import_session", write(tmp_path, night() | {"played_on": "2083-07-26"}))
+    assert GameSession.objects.get().played_on.isoformat() == "2026-11-12"
+    settled = json.loads(run("settle", write(tmp_path, night() | {"played_on": "2083-07-26"})))
+    assert settled["played_on"] == "2026-11-12"

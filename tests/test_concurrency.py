@@ -149,8 +149,8 @@ def test_two_edits_of_the_same_round_at_once_one_wins_one_is_told(table):
     one, two = {**hand(session, 30), **opened}, {**hand(session, 40), **opened}
     results = at_once(lambda: phones[0].post(path, one), lambda: phones[1].post(path, two))
     statuses = sorted(status for status, _body in results)
-    assert statuses == [200, 302]
-    refused = next(unescape(body) for status, body in results if status == 200)
+    assert statuses == [302, 409]
+    refused = next(unescape(body) for status, body in results if status == 409)
     assert CONFLICT in refused
     round_.refresh_from_db()
     assert round_.version == 2
@@ -167,7 +167,7 @@ def test_an_edit_opened_before_someone_elses_save_is_refused(table):
     opened = {"version": str(round_.version)}
     assert phones[0].post(path, {**hand(session, 30), **opened})[0] == 302
     status, body = phones[1].post(path, {**hand(session, 40), **opened})
-    assert status == 200
+    assert status == 409
     assert CONFLICT in unescape(body)
     assert Round.objects.get(pk=round_.pk).entries.get(player__name="Aama").maal == 30
     # Reloaded, the form carries the new version and the edit goes through.

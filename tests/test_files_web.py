@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from localise.forms import EitherCalendarDateField
 from scoring import services
 from scoring.engine.sessionfile import loads
 from scoring.models import GameSession, Player, Round, RoundEntry
@@ -99,7 +100,7 @@ def test_import_accepts_a_byte_order_mark(logged_in):
 )
 def test_import_errors_beside_the_file_field(logged_in, content, message):
     response = upload(logged_in, content)
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = response.content.decode()
     field = html[html.index('id="field-file"') :]
     field = field[: field.index("</div>")]
@@ -112,7 +113,7 @@ def test_a_bad_last_round_saves_nothing(logged_in):
     doc["rounds"][3]["entries"][0]["status"] = "unseen"
     doc["rounds"][3]["winner"] = "Buwa"
     response = upload(logged_in, json.dumps(doc))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert (
         "Session file: round 4, player Buwa, status: the winner must be seen: "
         "ending the round means having shown the pure sets" in response.content.decode()
@@ -133,7 +134,7 @@ def test_a_bad_round_names_round_player_and_field(logged_in):
 
 def test_import_without_a_file(logged_in):
     response = logged_in.post(reverse("session_import"), {})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Session file: This field is required." in response.content.decode()
     assert_nothing_saved()
 
@@ -338,3 +339,41 @@ def test_an_imported_rounds_default_better_moves_when_an_earlier_round_is_delete
     assert [n["Didi"] for n in nets] == [30, 30, 30, 30, 60, 60]
     exported = json.loads(logged_in.get(reverse("session_export", args=[session.pk])).content)
     assert [r.get("better") for r in exported["rounds"]] == [None] * 5 + [True]
+
+
+# --- the evening's date in either calendar ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "day"),
+    [
+        ("2083-07-26", "2026-11-12"),  # Bikram Sambat, as the session form reads it
+        ("2083-07-26 BS", "2026-11-12"),
+        ("2026-11-12", "2026-11-12"),  # Gregorian
+        ("२०८३-०७-२६", "2026-11-12"),
+    ],
+)
+def test_a_files_date_is_read_as_the_session_form_reads_it(logged_in, typed, day):
+    """played_on "2083-07-26" is 26 Kartik 2083 BS (12 Nov 2026) in a file as on
+    the new-session form, not the year AD 2083; the export writes the Gregorian."""
+    doc = demo_doc() | {"played_on": typed}
+    response = upload(logged_in, json.dumps(doc))
+    assert response.status_code == 302
+    session = GameSession.objects.get()
+    assert session.played_on.isoformat() == day
+    assert EitherCalendarDateField().clean(typed) == session.played_on  # the form's reading
+    exported = json.loads(logged_in.get(reverse("session_export", args=[session.pk])).content)
+    assert exported["played_on"] == day
+
+
+def test_a_files_date_that_is_in_neither_calendar_is_refused(logged_in):
+    doc = demo_doc() | {"played_on": "2083-13-01"}
+    html = unescape(upload(logged_in, json.dumps(doc)).content.decode())
+    assert "played_on: must be a date such as \"2026-10-02\", got '2083-13-01'" in html
+    assert_nothing_saved()
+
+
+def test_the_engine_alone_reads_the_gregorian_date():
+    """The pure engine knows one calendar; the app passes its reader (README)."""
+    doc = demo_doc() | {"played_on": "2083-07-26"}
+    assert loads(json.dumps(doc)).played_on.isoformat() == "2083-07-26"

@@ -64,7 +64,7 @@ def test_history_page_in_nepali(logged_in, owner):
     make_dashain(owner)
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
     html = logged_in.get(reverse("round_history"), {"dublee": "on"}).content.decode()
-    assert "राउन्डको इतिहास" in html
+    assert "राउन्ड खोज्नुहोस्" in html
     assert "1 राउन्ड भेटियो" in html
     assert "Aama जित्नुभयो" in html
     assert ">डुब्ली</span>" in html
@@ -74,9 +74,9 @@ def test_summary_and_chart_in_nepali(logged_in, owner):
     session = make_dashain(owner)
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
     html = logged_in.get(reverse("session_summary", args=[session.pk])).content.decode()
-    assert "हिसाब मिलाउनुहोस्" in html
+    assert "कसले कसलाई तिर्ने" in html
     said = " ".join(html.split())
-    assert '<li>Buwa ले Aama लाई NPR 72.50 तिर्ने <span class="muted small">(29 अंक)</span>' in said
+    assert '<li>Buwa ले Aama लाई रु. 72.50 तिर्ने <span class="muted small">(29 अंक)</span>' in said
     assert "चलिरहेको जम्मा: Dashain" in html  # the chart's title
     assert ">राउन्ड</text>" in html  # its x axis
 
@@ -97,7 +97,7 @@ def test_big_amounts_on_the_leaderboard_follow_the_language(logged_in, owner):
     assert "+390,000.00" in html  # Aama: 39 points × 10,000
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
     html = logged_in.get(reverse("leaderboard")).content.decode()
-    assert "+3,90,000.00" in html
+    assert "+3,90,000" in html and "+3,90,000.00" not in html
 
 
 def po_entries() -> list[tuple[str, list[str]]]:
@@ -602,3 +602,14 @@ def test_session_file_errors_are_explained_in_nepali(logged_in):
     start = "खेलको नाम: नियन्त्रण अक्षर हुन हुँदैन; यहाँ '"
     shown = re.search(r"खेलको नाम: नियन्त्रण अक्षर हुन हुँदैन; यहाँ &#x27;(x+)…", pages[1])
     assert shown is not None and len(start + shown[1] + "…") == MAX_MESSAGE_LENGTH
+
+
+def test_the_player_chart_dates_sessions_in_bikram_sambat_in_nepali(logged_in, owner):
+    """ne-review-2 item 4: the bars of a player's page are labelled with the
+    Bikram Sambat date in Nepali, as every other date there."""
+    make_dashain(owner)  # played on 2 Oct 2026: 16 असोज 2083
+    url = reverse("player_detail", args=["Aama"])
+    assert ">2026-10-02</text>" in logged_in.get(url).content.decode()
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    html = logged_in.get(url).content.decode()
+    assert ">16 असोज 2083</text>" in html and "2026-10-02</text>" not in html

@@ -307,7 +307,7 @@ def test_a_round_past_the_limit_is_refused_on_the_round_form(owner, client, monk
     response = client.post(
         reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi")
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = unescape(response.content.decode())
     assert "The round was not saved:" in html
     assert "<li>a session holds at most 3 rounds; start a new session to play on</li>" in html

@@ -175,7 +175,7 @@ def test_editor_turns_items_on(client, session):
 def test_editor_refuses_bad_tiers_with_a_message_and_saves_nothing(client, session):
     url = reverse("maal_table", args=[session.pk])
     response = client.post(url, _table_data(tiplu="7, 3", poplu="two"))
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.content.decode()
     assert "Tiplu: holding more must not score less, got 7, 3" in html
     assert "Poplu, jhiplu (each kind): write whole numbers such as 2, 5, 10" in html

@@ -259,7 +259,7 @@ def test_a_refused_round_names_the_fields_in_nepali(world):
     html = world["clients"]["owner"].post(reverse("round_new", args=[session.pk]), data)
     html = html.content.decode()
     assert "Aama, माल: 0 भन्दा कम हुन हुँदैन; यहाँ -3 छ" in html
-    assert "जित्ने: जित्ने खेलाडी छान्नुहोस्" in html
+    assert "जित्ने: कसले जित्यो छान्नुहोस्, वा “कोही जितेन”" in html
     # Not shown: the phone's catalogue, keyed by the English ids it translates.
     shown = re.sub(r'data-catalogue="[^"]*"', "", html)
     assert "maal:" not in shown and "winner:" not in shown
@@ -276,7 +276,7 @@ def test_a_refused_file_names_its_fields_in_nepali(world):
     for content in refused_files():
         upload = SimpleUploadedFile("night.json", content, "application/json")
         response = world["clients"]["owner"].post(reverse("session_import"), {"file": upload})
-        assert response.status_code == 400
+        assert response.status_code == 422
         said.append(response.content.decode().replace("&quot;", '"').replace("&#x27;", "'"))
     assert "प्रति अंक दर: \"2.50\" जस्तो दशमलव संख्या हुनुपर्छ; यहाँ 'धेरै' छ" in said[0]
     assert "राउन्ड 1, पङ्क्ति 1, खेलाडी: छुटेको छ" in said[1]

@@ -64,7 +64,7 @@ def test_a_150000_player_file_is_refused_on_the_web_naming_the_limit(logged_in):
     doc["players"] = [f"Player {n}" for n in range(150_000)]
     doc["rounds"] = []
     response = upload(logged_in, json.dumps(doc).encode())
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert (
         "<li>Session file: players: at most 30 players in a session, got 150,000</li>"
         in field_errors(response.content.decode(), "file")
@@ -76,14 +76,14 @@ def test_a_file_a_little_over_the_limit_is_dropped_with_the_form(logged_in):
     # Over the limit by its Content-Length: none of it is kept, and the rest of the
     # body is read and dropped so the browser shows the message (both languages).
     response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert (
         "<li>Session file: larger than the limit of 12,582,912 bytes for a session file</li>"
         in field_errors(response.content.decode(), "file")
     )
     logged_in.cookies["django_language"] = "ne"
     response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो" in field_errors(
         response.content.decode(), "file"
     )
@@ -130,7 +130,7 @@ def test_a_huge_upload_is_refused_without_reading_its_body(owner, language):
         CONTENT_LENGTH=str(10 * 1024**3),
         **{"wsgi.input": body},
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     message = {
         "en": "Session file: larger than the limit of 12,582,912 bytes for a session file",
         "ne": "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो",
@@ -143,7 +143,7 @@ def test_a_huge_upload_is_refused_without_reading_its_body(owner, language):
 def test_a_file_just_over_the_limit_is_stopped_while_it_streams(logged_in):
     # Within the request's allowance for other fields, so only the streamed count stops it.
     response = upload(logged_in, b" " * (MAX_FILE_BYTES + 1))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "larger than the limit of 12,582,912 bytes" in response.content.decode()
 
 
@@ -155,7 +155,7 @@ def test_lookalike_players_in_an_imported_file_are_refused(logged_in):
         doc = demo_doc()
         doc["players"], doc["rounds"] = players, []
         response = upload(logged_in, json.dumps(doc).encode())
-        assert response.status_code == 400
+        assert response.status_code == 422
         assert message in unescape(response.content.decode())
     assert not GameSession.objects.exists()
 
@@ -185,7 +185,7 @@ def invisible_in(name: str, code: str) -> str:
 )
 def test_lookalike_names_in_the_new_session_form(logged_in, players, message):
     response = logged_in.post(reverse("session_new"), session_post(players=players))
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert f"<li>Players: {message}</li>" in field_errors(response.content.decode(), "players")
     assert not GameSession.objects.exists()
 
@@ -202,7 +202,7 @@ def test_lookalike_names_in_the_new_session_form(logged_in, players, message):
 def test_lookalike_names_when_adding_a_player(logged_in, session, name, message):
     before = everything()
     response = logged_in.post(reverse("player_add", args=[session.pk]), {"name": name})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert f"<li>Name: {message}</li>" in field_errors(response.content.decode(), "name")
     assert everything() == before
 
@@ -235,8 +235,8 @@ def test_two_phones_adding_the_30th_player_at_once_make_30_not_31(live_server, o
             lambda: phones[0].post(path, {"name": "Bhai"}),
             lambda: phones[1].post(path, {"name": "Bhauju"}),
         )
-        assert sorted(status for status, _body in results) == [200, 302]
-        refused = next(body for status, body in results if status == 200)
+        assert sorted(status for status, _body in results) == [302, 422]
+        refused = next(body for status, body in results if status == 422)
         assert "at most 30 players in one session" in refused
         assert session.players.count() == 30
         session.players.filter(name__in=["Bhai", "Bhauju", f"Q{attempt}"]).delete()
@@ -265,7 +265,7 @@ def test_a_deeply_nested_tally_is_a_message_not_a_500(logged_in, session):
     response = logged_in.post(
         reverse("round_new", args=[session.pk]), with_tally(session, "[" * 100_000)
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "the calculator&#x27;s count is too large or nested; count again" in (
         response.content.decode()
     )
@@ -278,7 +278,7 @@ def test_a_deeply_nested_tally_is_a_message_not_a_500(logged_in, session):
 def test_a_key_twice_in_a_tally_is_refused(logged_in, session):
     twice = '{"poplu": 1, "poplu": 2}'
     response = logged_in.post(reverse("round_new", args=[session.pk]), with_tally(session, twice))
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert (
         "the calculator&#x27;s count gives one item twice; count again" in response.content.decode()
     )

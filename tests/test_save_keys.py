@@ -61,13 +61,53 @@ def test_a_replayed_post_saves_nothing_new_and_answers_as_the_first(logged_in, s
     assert Round.objects.filter(session=session).count() == 4
 
 
-def test_a_malformed_key_is_ignored_not_trusted(logged_in, session):
+MALFORMED = (
+    "This form's one-time key is not one this site makes, so nothing was saved. "
+    "Reload the page and save again."
+)
+REUSED = (
+    "This form's one-time key was used for another save, so nothing was saved. "
+    "Reload the page and save again."
+)
+
+
+def refusal(response) -> str:
+    """The one message of a refused key's page (scoring/refused.html)."""
+    html = response.content.decode()
+    found = re.search(r'<div class="card narrow" role="alert">\s*<p>(.*?)</p>', html)
+    assert found, html
+    return found[1].replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize(
+    "key", ["x" * 7, "x" * 65, "5b3f0c1e.8d2a", "has space in it", "semi;colon-key", ""]
+)
+def test_a_malformed_key_is_refused_not_taken_for_no_key(logged_in, session, key):
     url = reverse("round_new", args=[session.pk])
-    data = round_data(session, WORKED, "Didi")
-    for key in ("short", "x" * 65, "has space in it", "semi;colon-key"):
-        logged_in.post(url, data | {"save_key": key})
-    assert Round.objects.filter(session=session).count() == 4
+    data = round_data(session, WORKED, "Didi") | {"save_key": key}
+    for _ in range(2):  # sent twice: nothing saved twice, nothing saved at all
+        refused = logged_in.post(url, data)
+        assert refused.status_code == 400
+        assert refusal(refused) == MALFORMED
+    assert not Round.objects.exists()
     assert not SavedKey.objects.exists()
+
+
+def test_every_creating_form_refuses_a_malformed_key(logged_in, session, owner):
+    player = Player.objects.filter(session=session).first()
+    posts = [
+        (reverse("session_new"), session_post(name="Night")),
+        (reverse("player_add", args=[session.pk]), {"name": "Kaka"}),
+        (reverse("session_import"), {}),
+        (reverse("round_edit", args=[session.pk, 999]), {"version": "1"}),
+    ]
+    before = (GameSession.objects.count(), Player.objects.count())
+    for url, data in posts:
+        refused = logged_in.post(url, data | {"save_key": "x" * 65})
+        assert refused.status_code == 400, url
+        assert refusal(refused) == MALFORMED
+    assert (GameSession.objects.count(), Player.objects.count()) == before
+    assert player is not None and not SavedKey.objects.exists()
 
 
 def test_a_repeat_of_a_round_deleted_since_saves_nothing(logged_in, session, owner):
@@ -193,7 +233,7 @@ def test_a_replayed_add_player_saves_one_player_and_answers_as_the_first(logged_
     assert (saved.kind, saved.object_pk, saved.session_id) == ("player", hajurba.pk, session.pk)
     # Without a key the same name is refused by the form, as before.
     plain = logged_in.post(url, {"name": "Hajurba"})
-    assert plain.status_code == 200
+    assert plain.status_code == 422
     assert "Hajurba already plays in this session" in plain.content.decode()
 
 
@@ -363,48 +403,44 @@ def test_a_stale_edit_under_another_key_is_still_refused(logged_in, session, sav
     # Another phone, which opened version 1 too, saves its own change: refused.
     other = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi")
     stale = logged_in.post(url, other | {"version": "1", "save_key": "other-phone-key"})
-    assert stale.status_code == 200
+    assert stale.status_code == 409
     assert conflict_in(stale)
     assert 'id="conflict-reload"' in stale.content.decode()
     # And without a key, as before.
     plain = logged_in.post(url, other | {"version": "1"})
-    assert plain.status_code == 200 and conflict_in(plain)
+    assert plain.status_code == 409 and conflict_in(plain)
     saved_round.refresh_from_db()
     assert (saved_round.version, edits_of(saved_round)) == (2, 1)
     assert nets_of(saved_round) == EDITED_NETS
     assert list(SavedKey.objects.values_list("key", "kind")) == [(KEY, "edit")]
 
 
-def test_a_key_used_for_something_else_neither_skips_nor_answers_an_edit(logged_in, session, owner):
+def test_a_key_used_for_something_else_is_refused_as_reused_on_an_edit(logged_in, session, owner):
     new_round = round_data(session, WORKED, "Didi") | {"save_key": KEY}
     assert answer(logged_in, reverse("round_new", args=[session.pk]), new_round)[1] == [
         "Round 1 saved."
     ]
     first = Round.objects.get(session=session)
     url = reverse("round_edit", args=[session.pk, first.pk])
-    # The new round's key on an edit of that round: the edit is saved all the same.
+    # The new round's key on an edit of that round: refused, nothing changed.
     data = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": KEY}
-    edited, said = answer(logged_in, url, data)
-    assert edited.status_code == 302 and said == ["Round 1 changed."]
+    refused = logged_in.post(url, data)
+    assert refused.status_code == 400 and refusal(refused) == REUSED
     first.refresh_from_db()
-    assert (first.version, edits_of(first)) == (2, 1)
-    assert nets_of(first) == EDITED_NETS
-    # The key stays the new round's, no answer to an edit: a stale edit under it is refused.
+    assert (first.version, edits_of(first)) == (1, 0)
     assert list(SavedKey.objects.values_list("key", "kind", "object_pk")) == [
         (KEY, "round", first.pk)
     ]
-    stale = logged_in.post(url, round_data(session, WORKED, "Didi") | {"version": "1"})
-    assert stale.status_code == 200 and conflict_in(stale)
-    # One round's edit key sent with another round's edit: that edit is saved too.
+    # One round's edit key sent with another round's edit: refused too.
     second = services.add_round(session, worked_round(), user=owner)
-    back = round_data(session, WORKED, "Didi") | {"version": "2", "save_key": "edit-key-1"}
-    assert answer(logged_in, url, back)[1] == ["Round 1 changed."]
+    edit = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": "edit-key-1"}
+    assert answer(logged_in, url, edit)[1] == ["Round 1 changed."]
     second_url = reverse("round_edit", args=[session.pk, second.pk])
-    reused = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": "edit-key-1"}
-    assert answer(logged_in, second_url, reused)[1] == ["Round 2 changed."]
+    reused = logged_in.post(second_url, edit)
+    assert reused.status_code == 400 and refusal(reused) == REUSED
     second.refresh_from_db()
-    assert (second.version, edits_of(second)) == (2, 1)
-    assert nets_of(second) == EDITED_NETS
+    assert (second.version, edits_of(second)) == (1, 0)
+    assert nets_of(first) == EDITED_NETS
 
 
 def test_a_repeat_of_an_edit_whose_round_was_deleted_since_saves_nothing(

@@ -577,7 +577,7 @@ def test_five_failures_then_even_the_right_password_is_refused(login_user):
     client = Client()
     for _attempt in range(5):
         response = _login(client, "didi", "wrong")
-        assert response.status_code == 200
+        assert response.status_code == 422
         assert "Please enter a correct username and password." in response.content.decode()
     response = _login(client, "didi", PASSWORD)
     assert response.status_code == 429
@@ -608,7 +608,7 @@ def test_a_success_clears_the_count(login_user):
     assert _login(client, "didi", PASSWORD).status_code == 302
     client.post(reverse("logout"))
     for _attempt in range(4):
-        assert _login(client, "didi", "wrong").status_code == 200
+        assert _login(client, "didi", "wrong").status_code == 422
     assert _login(client, "didi", PASSWORD).status_code == 302
 
 

@@ -234,7 +234,7 @@ def test_a_byte_order_mark_is_ignored():
 
 def test_json_that_python_cannot_read_is_one_line():
     huge = '{"format": "marriage-session/1", "name": "x", "players": [' + "9" * 5000 + "]}"
-    assert _error(huge).startswith("not JSON: Exceeds the limit (4300 digits)")
+    assert _error(huge) == "not JSON: a number with too many digits"
     assert "\n" not in _error(huge)
     deep = "[" * 100_000 + "]" * 100_000
     assert _error(deep).startswith("not JSON: ")

@@ -296,7 +296,7 @@ def test_history_page_rejects_a_backwards_date_range(logged_in, sessions):
         reverse("round_history"), {"date_from": "2026-11-02", "date_to": "2026-11-01"}
     ).content.decode()
     assert "The end date is before the start date." in html
-    assert "0 rounds found" in html
+    assert "No round found" in html
 
 
 def test_leaderboard_page(logged_in, sessions):

@@ -266,7 +266,7 @@ def test_a_round_whose_tallies_hold_more_tiplu_than_exist_is_refused(logged_in, 
     data[f"p-{ids['Aama']}-maal_tally"] = json.dumps({"tiplu": 2})
     data[f"p-{ids['Dai']}-maal_tally"] = json.dumps({"tiplu": 1})
     response = logged_in.post(reverse("round_new", args=[session.pk]), data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "3 tiplu held by Aama 2, Dai 1: only 2 in play" in response.content.decode()
     assert not Round.objects.filter(session=session).exists()
 
@@ -347,7 +347,7 @@ def test_a_dublee_win_with_too_few_players_is_refused_in_the_form(logged_in, own
         reverse("round_new", args=[session.pk]),
         round_data(session, three, "Didi", win_type="dublee"),
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert (
         "a dublee win needs at least 4 players under these rules, got 3"
         in response.content.decode()

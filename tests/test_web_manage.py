@@ -105,7 +105,7 @@ def test_edit_errors_beside_fields_and_nothing_saved(logged_in, session):
     before = GameSession.objects.values().get(pk=session.pk)
     data = details(name="   ", played_on="2026-13-45", currency="  ", stake_per_point="-1")
     response = logged_in.post(url, data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.content.decode()
     assert "Name: This field is required." in field_block(html, "name")
     assert "Date: Enter a valid date." in field_block(html, "played_on")

@@ -162,7 +162,7 @@ def test_a_date_on_neither_calendar_is_refused_naming_the_field(
 ):
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     response = logged_in.post(reverse("session_new"), session_post(played_on=typed))
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.content.decode()
     assert message in html.split('id="field-played_on"')[1].split("</div>")[0]
     assert not GameSession.objects.exists()
@@ -218,7 +218,7 @@ def test_past_players_are_offered(logged_in, owner):
 )  # fmt: skip
 def test_new_session_errors_beside_the_field(logged_in, overrides, field, message):
     response = logged_in.post(reverse("session_new"), session_post(**overrides))
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.content.decode()
     block = html.split(f'id="field-{field}"')[1].split("</div>")[0]
     assert message in block

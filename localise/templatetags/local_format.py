@@ -1,7 +1,8 @@
 """Numbers, money, dates and rule values in the page's language.
 
 - `{{ amount|money }}`: two decimals, grouped the reader's way: 1,000,000.00 in
-  English, 10,00,000.00 in Nepali (marriage_site/formats/ne). `{{ n|num }}` the same
+  English, 10,00,000 in Nepali (marriage_site/formats/ne; no paisa when whole).
+  `{{ code|currency }}`: NPR as रु. in Nepali. `{{ n|num }}` the same
   for whole numbers. CSV and JSON never go through these: they write plain numbers.
 - `{{ day|local_date }}`: "2 Oct 2026" in English; in Nepali the Bikram Sambat date
   with the Gregorian beside it, "16 असोज 2083 (2 अक्टोबर 2026)".
@@ -21,6 +22,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext
 
 from ..bikram_sambat import bs_label
+from ..numbers import currency_label, whole_money
 from ..words import RULE_VALUES, rule_value_text
 
 register = template.Library()
@@ -39,9 +41,18 @@ def money(value) -> str:
         amount = Decimal(str(value))
     except ArithmeticError:
         return str(value)
-    # Two places, or more when the amount has them (a stake of 0.125 a point).
+    # Two places, or more when the amount has them (a stake of 0.125 a point);
+    # none for a whole amount in Nepali (रु. 69,500).
     places = max(2, -int(amount.normalize().as_tuple().exponent))
+    if whole_money(get_language()) and amount == amount.to_integral_value():
+        places = 0
     return number_format(amount, decimal_pos=places, use_l10n=True, force_grouping=True)
+
+
+@register.filter
+def currency(code) -> str:
+    """A session's currency as the reader writes it: "NPR" (en), "रु." (ne)."""
+    return currency_label(str(code or ""), get_language())
 
 
 @register.filter

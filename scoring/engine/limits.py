@@ -24,6 +24,7 @@ MAX_ROUNDS = 1_000  # a long festival of nights is a few hundred; the web stops 
 MAX_ROUND_ENTRIES = MAX_PLAYERS_LIMIT  # no round seats more than the rules' highest max_players
 MAX_NAME_LENGTH = 100  # a session's name
 MAX_PLAYER_NAME_LENGTH = 40
+MAX_CURRENCY_LENGTH = 8  # once upper-cased: "ß" becomes "SS"
 MAX_TALLY_CHARS = 4_000  # the maal calculator's count of one player, as JSON
 MAX_JSON_DEPTH = 20  # a session file nests 5 deep; a tally 3
 

@@ -35,6 +35,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
 from .messages import WHERE, EngineError, Message, gettext_noop, message
+from .numbers import NotANumber, parse_whole
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -351,8 +352,8 @@ def check_tiers(value: object, where: str | Message) -> tuple[int, ...]:
     if isinstance(value, str):
         parts = [p for p in value.replace(",", " ").split() if p]
         try:
-            value = [int(p) for p in parts]
-        except ValueError:
+            value = [parse_whole(p, devanagari=True) for p in parts]
+        except NotANumber:
             raise MaalError(
                 _at(where, gettext_noop("write whole numbers such as 2, 5, 10"))
             ) from None

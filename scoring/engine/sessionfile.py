@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from .ledger import money, settle_up, totals
 from .limits import (
+    MAX_CURRENCY_LENGTH,
     MAX_FILE_BYTES,
     MAX_JSON_DEPTH,
     MAX_NAME_LENGTH,
@@ -29,8 +30,9 @@ from .limits import (
 )
 from .maal import MaalError, Tally, check_entry_tally, check_round_tallies, parse_tiplu
 from .messages import WHERE, WITHIN, EngineError, Message, gettext_noop, message
-from .names import PlayerNameError, player_key
+from .names import PlayerNameError, clean_currency, clean_session_name, player_key
 from .names import clean_player_name as clean_name
+from .numbers import NotANumber, parse_decimal
 from .rules import RuleError, Rules, rules_from_options
 from .settlement import (
     Entry,
@@ -129,9 +131,9 @@ def parse_stake(value: object) -> Decimal:
     )
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise SessionFileError(not_decimal)
-    try:
-        stake = Decimal(str(value).strip())
-    except InvalidOperation:
+    try:  # ASCII digits and one ".": never "1_000", "٣" or "NaN"
+        stake = parse_decimal(str(value))
+    except NotANumber:
         stake = Decimal("NaN")
     if not stake.is_finite():
         raise SessionFileError(not_decimal)
@@ -395,13 +397,20 @@ def parse_round_maal(
     return RoundMaal(tiplu=code, tallies=tallies)
 
 
-def parse_played_on(value: object) -> date | None:
+# Reads a file's `played_on` text as a date, raising ValueError: the engine's own
+# reads the Gregorian ISO date; the app passes the one its date fields use, which
+# reads Bikram Sambat too (scoring/sessionfiles.py, localise/bikram_sambat.py).
+DateReader = Callable[[str], date]
+MAX_DATE_TEXT = 24  # "2083-06-16 वि.सं." and the like, with room
+
+
+def parse_played_on(value: object, read_date: DateReader = date.fromisoformat) -> date | None:
     """The evening's date, "2026-10-02"; None when the file has none."""
     if value is None:
         return None
     try:
-        if isinstance(value, str) and len(value) == 10:
-            return date.fromisoformat(value)
+        if isinstance(value, str) and 0 < len(value) <= MAX_DATE_TEXT:
+            return read_date(value)
     except ValueError:
         pass
     raise SessionFileError(
@@ -412,7 +421,7 @@ def parse_played_on(value: object) -> date | None:
     )
 
 
-def parse_document(data: object) -> SessionDoc:
+def parse_document(data: object, read_date: DateReader = date.fromisoformat) -> SessionDoc:
     """A session document (already decoded from JSON) as values; raises SessionFileError."""
     document: dict[str, Any] = _expect(data, dict, SESSION_FILE)
     if document.get("format") != FORMAT:
@@ -434,8 +443,12 @@ def parse_document(data: object) -> SessionDoc:
         raise SessionFileError(
             message(gettext_noop("name: longer than %(max)s characters"), max=MAX_NAME_LENGTH)
         )
+    try:  # NFC, nothing invisible, and bounded again as stored
+        name = clean_session_name(name)
+    except PlayerNameError as error:
+        raise SessionFileError(_at(("name",), error.msg)) from None
     currency = document.get("currency", "NPR")
-    if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= 8):
+    if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= MAX_CURRENCY_LENGTH):
         raise SessionFileError(
             message(
                 gettext_noop("currency: must be a short code such as NPR, got %(value)s"),
@@ -443,6 +456,10 @@ def parse_document(data: object) -> SessionDoc:
             )
         )
     _printable(currency, ("currency",))
+    try:  # upper-cased before its bound: eight "ß" are sixteen letters
+        currency = clean_currency(currency)
+    except PlayerNameError as error:
+        raise SessionFileError(_at(("currency",), error.msg)) from None
     stake = parse_stake(document.get("stake_per_point", "1"))
     rules_raw = _expect(document.get("rules", {}), dict, ("rules",))
     _no_duplicates(rules_raw, ("rules",))
@@ -507,17 +524,18 @@ def parse_document(data: object) -> SessionDoc:
     # following it when an earlier round is added or deleted.
     return SessionDoc(
         name=name,
-        currency=currency.strip().upper(),
+        currency=currency,
         stake_per_point=stake,
         rules=rules,
         players=tuple(players),
         rounds=tuple(rounds),
-        played_on=parse_played_on(document.get("played_on")),
+        played_on=parse_played_on(document.get("played_on"), read_date),
         maal=maal_per_round(maal),
     )
 
 
-def loads(text: str) -> SessionDoc:
+def loads(text: str, read_date: DateReader = date.fromisoformat) -> SessionDoc:
+    """A session file's text as values; `read_date` reads its `played_on`."""
     # A caller that read bytes checked MAX_FILE_BYTES first; text is checked again here.
     if len(text) > MAX_FILE_BYTES:
         raise SessionFileError(
@@ -532,7 +550,7 @@ def loads(text: str) -> SessionDoc:
         raise SessionFileError(
             message(
                 gettext_noop("not JSON: %(problem)s at line %(line)s, column %(column)s"),
-                problem=error.msg,
+                problem=JSON_PROBLEMS.get(error.msg, error.msg),
                 line=error.lineno,
                 column=error.colno,
             )
@@ -540,7 +558,7 @@ def loads(text: str) -> SessionDoc:
     except (ValueError, RecursionError) as error:
         # e.g. a number of more than 4,300 digits, or lists nested thousands deep
         raise SessionFileError(
-            message(gettext_noop("not JSON: %(problem)s"), problem=str(error).splitlines()[0])
+            message(gettext_noop("not JSON: %(problem)s"), problem=_json_problem(error))
         ) from None
     if not check_depth(data, MAX_JSON_DEPTH):
         raise SessionFileError(
@@ -549,7 +567,35 @@ def loads(text: str) -> SessionDoc:
                 message(gettext_noop("nested more than %(max)s deep"), max=MAX_JSON_DEPTH),
             )
         )
-    return parse_document(data)
+    return parse_document(data, read_date)
+
+
+# The parser's own words, as messages: the same English, and a Nepali reader
+# reads them in Nepali (a value that is a Message is translated, messages.py).
+JSON_PROBLEMS = {
+    text: message(text)
+    for text in (
+        gettext_noop("Expecting value"),
+        gettext_noop("Expecting property name enclosed in double quotes"),
+        gettext_noop("Expecting ':' delimiter"),
+        gettext_noop("Expecting ',' delimiter"),
+        gettext_noop("Unterminated string starting at"),
+        gettext_noop("Invalid control character at"),
+        gettext_noop("Invalid \\escape"),
+        gettext_noop("Invalid \\uXXXX escape"),
+        gettext_noop("Extra data"),
+    )
+}
+
+
+def _json_problem(error: ValueError | RecursionError) -> str | Message:
+    """What a ValueError of the parser says, in words we translate where we know it."""
+    if isinstance(error, RecursionError):
+        return message(gettext_noop("lists or objects nested too deep"))
+    text = str(error).splitlines()[0]
+    if text.startswith("Exceeds the limit"):
+        return message(gettext_noop("a number with too many digits"))
+    return text
 
 
 def round_document(

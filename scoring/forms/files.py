@@ -7,9 +7,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from localise.numbers import NumberFormat
+from localise.sessionfiles import load_session
 
 from ..engine.limits import MAX_FILE_BYTES
-from ..engine.sessionfile import SessionDoc, SessionFileError, loads, shorten
+from ..engine.sessionfile import SessionDoc, SessionFileError, shorten
 from ..words.i18n import translate
 
 TOO_LARGE = gettext_lazy("larger than the limit of %(max)s bytes for a session file")
@@ -52,7 +53,7 @@ class ImportForm(forms.Form):
         except UnicodeDecodeError:
             raise forms.ValidationError(_("not a text file (it must be UTF-8 JSON)")) from None
         try:
-            self.doc = loads(text)
+            self.doc = load_session(text)
             self.text = text
         except SessionFileError as error:
             # The file's own one-line message names the round, player and field.

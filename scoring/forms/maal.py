@@ -28,6 +28,7 @@ from ..engine.maal import (
     score,
 )
 from ..engine.messages import Message
+from ..engine.numbers import NotANumber, parse_whole
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, check_option
 from ..words.i18n import translate
 
@@ -134,11 +135,11 @@ def read_calculator(data: Any, rules: Rules) -> Calculator:
     for name in TALLY_ITEMS:
         raw = str(data.get(f"n-{name}", "") or "0").strip()
         try:
-            value = int(raw)
-        except ValueError:
+            value = parse_whole(raw, devanagari=True)
+        except NotANumber:
             calc.error = _("%(item)s: must be a whole number, got %(value)r") % {
                 "item": _(TALLY_LABELS[name]),
-                "value": raw,
+                "value": raw if len(raw) <= 20 else raw[:20] + "…",
             }
             value = 0
         if not 0 <= value <= MAX_COUNT and not calc.error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -18,14 +19,20 @@ def clean_name(value: str) -> str:
     return " ".join(value.split())
 
 
-def clean_player(value: str) -> str:
-    """A player's name as stored (engine.names: NFC, nothing invisible), or a
+def engine_checked(clean: Callable[[str], str], value: str) -> str:
+    """`clean(value)` (a cleaner of engine.names), its PlayerNameError a
     ValidationError in the reader's language saying what is wrong."""
     try:
-        return clean_player_name(value)
+        return clean(value)
     except PlayerNameError as error:
         params = {name: str(value) for name, value in error.msg.params.items()}
         raise forms.ValidationError(gettext(error.msg.id) % params) from None
+
+
+def clean_player(value: str) -> str:
+    """A player's name as stored (engine.names: NFC, nothing invisible), or a
+    ValidationError in the reader's language saying what is wrong."""
+    return engine_checked(clean_player_name, value)
 
 
 class PlayerForm(forms.Form):

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from localise.forms import WholeNumberField
 from localise.words import rule_value_text
 
 from ..engine import PRESETS, Rules
@@ -66,7 +67,7 @@ class RulesFieldsMixin(forms.Form):
                 )
             else:
                 low, high = _INT_RANGES[name]
-                fields_[name] = forms.IntegerField(
+                fields_[name] = WholeNumberField(
                     label=label,
                     help_text=help_text,
                     min_value=low,

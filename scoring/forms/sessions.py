@@ -8,14 +8,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from localise.forms import EitherCalendarDateField
+from localise.forms import EitherCalendarDateField, PlainDecimalField
 
 from ..engine import PRESETS
-from ..engine.limits import MAX_SESSION_PLAYERS
-from ..engine.names import player_key
+from ..engine.limits import MAX_CURRENCY_LENGTH, MAX_SESSION_PLAYERS
+from ..engine.names import clean_currency, clean_session_name, player_key
 from ..engine.rules import DEFAULT_PRESET, MIN_PLAYERS
 from ..engine.sessionfile import MAX_NAME_LENGTH, MAX_PLAYER_NAME_LENGTH
-from .players import clean_name, clean_player
+from .players import clean_name, clean_player, engine_checked
 from .rules import RulesFieldsMixin
 
 
@@ -30,8 +30,8 @@ class SessionDetailsForm(forms.Form):
             "(2026-10-02)."
         ),
     )
-    currency = forms.CharField(label=_("Currency"), max_length=8, initial="NPR")
-    stake_per_point = forms.DecimalField(
+    currency = forms.CharField(label=_("Currency"), max_length=MAX_CURRENCY_LENGTH, initial="NPR")
+    stake_per_point = PlainDecimalField(
         label=_("Stake per point"),
         help_text=_("Money per point, e.g. 2.50; 0 to play for points only."),
         min_value=Decimal("0"),
@@ -41,16 +41,15 @@ class SessionDetailsForm(forms.Form):
     )
 
     def clean_name(self) -> str:
-        name = clean_name(self.cleaned_data["name"])
-        if not name:
+        if not clean_name(self.cleaned_data["name"]):
             raise forms.ValidationError(_("This field is required."))
-        return name
+        return engine_checked(clean_session_name, self.cleaned_data["name"])
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
-        if not currency:
+        if not self.cleaned_data["currency"].strip():
             raise forms.ValidationError(_("This field is required."))
-        return currency
+        # Bounded once upper-cased, as stored: eight "ß" are sixteen letters.
+        return engine_checked(clean_currency, self.cleaned_data["currency"])
 
 
 class SessionForm(RulesFieldsMixin, SessionDetailsForm):
@@ -60,9 +59,10 @@ class SessionForm(RulesFieldsMixin, SessionDetailsForm):
         widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, suggested: str = DEFAULT_PRESET, **kwargs: Any) -> None:
+        """`suggested`: the preset the form opens on (suggested_preset)."""
         super().__init__(*args, **kwargs)
-        preset = self.data.get("preset", DEFAULT_PRESET) if self.is_bound else DEFAULT_PRESET
+        preset = self.data.get("preset", suggested) if self.is_bound else suggested
         if preset not in PRESETS:
             preset = DEFAULT_PRESET
         self.add_rule_fields(PRESETS[preset], preset)

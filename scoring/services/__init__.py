@@ -21,6 +21,7 @@ from .rounds import (
     restore_round,
     round_snapshot,
     rounds_with_entries,
+    saved_round,
 )
 from .rules import recompute_session
 from .sessions import create_session, delete_session, edit_session, saved_session
@@ -53,6 +54,7 @@ __all__ = [
     "same_evening",
     "save_document",
     "saved_player",
+    "saved_round",
     "saved_session",
     "session_doc",
 ]

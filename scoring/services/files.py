@@ -59,6 +59,7 @@ def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -
         user=owner,
         key=save_key,
         replay=lambda saved: saved_session(saved, owner=owner),
+        kind="import",
     )
 
 

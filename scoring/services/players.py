@@ -33,6 +33,8 @@ def add_player(
         user=user,
         key=save_key,
         replay=lambda saved: saved_player(saved, session=session),
+        kind="player",
+        session_id=session.pk,
     )
 
 

@@ -26,7 +26,7 @@ from ..engine.messages import message
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
 from ..selectors.rounds import saved_rounds
 from ..selectors.versions import RoundsSoFar, claim_unchanged
-from .savekeys import earlier_save, remember_save
+from .savekeys import earlier_save, remember_save, same_save
 
 if TYPE_CHECKING:
     from ..selectors.reports import NextRound
@@ -201,6 +201,35 @@ def players_by_name(session: GameSession) -> dict[str, Player]:
     return {p.name: p for p in session.players.all()}
 
 
+PLAYER_GONE = gettext_noop(
+    "%(name)s was removed from this session while the round was being saved; "
+    "reload the round and save it again"
+)
+
+
+def players_now(
+    session: GameSession, round_input: RoundInput, *, read: Collection[Player] | None = None
+) -> dict[str, Player]:
+    """The round's players as they are now (read inside the save's transaction,
+    the session locked), by the names the round gives them. Those names were
+    read before: `read`, the players as the form knew them, leads from each name
+    to its player by id, so a player renamed meanwhile is still that player.
+    RoundError naming a player removed meanwhile (or a name that is no player)."""
+    now = {p.pk: p for p in session.players.all()}
+    by_name = {p.name: p for p in now.values()}
+    ids = {p.name: p.pk for p in read} if read is not None else {}
+    players: dict[str, Player] = {}
+    named = [e.player for e in round_input.entries]
+    if round_input.winner:
+        named.append(round_input.winner)
+    for name in named:
+        player = now.get(ids[name]) if name in ids else by_name.get(name)
+        if player is None:
+            raise RoundError(message(PLAYER_GONE, name=name))
+        players[name] = player
+    return players
+
+
 def position_of(round_: Round) -> int:
     """The round's place as the ledger shows it (numbers may have gaps after a
     delete). A save sets it on the round it returns, inside its transaction, so
@@ -333,7 +362,8 @@ def add_round(
         earlier = SavedKey.objects.filter(user=who, key=save_key).first() if save_key else None
         if earlier is None:
             raise
-        return _saved_round(earlier)
+        # Only a round saved in this session answers: never a lookup by another save's id.
+        return saved_round(same_save(earlier, kind="round", session_id=session.pk))
 
 
 @transaction.atomic
@@ -356,7 +386,7 @@ def _add_round(
         locked, by_name = session, {p.name: p for p in players}
     else:
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
-        by_name = players_by_name(locked)
+        by_name = players_now(locked, round_input, read=players)
     rules = locked.get_rules()
     settle_round(_checked(round_input), rules)  # refuse before writing anything
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
@@ -405,7 +435,7 @@ class AlreadySaved(Exception):
         self.session_id = session_id
 
 
-def _saved_round(saved: SavedKey) -> Round:
+def saved_round(saved: SavedKey) -> Round:
     round_ = Round.objects.filter(pk=saved.object_pk).first() if saved.object_pk else None
     if round_ is None:
         raise AlreadySaved(saved.session_id)
@@ -424,6 +454,7 @@ def replace_round(
     user=None,
     expected_version: int | None = None,
     save_key: str | None = None,
+    read_players: Collection[Player] | None = None,
 ) -> Round:
     """Edit a past round: its entries and nets are rewritten; later totals follow
     because totals are sums of the stored nets. With `expected_version` (the
@@ -433,7 +464,9 @@ def replace_round(
     phone sending again a save whose answer was lost), which carries the version
     from before that edit, saves nothing and returns the round marked
     `replayed`, instead of the conflict. Only a key kept for an edit of this
-    round counts: one used for anything else neither answers nor stops an edit."""
+    round counts: one used for anything else neither answers nor stops an edit.
+    `read_players`: the session's players as the form read them, before this
+    transaction (players_now: one renamed meanwhile is still that player)."""
     session = GameSession.objects.select_for_update().get(pk=round_.session_id)
     try:
         current = Round.objects.select_for_update().get(pk=round_.pk, session=session)
@@ -450,7 +483,7 @@ def replace_round(
     rules = session.get_rules()
     settle_round(_checked(round_input), rules)
     tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
-    players = players_by_name(session)
+    players = players_now(session, round_input, read=read_players)
     stored = rounds_with_entries(session).get(pk=round_.pk)
     stored_tallies = {e.player.name: e.maal_tally for e in stored.entries.all() if e.maal_tally}
     if (stored.to_input(marked=True), stored.tiplu, stored_tallies) == (

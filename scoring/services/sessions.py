@@ -41,6 +41,7 @@ def create_session(
         user=owner,
         key=save_key,
         replay=lambda saved: saved_session(saved, owner=owner),
+        kind="session",
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
-from ..services.savekeys import new_save_key, posted_save_key
+from ..services.savekeys import SaveKeyRefused, new_save_key, posted_save_key
 
 register = template.Library()
 
@@ -17,7 +17,10 @@ def save_key_field(context: template.Context) -> str:
     key = context.get("save_key")
     request = context.get("request")
     if not key and request is not None:
-        key = posted_save_key(request)
+        try:
+            key = posted_save_key(request)
+        except SaveKeyRefused:  # a page shown for a POST whose key was not used
+            key = None
     return format_html(
         '<input type="hidden" name="save_key" value="{}" data-save-key>', key or new_save_key()
     )

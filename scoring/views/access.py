@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
 from ..selectors.versions import owned_version, shared_version, version_of
 from ..services import rounds_with_entries
-from ..services.savekeys import earlier_save, posted_save_key
+from ..services.savekeys import earlier_save, posted_save_key, repeated_save
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
@@ -70,10 +70,17 @@ def sessions_for_user(request: HttpRequest) -> QuerySet[GameSession]:
     return GameSession.objects.filter(owner_id=request.user.pk)
 
 
-def saved_key_for_user(request: HttpRequest) -> SavedKey | None:
-    """What the reader saved before under the POST's one-time key, if anything
-    (scoring/services/savekeys.py): a repeat of that save answers with it."""
-    return earlier_save(request.user, posted_save_key(request))
+def saved_key_for_user(
+    request: HttpRequest, *, kind: str | None = None, session_id: int | None = None
+) -> SavedKey | None:
+    """What the reader saved before under the POST's one-time key, if this POST
+    repeats that save (scoring/services/savekeys.py): a repeat answers with it. Asked
+    before the form is read; a malformed key, or one kept with another kind of
+    save or in another session, is refused (SaveKeyRefused, answered 400).
+    Every view names its `kind`; without one, any earlier save answers."""
+    if kind is None:
+        return earlier_save(request.user, posted_save_key(request))
+    return repeated_save(request, kind=kind, session_id=session_id)
 
 
 def _check_owner(request: HttpRequest, session: GameSession) -> None:

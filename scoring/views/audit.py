@@ -13,6 +13,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from localise.numbers import NumberFormat
+
 from .. import services
 from ..engine import RoundError
 from ..models import Round, RoundChange
@@ -30,7 +32,8 @@ def _entry_text(entry: dict[str, Any] | None) -> str:
         parts.append(_("tunnel %(tunnel)d") % {"tunnel": entry["tunnel"]})
     if entry["dhoos"]:
         parts.append(_("dhoos"))
-    parts.append(_("net %(net)+d") % {"net": entry["net"]})
+    # Grouped the reader's way: "net +1,234", "खुद +1,234".
+    parts.append(_("net %(net)s") % {"net": NumberFormat.current().signed(entry["net"])})
     return " · ".join(parts)
 
 

@@ -5,17 +5,22 @@ the ledger before trying again: the round may have been saved."""
 from __future__ import annotations
 
 import re
+import sys
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.views.decorators.csrf import requires_csrf_token
 
+from ..web.middleware import OUTAGE, outage_page
+
 SESSION_PATH = re.compile(r"^/sessions/(\d+)/")
 
 
 @requires_csrf_token
 def server_error(request: HttpRequest) -> HttpResponse:
+    if isinstance(sys.exception(), OUTAGE):  # raised outside a view (a middleware's query)
+        return outage_page(request)
     match = SESSION_PATH.match(request.path)
     context = {
         # Stand-ins for what the top bar would read from the database.

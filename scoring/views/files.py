@@ -15,9 +15,12 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from localise.sessionfiles import load_session
+
 from .. import services
 from ..engine import RoundError
-from ..engine.sessionfile import SessionDoc, SessionFileError, dumps, loads
+from ..engine.sessionfile import SessionDoc, SessionFileError, dumps
+from ..forms import refused_status
 from ..forms.files import ImportForm
 from ..models import GameSession
 from ..selectors.snapshot import read_snapshot
@@ -34,7 +37,7 @@ PENDING = "import_pending"
 
 @login_required
 def session_import(request: HttpRequest) -> HttpResponse:
-    earlier = saved_key_for_user(request)
+    earlier = saved_key_for_user(request, kind="import")
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
         # Nothing is saved by a repeat, so its counts may be read from the database.
         return _imported(
@@ -65,9 +68,8 @@ def session_import(request: HttpRequest) -> HttpResponse:
             return _imported(request, lambda: _save(request, doc))
         except RoundError as error:  # cannot happen after loads(); never half-save anyway
             form.add_error("file", translate(error.msg))
-    # A refused file is a client error (400), the form showing why.
-    status = 400 if form.is_bound else 200
-    return render(request, "scoring/files/import.html", {"form": form}, status=status)
+    # A refused file is answered as every refused form (422), the form showing why.
+    return render(request, "scoring/files/import.html", {"form": form}, status=refused_status(form))
 
 
 # A saved session with its players and rounds counted.
@@ -94,7 +96,7 @@ def _import_confirmed(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("That file is no longer held here; choose it again."))
         return redirect("session_import")
     try:
-        doc = loads(pending["text"])
+        doc = load_session(pending["text"])
     except SessionFileError as error:  # the rules changed since it was read
         messages.error(request, translate(error.msg))
         return redirect("session_import")

@@ -103,4 +103,6 @@ def maal_table(request: HttpRequest, session_id: int) -> HttpResponse:
             "base_table": rules.maal_table,
             "table": _table_rows(rules),
         },
+        # A table sent and not saved (its problems shown) is refused as every form is.
+        status=422 if request.method == "POST" else 200,
     )

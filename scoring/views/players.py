@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import services
+from ..forms import refused_status
 from ..forms.players import PlayerForm
 from ..models import Player
 from ..services.players import PlayerNotAdded
@@ -26,7 +27,7 @@ from .access import player_for_user, saved_key_for_user, session_for_user
 @login_required
 def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    earlier = saved_key_for_user(request)
+    earlier = saved_key_for_user(request, kind="player", session_id=session.pk)
     if earlier is not None:
         # A repeat (a double tap, a retry), answered as the first: before the
         # form, which would find the name taken by the first save.
@@ -51,6 +52,7 @@ def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
         request,
         "scoring/players/add.html",
         {"session": session, "form": form, "players": list(session.players.all())},
+        status=refused_status(form),
     )
 
 
@@ -95,6 +97,7 @@ def player_edit(request: HttpRequest, session_id: int, player_id: int) -> HttpRe
             "form": form,
             "problem": services.removal_problem(player),
         },
+        status=refused_status(form),
     )
 
 

@@ -6,6 +6,7 @@ Every view fetches through `access`, so another user's session or round is a 404
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -13,20 +14,26 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from .. import services
-from ..engine import RoundError, settle_round
+from ..engine import RoundError, RoundResult, settle_round, settle_session
+from ..engine.messages import Message, message
+from ..engine.numbers import NotANumber, parse_whole
 from ..forms.rounds import RoundForm
 from ..models import GameSession, Round, RoundChange, SavedKey
 from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
+from ..selectors.rounds import saved_rounds
 from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
-from ..services.savekeys import earlier_save, posted_save_key
+from ..services.savekeys import posted_save_key, repeated_save
+from ..templatetags.message_actions import restore_tag
 from ..web.htmx import HtmxHttpRequest
 from ..web.pagecache import render_page
 from ..words.i18n import translate
 from .access import round_for_user, session_for_scorer, session_version_for_scorer
+from .sessions import saved_round_tag
 
 
 def _position(round_: Round) -> int:
@@ -83,6 +90,15 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.method != "POST":
         return _empty_round_page(request, session_id)
     session = session_for_scorer(request, session_id)
+    # A repeat (a double tap, a retry) is answered as the first save was, before
+    # the form is read: the session may be full since, or its rules changed.
+    earlier = repeated_save(request, kind="round", session_id=session.pk)
+    if earlier is not None:
+        try:
+            return _round_saved(request, services.saved_round(earlier))
+        except services.AlreadySaved:  # a repeat, and its round deleted since
+            messages.info(request, _("This round was saved already."))
+            return redirect("session_detail", session_id=session.pk)
     setting = new_round_setting(session)
     form = _form(session, setting, data=request.POST)
     if form.is_valid() and form.round_input is not None:
@@ -103,14 +119,20 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
             messages.info(request, _("This round was saved already."))
             return redirect("session_detail", session_id=saved.session_id or session.pk)
         else:
-            # A repeat of a save (a double tap, a retry) answers as the first did.
-            # Nothing after the commit may fail the save: the position came back
-            # with the round, and the redirect needs no query.
-            messages.success(
-                request, _("Round %(position)d saved.") % {"position": round_.position}
-            )
-            return redirect("session_detail", session_id=round_.session_id)
-    return _round_page(request, session, form, setting)
+            return _round_saved(request, round_)
+    return _round_page(request, session, form, setting, status=422)
+
+
+def _round_saved(request: HttpRequest, round_: Round) -> HttpResponse:
+    """A new round saved, and its repeat (a retry, a double tap) alike. Nothing
+    after the commit may fail the save: the position came back with the round,
+    and the redirect needs no query."""
+    messages.success(
+        request,
+        _("Round %(position)d saved.") % {"position": round_.position},
+        extra_tags=saved_round_tag(round_.pk),
+    )
+    return redirect("session_detail", session_id=round_.session_id)
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -129,10 +151,8 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = session_for_scorer(request, session_id)
-    number = request.POST.get("number", "")
-    setting = (
-        round_setting(session, int(number)) if number.isdigit() else new_round_setting(session)
-    )
+    number = _posted_whole(request, "number")
+    setting = round_setting(session, number) if number is not None else new_round_setting(session)
     form = _form(session, setting, data=request.POST)
     form.is_valid()
     if request.htmx:
@@ -152,12 +172,15 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         # Settled in its place: with the next-winner dhoos pending before it.
         pending = round_setting(session, position).pending
     result, problem = None, None
+    paid: list[dict[str, object]] = []
     try:
         result = settle_round(
             round_.to_input(), session.get_rules(), number=position, pending=pending
         )
     except RoundError as error:
         problem = translate(error.msg)
+    if result is not None and result.dhoos_deferred:
+        result, paid = _dhoos_paid_later(session, position, result)
     context = {
         "session": session,
         "round": round_,
@@ -165,14 +188,79 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         "result": result,
         "problem": problem,
         "sat_out": sat_out,
+        "paid": paid,  # the rounds that paid (or lapsed) this round's next-winner dhoos
     }
     return render(request, "scoring/rounds/detail.html", context)
 
 
+OWES = "dhoos: owes %(amount)s to the next winner"  # the engine's note, settlement.py
+
+
+def _dhoos_paid_later(
+    session: GameSession, position: int, result: RoundResult
+) -> tuple[RoundResult, list[dict[str, object]]]:
+    """A next-winner dhoos given in this round, once a later round has booked it,
+    is said as paid (to whom, in which round) or as lapsed, not as still owed.
+    The session settled in order, as its ledger is."""
+    with read_snapshot():  # the rounds and their ids as of one moment
+        rounds = [r.input for r in saved_rounds(session)]
+        ids = list(
+            Round.objects.filter(session=session).order_by("number").values_list("pk", flat=True)
+        )
+    try:
+        settled = settle_session(rounds, session.get_rules())
+    except RoundError:
+        return result, []
+    fates: dict[str, Message] = {}
+    paid: list[dict[str, object]] = []
+    for later, later_result in enumerate(settled.rounds[position:], start=position + 1):
+        for booked in later_result.dhoos_booked:
+            if booked.round == position and booked.player not in fates:
+                fates[booked.player] = message(
+                    gettext_noop("dhoos: %(amount)s, paid to %(name)s in round %(round)s"),
+                    amount=booked.amount,
+                    name=booked.payee,
+                    round=later,
+                )
+                paid.append({"note": fates[booked.player], "round_id": ids[later - 1]})
+        for lapsed in later_result.dhoos_lapsed:
+            if lapsed.round == position and lapsed.player not in fates:
+                fates[lapsed.player] = message(
+                    gettext_noop(
+                        "dhoos: %(amount)s, not paid: %(name)s won round %(round)s themselves"
+                    ),
+                    amount=lapsed.amount,
+                    name=lapsed.player,
+                    round=later,
+                )
+                paid.append({"note": fates[lapsed.player], "round_id": ids[later - 1]})
+    if not fates:
+        return result, []
+    players = tuple(
+        replace(
+            p,
+            notes=tuple(
+                fates[p.player] if note.id == OWES and p.player in fates else note
+                for note in p.notes
+            ),
+        )
+        for p in result.players
+    )
+    return replace(result, players=players), paid
+
+
+def _posted_whole(request: HttpRequest, name: str) -> int | None:
+    """A hidden field's whole number (ASCII digits, below a billion), else None."""
+    try:
+        value = parse_whole(request.POST.get(name, ""), max_digits=9)
+    except NotANumber:
+        return None
+    return value if value >= 0 else None
+
+
 def _opened_version(request: HttpRequest) -> int | None:
     """The round's version when the edit form was opened (its hidden field)."""
-    version = request.POST.get("version", "")
-    return int(version) if version.isdigit() and len(version) < 10 else None
+    return _posted_whole(request, "version")
 
 
 def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> HttpResponse:
@@ -193,39 +281,44 @@ def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> Ht
     )
 
 
-def _saved_edit(request: HttpRequest, round_id: int) -> SavedKey | None:
+def _saved_edit(request: HttpRequest, session: GameSession, round_id: int) -> SavedKey | None:
     """The edit of this round saved before under the POST's one-time key, if this
-    POST repeats it (a key used for anything else is no answer)."""
-    return earlier_save(request.user, posted_save_key(request), kind="edit", object_pk=round_id)
+    POST repeats it; a key kept with any other save is refused as reused."""
+    if request.method != "POST":
+        return None
+    return repeated_save(request, kind="edit", session_id=session.pk, object_pk=round_id)
 
 
-def _round_changed(request: HttpRequest, session: GameSession, position: int) -> HttpResponse:
+def _round_changed(
+    request: HttpRequest, session: GameSession, position: int, round_pk: int
+) -> HttpResponse:
     """An edit saved, and its repeat (a retry, a phone sending it again) alike."""
-    messages.success(request, _("Round %(position)d changed.") % {"position": position})
+    messages.success(
+        request,
+        _("Round %(position)d changed.") % {"position": position},
+        extra_tags=saved_round_tag(round_pk),
+    )
     return redirect("session_detail", session_id=session.pk)
 
 
 @login_required
 def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     session = session_for_scorer(request, session_id)
+    # Looked at before anything else: a repeat is answered as its first save was.
+    repeat = _saved_edit(request, session, round_id)
     try:
         round_ = round_for_user(request, session, round_id)
     except Http404:
-        if request.method == "POST" and _saved_edit(request, round_id) is not None:
+        if repeat is not None:
             # The repeat of an edit saved before the round was deleted: answered
             # as a new round's repeat is, since nothing of it was lost.
             messages.info(request, _("This round was saved already."))
             return redirect("session_detail", session_id=session.pk)
         return _round_gone(request, session, round_id)
-    opened = _opened_version(request)
-    if (
-        request.method == "POST"
-        and opened is not None
-        and opened != round_.version
-        and _saved_edit(request, round_.pk) is not None
-    ):
+    if repeat is not None:
         # Answered before the form is read: the round may no longer fit what was sent.
-        return _round_changed(request, session, _position(round_))
+        return _round_changed(request, session, _position(round_), round_.pk)
+    opened = _opened_version(request)
     setting = round_setting(session, _position(round_))
     if request.method == "POST":
         form = _form(session, setting, data=request.POST)
@@ -250,12 +343,15 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     user=request.user,
                     expected_version=opened,
                     save_key=posted_save_key(request),
+                    read_players=form.players,
                 )
             except RoundConflict as error:
                 if not Round.objects.filter(pk=round_.pk).exists():
                     return _round_gone(request, session, round_.pk)
                 form._place(error)
-                return _round_page(request, session, form, setting, round_, conflict=True)
+                return _round_page(
+                    request, session, form, setting, round_, status=409, conflict=True
+                )
             except RoundError as error:
                 form._place(error)
             else:
@@ -265,8 +361,8 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                         _("Nothing changed in round %(position)d.") % {"position": round_.position},
                     )
                     return redirect("session_detail", session_id=session.pk)
-                return _round_changed(request, session, round_.position)
-        return _round_page(request, session, form, setting, round_)
+                return _round_changed(request, session, round_.position, round_.pk)
+        return _round_page(request, session, form, setting, round_, status=422)
     tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
     form = _form(session, setting, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)
     return _round_page(request, session, form, setting, round_)
@@ -282,6 +378,23 @@ def _confirm_delete(
     )
 
 
+def _deleted_message(
+    request: HttpRequest, session: GameSession, round_pk: int, action: str, position: int
+) -> None:
+    """ "Round 9 deleted." (or undone) with its Restore button: the audit trail's
+    record of this delete, restored in one tap (templatetags/message_actions.py)."""
+    change = (
+        RoundChange.objects.filter(session=session, round_pk=round_pk, action=action)
+        .order_by("-at", "-id")
+        .first()
+    )
+    text = (
+        _("Round %(position)d deleted.") if action == "delete" else _("Round %(position)d undone.")
+    ) % {"position": position}
+    tags = restore_tag(session.pk, change.pk) if change and not change.restored else ""
+    messages.success(request, text, extra_tags=tags)
+
+
 @login_required
 def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     session = session_for_scorer(request, session_id)
@@ -289,7 +402,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     if request.method == "POST":
         position = _position(round_)
         services.delete_round(round_, user=request.user)
-        messages.success(request, _("Round %(position)d deleted.") % {"position": position})
+        _deleted_message(request, session, round_.pk, "delete", position)
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "delete")
 
@@ -310,6 +423,6 @@ def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
             return redirect("session_detail", session_id=session.pk)
         position = _position(round_)
         services.delete_round(round_, user=request.user, action="undo")
-        messages.success(request, _("Round %(position)d undone.") % {"position": position})
+        _deleted_message(request, session, round_.pk, "undo", position)
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "undo")

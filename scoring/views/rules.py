@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from .. import services
 from ..engine import PRESETS, RoundError, Rules, settle_round, settle_session
 from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, preset_of
+from ..forms import refused_status
 from ..forms.rules import RulesForm, preset_options
 from ..models import GameSession
 from ..selectors.rounds import saved_rounds
@@ -153,4 +154,5 @@ def _rules_page(
             "compare": _compare_presets(session, rules),
             "preset_names": list(PRESETS),
         },
+        status=refused_status(form),
     )

@@ -16,16 +16,17 @@ from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from .. import services
-from ..engine.rules import closest_preset, preset_of
+from ..engine.rules import DEFAULT_PRESET, closest_preset, preset_of
+from ..forms import refused_status
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..models import GameSession, Player, RoundEntry
 from ..selectors.ledger_table import ledger_context
-from ..selectors.reports import LATEST_ROUNDS, session_ledger
+from ..selectors.reports import LATEST_ROUNDS, Ledger, session_ledger
 from ..selectors.snapshot import read_snapshot
 from ..selectors.versions import owner_version, remember
 from ..services.savekeys import posted_save_key
@@ -95,12 +96,13 @@ def _sessions_with_leaders(owner) -> list[GameSession]:
 
 @login_required
 def session_new(request: HttpRequest) -> HttpResponse:
-    earlier = saved_key_for_user(request)
+    earlier = saved_key_for_user(request, kind="session")
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
         return _session_created(
             request, lambda: services.saved_session(earlier, owner=request.user)
         )
-    form = SessionForm(request.POST or None)
+    suggested, why = suggested_preset(request)
+    form = SessionForm(request.POST or None, suggested=suggested)
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         data, rules = form.cleaned_data, form.rules
         return _session_created(
@@ -127,8 +129,51 @@ def session_new(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "scoring/sessions/new.html",
-        {"form": form, "past_players": past_players, "presets": preset_options()},
+        {
+            "form": form,
+            "past_players": past_players,
+            "presets": preset_options(),
+            "suggested": suggested,
+            "suggested_why": why,
+            "preset_who": PRESET_WHO,
+        },
+        status=refused_status(form),
     )
+
+
+# Who plays each preset, one line each, under the new session's preset (RULES.md
+# section 4 on where each comes from).
+PRESET_WHO = {
+    "pagat": gettext_lazy(
+        "pagat: the rules as pagat.com (the card-game encyclopaedia) writes them; "
+        "unseen maal counts."
+    ),
+    "kidnap": gettext_lazy("kidnap: families where the winner takes an unseen loser's maal."),
+    "murder": gettext_lazy("murder: families where an unseen loser's maal is simply lost."),
+    "wikipedia": gettext_lazy("wikipedia: the rules as the Wikipedia article gives them."),
+    "nepal": gettext_lazy(
+        "nepal: what most families in Nepal play, and the Nepali scorekeeper apps' default."
+    ),
+}
+
+
+def suggested_preset(request: HttpRequest) -> tuple[str, str]:
+    """The preset a new session opens on, and why: the one the family played
+    last (its rules, or the preset closest to their house rules), else `nepal`
+    for a reader in Nepali, else the default."""
+    last = (
+        GameSession.objects.filter(owner_id=request.user.pk)
+        .order_by("-played_on", "-id")
+        .only("rules")
+        .first()
+    )
+    if last is not None:
+        rules = last.get_rules()
+        exact = preset_of(rules)
+        return (exact, "last") if exact else (closest_preset(rules), "closest")
+    if (get_language() or "").startswith("ne"):
+        return "nepal", "language"
+    return DEFAULT_PRESET, ""
 
 
 def session_saved(
@@ -160,9 +205,10 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     def context() -> dict[str, object]:
         session = session_for_scorer(request, session_id)
         rules = session.get_rules()
+        ledger = ledger_context(session, latest=latest, can_edit=True, chart=True)
         return {
             "session": session,
-            **ledger_context(session, latest=latest, can_edit=True, chart=True),
+            **ledger,
             "can_edit": True,
             # A co-scorer's page: rounds only, no links to the owner's pages.
             "is_owner": is_owner(request, session),
@@ -171,9 +217,40 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "poll_seconds": 1,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
+            "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
         }
 
     return render_page(request, "scoring/sessions/detail.html", context, version=version)
+
+
+SAVED_TAG = "round-saved-"
+
+
+def saved_round_tag(round_pk: int) -> str:
+    """The tag of a "Round 4 saved." message that makes the page after it open
+    on the standings (_saved_round)."""
+    return f"{SAVED_TAG}{round_pk}"
+
+
+def _saved_round(request: HttpRequest, ledger: Ledger) -> dict[str, object] | None:
+    """Right after a round is saved (its message tagged saved_round_tag): every
+    player's total and what that round changed, for the top of the page. A page
+    with a message waiting is rendered for its request alone (pagecache)."""
+    saved = None
+    for message in messages.get_messages(request):
+        for tag in message.extra_tags.split():
+            if tag.startswith(SAVED_TAG) and tag[len(SAVED_TAG) :].isdigit():
+                saved = int(tag[len(SAVED_TAG) :])
+    ids = [round_id for round_id, *_rest in ledger.rows.rounds]
+    if saved is None or saved not in ids:
+        return None
+    index = ids.index(saved)
+    column = {p.id: i for i, p in enumerate(ledger.players)}
+    rows = [
+        {"standing": s, "change": ledger.rows.nets_by_player[column[s.player.id]][index]}
+        for s in ledger.standings
+    ]
+    return {"position": index + 1, "round_id": saved, "rows": rows}
 
 
 @login_required
@@ -205,7 +282,12 @@ def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
         services.edit_session(session=session, **form.cleaned_data)
         messages.success(request, _("Session details saved."))
         return redirect("session_detail", session_id=session.pk)
-    return render(request, "scoring/sessions/edit.html", {"session": session, "form": form})
+    return render(
+        request,
+        "scoring/sessions/edit.html",
+        {"session": session, "form": form},
+        status=refused_status(form),
+    )
 
 
 @login_required

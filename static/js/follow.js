@@ -36,6 +36,11 @@
       here.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
     });
+    // A part the page no longer has (the standings shown right after a save)
+    // gives way to what the page shows now.
+    document.querySelectorAll("[data-follow-part]").forEach(function (here) {
+      if (here.id && !doc.getElementById(here.id)) here.remove();
+    });
     document.dispatchEvent(new CustomEvent("marriage-followed"));
   }
 

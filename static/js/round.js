@@ -46,6 +46,28 @@
     }
   });
 
+  // A winner who saw by dublees goes out with the eighth dublee: tapping the
+  // winner's "dublees" (or picking a winner whose "dublees" is on) makes it a
+  // Dublee win, and Normal takes the winner's "dublees" off, so the two never
+  // disagree (the server refuses them if they do: scoring/forms/rounds.py).
+  function winnerRow() {
+    var picked = form.querySelector('input[name="winner"]:checked');
+    return picked && picked.value !== "none" ? rowOf(picked.value) : null;
+  }
+  form.addEventListener("change", function (event) {
+    var input = event.target;
+    var row = winnerRow();
+    if (!row) return;
+    var dublees = row.querySelector('input[name$="-dublees"]');
+    var winsDublee = form.querySelector('input[name="win_type"][value="dublee"]');
+    var winsNormal = form.querySelector('input[name="win_type"][value="normal"]');
+    if ((input === dublees || input.name === "winner") && dublees && dublees.checked) {
+      set(winsDublee, true);
+    } else if (input === winsNormal && input.checked) {
+      set(dublees, false);
+    }
+  });
+
   // A number box takes what is typed: its content is selected on focus, so
   // tapping "12" and typing 5 gives 5, never 125 or 512.
   form.addEventListener("focusin", function (event) {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
+from django.db import OperationalError
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
@@ -175,5 +176,22 @@ def test_every_page_has_no_axe_violation(
 
     monkeypatch.setattr("scoring.views.rounds.RoundForm", crash)  # a page not cached whole
     check_error(owner, "server error", f"/sessions/{session.pk}/rounds/{round_.pk}/edit/", 500)
+
+    def outage(*args, **kwargs):
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr("scoring.views.rounds.RoundForm", outage)
+    check_error(owner, "database outage", f"/sessions/{session.pk}/rounds/{round_.pk}/edit/", 503)
+    # A one-time key that is not one the site makes: the refusal page (400).
+    owner.goto(live_server.url + f"/sessions/{session.pk}/players/add/")
+    form = owner.locator('form:has(input[name="save_key"])')
+    form.locator('input[name="save_key"]').evaluate("input => { input.value = 'not.a.key'; }")
+    form.locator('input[name="name"]').fill("Kaka")
+    with owner.expect_navigation() as sent:
+        form.evaluate("form => form.requestSubmit()")
+    assert sent.value is not None and sent.value.status == 400
+    owner.wait_for_load_state("load")
+    if problems := violations(owner, axe):
+        found["refused one-time key"] = problems
     report = "\n".join(f"{page}:\n  " + "\n  ".join(items) for page, items in found.items())
     assert not found, f"axe-core violations ({theme}, {language}):\n{report}"

@@ -1,14 +1,17 @@
 """Shared by the session-file commands: read a file (or stdin) into a SessionDoc,
 and report bad input as one plain line on stderr with exit status 2."""
 
+import argparse
 import os
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from localise.sessionfiles import load_session
 from scoring.engine.limits import MAX_FILE_BYTES
-from scoring.engine.sessionfile import SessionDoc, SessionFileError, loads
+from scoring.engine.numbers import NotANumber, parse_whole
+from scoring.engine.sessionfile import SessionDoc, SessionFileError
 
 
 class SessionFileCommand(BaseCommand):
@@ -24,6 +27,18 @@ class SessionFileCommand(BaseCommand):
                 raise
             self.stderr.write(str(error))
             sys.exit(error.returncode)
+
+
+def session_id(text: str) -> int:
+    """A session id as typed: ASCII digits only (argparse's int() would read "٣"
+    as 3 and "1_0" as 10, and so export or share another session)."""
+    try:
+        value = parse_whole(text)
+    except NotANumber:
+        raise argparse.ArgumentTypeError(f"not a session id: {text[:20]!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a session id: {text[:20]!r}")
+    return value
 
 
 def too_large(path: str) -> CommandError:
@@ -61,6 +76,6 @@ def read_session_file(path: str) -> SessionDoc:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise CommandError(f"{path}: cannot read: {reason}", returncode=2) from None
     try:
-        return loads(text)
+        return load_session(text)
     except SessionFileError as error:
         raise CommandError(str(error), returncode=2) from None

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from scoring.engine.sessionfile import loads
+from localise.sessionfiles import load_session
 from scoring.models import GameSession
 from scoring.services import save_document
 
@@ -18,7 +18,7 @@ class Command(BaseCommand):
         if created:
             user.set_password("demo")
             user.save()
-        doc = loads(DEMO_FILE.read_text(encoding="utf-8"))
+        doc = load_session(DEMO_FILE.read_text(encoding="utf-8"))
         session = GameSession.objects.filter(owner=user, name=doc.name).first()
         if session is None:
             session = save_document(doc=doc, owner=user)

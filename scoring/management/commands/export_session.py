@@ -4,12 +4,14 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from scoring.engine.sessionfile import SessionFileError, dumps, loads
+from localise.sessionfiles import load_session
+from scoring.engine.sessionfile import SessionFileError, dumps
 from scoring.models import GameSession
 from scoring.selectors.snapshot import read_snapshot
 from scoring.services import export_session
 
 from ._sessionfiles import SessionFileCommand
+from ._sessionfiles import session_id as session_id_arg
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -30,7 +32,7 @@ def restore_problem(text: str) -> str | None:
     before a limit or a rule it breaks existed is still written, but its backup
     would not restore, and whoever keeps the backups must hear of it."""
     try:
-        loads(text)
+        load_session(text)
     except SessionFileError as error:
         return str(error)
     return None
@@ -43,7 +45,7 @@ class Command(SessionFileCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("id", type=int, nargs="?")
+        parser.add_argument("id", type=session_id_arg, nargs="?")
         parser.add_argument(
             "--all", metavar="DIR", dest="all_dir", help="write every session into DIR"
         )

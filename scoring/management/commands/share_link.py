@@ -4,12 +4,14 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import GameSession
 
+from ._sessionfiles import session_id
+
 
 class Command(BaseCommand):
     help = "Print the path of a session's read-only share page, creating the link if needed."
 
     def add_arguments(self, parser):
-        parser.add_argument("id", type=int)
+        parser.add_argument("id", type=session_id)
 
     def handle(self, *args, **options):
         try:
