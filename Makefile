@@ -36,14 +36,15 @@ lan: setup
 	DEBUG=1 $(BIN)/python manage.py lan --port $(PORT)
 
 # The whole suite on SQLite, then all but the browser tests (the same pages,
-# four minutes more) on a throwaway PostgreSQL cluster; make test-postgres runs
-# every test there.
+# four minutes more) on a throwaway PostgreSQL cluster beside a throwaway Redis:
+# there the two-host tests (tests/test_two_hosts.py: two gunicorn hosts on that
+# PostgreSQL and Redis) run too. make test-postgres runs every test there.
 test: system-deps lint
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest
-	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres $(BIN)/pytest -m "not browser"
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -m "not twohost"
+	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres scripts/with-redis $(BIN)/pytest -m "not browser"
 
 test-postgres: setup system-deps
-	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres $(BIN)/pytest
+	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres scripts/with-redis $(BIN)/pytest
 
 bench: setup system-deps
 	$(BIN)/python benchmarks/run.py

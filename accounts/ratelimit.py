@@ -1,23 +1,33 @@
 """Log-in with a limit on failed attempts, so a password cannot be guessed by
 trying many: after LOGIN_FAILURE_LIMIT failures for one username from one
-address (or four times as many from one address for any usernames) within
-LOGIN_FAILURE_WINDOW seconds, further attempts are refused without checking the
-password until the window has passed."""
+address, four times as many for one username from any addresses, or four times
+as many from one address for any usernames, within LOGIN_FAILURE_WINDOW seconds
+of the first, further attempts are refused without checking the password until
+that window has passed (a whole window: failures meanwhile do not extend it).
+
+The counters are shared by every worker and every host: with REDIS_URL in Redis
+(one atomic script per failure: count and expiry together), otherwise in the
+database (accounts.LoginFailures, one atomic upsert). Neither is a cache that
+other traffic could empty: a count stays until its window ends."""
 
 from __future__ import annotations
 
 import hashlib
 import math
 import time
+from typing import Protocol
 
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
+from django.db import connections, router
 from django.forms import Form
 from django.http import HttpRequest
 from django.utils.translation import ngettext
+
+from .models import LoginFailures
 
 TOO_MANY = "too_many_attempts"
 
@@ -38,40 +48,120 @@ def _key(*parts: str) -> str:
 
 
 def failure_keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
-    """(cache key, limit): this username from this address, and this address."""
+    """(counter key, limit): this username from this address, this username from
+    anywhere, and this address. The first is the one a success clears."""
     limit = settings.LOGIN_FAILURE_LIMIT
     ip = client_ip(request)
-    return [(_key(ip, username.strip().casefold()), limit), (_key(ip), limit * 4)]
+    user = username.strip().casefold()
+    return [(_key(ip, user), limit), (_key("user", user), limit * 4), (_key(ip), limit * 4)]
+
+
+class Counters(Protocol):
+    def hit(self, key: str, window: int, now: float) -> None: ...
+    def wait(self, key: str, limit: int, now: float) -> float: ...
+    def clear(self, key: str) -> None: ...
+
+
+# One failure: the count up by one, and the window set with the first failure.
+# A key left without an expiry (it expired between two commands) gets one too.
+_HIT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('TTL', KEYS[1]) < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return n
+"""
+
+
+class RedisCounters:
+    """In the Redis of the default cache (REDIS_URL), under its key prefix."""
+
+    def __init__(self) -> None:
+        self.cache = caches["default"]
+
+    def _client(self, key: str):
+        full = self.cache.make_and_validate_key(key)
+        return full, self.cache._cache.get_client(full, write=True)  # type: ignore[attr-defined]
+
+    def hit(self, key: str, window: int, now: float) -> None:
+        full, client = self._client(key)
+        client.eval(_HIT, 1, full, window)
+
+    def wait(self, key: str, limit: int, now: float) -> float:
+        full, client = self._client(key)
+        pipe = client.pipeline()
+        pipe.get(full)
+        pipe.pttl(full)
+        count, pttl = pipe.execute()
+        if count is None or int(count) < limit or pttl <= 0:
+            return 0.0
+        return pttl / 1000
+
+    def clear(self, key: str) -> None:
+        full, client = self._client(key)
+        client.delete(full)
+
+
+class DatabaseCounters:
+    """Rows of accounts.LoginFailures: one upsert per failure."""
+
+    def _table(self):
+        connection = connections[router.db_for_write(LoginFailures)]
+        return connection, connection.ops.quote_name(LoginFailures._meta.db_table)
+
+    def hit(self, key: str, window: int, now: float) -> None:
+        connection, table = self._table()
+        q = connection.ops.quote_name
+        key_, count, until = q("key"), q("count"), q("until")
+        with connection.cursor() as cursor:
+            # Windows that ended are deleted as failures come: the table holds
+            # only the counts that still matter.
+            cursor.execute(f"DELETE FROM {table} WHERE {until} <= %s", [now])
+            cursor.execute(
+                f"INSERT INTO {table} ({key_}, {count}, {until}) VALUES (%s, 1, %s) "
+                f"ON CONFLICT ({key_}) DO UPDATE SET "
+                f"{count} = CASE WHEN {table}.{until} <= %s THEN 1 "
+                f"ELSE {table}.{count} + 1 END, "
+                f"{until} = CASE WHEN {table}.{until} <= %s THEN %s ELSE {table}.{until} END",
+                [key, now + window, now, now, now + window],
+            )
+
+    def wait(self, key: str, limit: int, now: float) -> float:
+        row = LoginFailures.objects.filter(key=key).values_list("count", "until").first()
+        if row is None or row[0] < limit or row[1] <= now:
+            return 0.0
+        return row[1] - now
+
+    def clear(self, key: str) -> None:
+        LoginFailures.objects.filter(key=key).delete()
+
+
+def counters() -> Counters:
+    if getattr(settings, "LOGIN_FAILURE_STORE", "database") == "redis":
+        return RedisCounters()
+    return DatabaseCounters()
 
 
 def blocked_for(keys: list[tuple[str, int]]) -> int:
     """Seconds until another attempt is allowed; 0 if allowed now."""
-    now = time.time()
-    wait = 0.0
-    for key, limit in keys:
-        record = cache.get(key)
-        if record and record["count"] >= limit:
-            wait = max(wait, record["until"] - now)
+    store, now = counters(), time.time()
+    wait = max((store.wait(key, limit, now) for key, limit in keys), default=0.0)
     return math.ceil(wait) if wait > 0 else 0
 
 
 def record_failure(keys: list[tuple[str, int]]) -> None:
-    """Count a failure; the window starts at the first failure. Not atomic across
-    processes, which can only let through a few extra attempts, never lock out."""
-    window = settings.LOGIN_FAILURE_WINDOW
-    now = time.time()
+    """Count a failure on every key; a key's window starts at its first failure."""
+    store, now = counters(), time.time()
     for key, _limit in keys:
-        record = cache.get(key)
-        if not record or record["until"] <= now:
-            record = {"count": 0, "until": now + window}
-        record["count"] += 1
-        cache.set(key, record, timeout=math.ceil(record["until"] - now))
+        store.hit(key, settings.LOGIN_FAILURE_WINDOW, now)
 
 
 def clear_failures(keys: list[tuple[str, int]]) -> None:
-    # Only the username's own count: a correct password says nothing about the
-    # other usernames tried from the same address.
-    cache.delete(keys[0][0])
+    # Only the username's own count from this address: a correct password says
+    # nothing about the other usernames tried from there, nor about guesses at
+    # this username from elsewhere.
+    if keys:
+        counters().clear(keys[0][0])
 
 
 def too_many_message(seconds: int) -> str:

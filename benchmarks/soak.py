@@ -17,10 +17,16 @@ A save that gets no answer (a timeout) is counted as "unanswered" and sent
 again, twice at most, with the same one-time `save_key`, as a phone would.
 
 Runs on a fresh SQLite database in a temporary directory, or with --postgres
-on the database in DATABASE_URL (e.g. under scripts/with-postgres):
+on the database in DATABASE_URL (e.g. under scripts/with-postgres). With
+--hosts 2 it runs two gunicorn app hosts, each with its own CACHE_DIR as two
+machines have, and the phones take turns between them; --redis gives every
+host the REDIS_URL (scripts/with-redis) for what they share, as
+docs/hosting.md runs several hosts:
 
     .venv/bin/python benchmarks/soak.py [--phones 8] [--seconds 60] [--workers 3]
     scripts/with-postgres .venv/bin/python benchmarks/soak.py --postgres
+    scripts/with-postgres scripts/with-redis .venv/bin/python benchmarks/soak.py \
+        --postgres --redis --hosts 2
 """
 
 from __future__ import annotations
@@ -216,12 +222,24 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
+    parser.add_argument("--hosts", type=int, default=1, help="gunicorn app hosts")
+    parser.add_argument("--redis", action="store_true", help="use REDIS_URL (shared state)")
+    parser.add_argument(
+        "--settings", default="benchmarks.settings", help="the app servers' settings module"
+    )
     args = parser.parse_args()
+    if args.redis and not os.environ.get("REDIS_URL"):
+        sys.exit("--redis needs REDIS_URL (run under scripts/with-redis)")
+    if args.hosts > 1 and not args.postgres:
+        sys.exit("--hosts needs --postgres: hosts share one database server")
 
     tmp = Path(tempfile.mkdtemp(prefix="marriage-soak-"))
-    server = None
+    servers: list[subprocess.Popen] = []
     try:
         configure(tmp, args.postgres)
+        os.environ["DJANGO_SETTINGS_MODULE"] = args.settings
+        if not args.redis:
+            os.environ.pop("REDIS_URL", None)
         import django
 
         django.setup()
@@ -245,30 +263,41 @@ def main() -> None:
         ids = {s.pk: {p.name: p.pk for p in s.players.all()} for s in sessions}
         connection.close()
 
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("gunicorn")),
-                "marriage_site.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(args.workers),
-                "--no-control-socket",
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=dict(os.environ),  # configure() put the settings there
-        )
-        wait_for(f"{base}/accounts/login/")
+        bases = []
+        for host in range(args.hosts):
+            port = free_port()
+            bases.append(f"http://127.0.0.1:{port}")
+            env = dict(os.environ)  # configure() put the settings there
+            if args.hosts > 1:
+                env["CACHE_DIR"] = str(tmp / f"cache-host-{host + 1}")  # each machine its own
+            servers.append(
+                subprocess.Popen(
+                    [
+                        str(Path(sys.executable).with_name("gunicorn")),
+                        "marriage_site.wsgi",
+                        "--bind",
+                        f"127.0.0.1:{port}",
+                        "--workers",
+                        str(args.workers),
+                        "--no-control-socket",
+                        "--log-level",
+                        "warning",
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                )
+            )
+        for base in bases:
+            wait_for(f"{base}/accounts/login/")
         tally = Tally()
         markers = itertools.count(1)  # shared: no two saves anywhere use one marker
         phones = []
-        for _ in range(args.phones):
+        for n in range(args.phones):
             client = Client()
             client.force_login(owner)
+            # Phone n plays table n % sessions; the phones of a table take turns
+            # between the hosts, so that every table is played on each at once.
+            base = bases[(n // args.sessions) % len(bases)]
             phones.append(Phone(base, client.cookies["sessionid"].value))
         connection.close()
         deadline = time.monotonic() + args.seconds
@@ -304,9 +333,13 @@ def main() -> None:
         }
         requests = sum(tally.statuses.values())
         database = "PostgreSQL" if args.postgres else "SQLite"
+        where = f"{args.workers} gunicorn workers"
+        if args.hosts > 1:
+            where = f"{args.hosts} hosts × {args.workers} gunicorn workers"
+        shared = ", Redis" if args.redis else ""
         print(
-            f"soak: {args.phones} phones on {args.sessions} sessions, {args.workers} gunicorn "
-            f"workers, {database}, {elapsed:.0f} s"
+            f"soak: {args.phones} phones on {args.sessions} sessions, {where}, "
+            f"{database}{shared}, {elapsed:.0f} s"
         )
         print(f"  requests answered          {requests} ({requests / elapsed:.0f}/s)")
         print(f"  saves acknowledged         {len(acknowledged)}")
@@ -324,8 +357,9 @@ def main() -> None:
         if lost or duplicates or errors or tally.failed_exports or tally.failed_backups:
             sys.exit(1)
     finally:
-        if server is not None:
+        for server in servers:
             server.terminate()
+        for server in servers:
             try:
                 server.wait(timeout=20)
             except subprocess.TimeoutExpired:

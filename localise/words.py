@@ -1,34 +1,23 @@
 """Words the Nepali catalogue (locale/ne) must hold though no template or form of ours
 writes them, marked here so `makemessages` keeps them.
 
-- Rule values and preset names (RULES.md's own words: `count`, `void`, `pagat` …):
-  shown on the rules page, in the history filter and the rule selects, each
-  through `gettext(value)` (localise.templatetags.local_format.rule_value).
+- Rule values and preset names (RULES.md's own words: `count`, `void`, `pagat` …),
+  read from the options' declarations: shown on the rules page, in the history
+  filter and the rule selects, each through `gettext(value)`
+  (localise.templatetags.local_format.rule_value).
 - Django's own strings that its bundled Nepali catalogue leaves in English or
   misspells (password rules, the log-in error, number limits, month names). Our
   LOCALE_PATHS come before Django's catalogues, so an entry here wins."""
 
 from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgettext_lazy
 
+from scoring.engine.rules import CHOICE_VALUES, PRESET_NAMES
 from scoring.engine.settlement import FIELD_WORDS
 
-RULE_VALUES = (
-    gettext_noop("count"),
-    gettext_noop("void"),
-    gettext_noop("kidnap"),
-    gettext_noop("pagat"),
-    gettext_noop("flat"),
-    gettext_noop("tiers"),
-    gettext_noop("murder"),
-    gettext_noop("wikipedia"),
-    gettext_noop("nepal"),
-    # dhoos_amount and dhoos_payee (RULES.md v2)
-    gettext_noop("fixed"),
-    gettext_noop("round_total"),
-    gettext_noop("all"),
-    gettext_noop("winner"),
-    gettext_noop("next_winner"),
-)
+# Every value a rule option can take, and the presets' names: both from the
+# options' declarations (scoring/engine/rules.py), so a new value needs only its
+# Nepali in the catalogue.
+RULE_VALUES: tuple[str, ...] = tuple(dict.fromkeys((*CHOICE_VALUES, *PRESET_NAMES)))
 
 
 def rule_value_text(value: str) -> str:

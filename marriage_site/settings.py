@@ -47,12 +47,18 @@ INSTALLED_APPS = [
     "scoring",
     "stats",
     "table",
+    "groups",
     "localise",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages, the live partials, sw.js and the manifest, compressed when the
+    # browser accepts gzip (static files come compressed from whitenoise above,
+    # never through this). BREACH: the CSRF token in a page is masked afresh for
+    # every answer, and Django's gzip adds random bytes to every compressed body.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -173,23 +179,48 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 
-# The cache holds what every worker must agree on: failed log-in counts
-# (accounts/ratelimit.py) and, read on every request, the log-in sessions and
-# users. With several gunicorn workers set CACHE_DIR so they share it; only then
-# are sessions and users read from it, and the database is asked only when they
-# change. (Data computed from a session is kept in each process's memory under
-# the session's version: scoring/selectors/versions.py.)
-CACHES = {
+# What every worker and every host must agree on, read on every request: the
+# log-in sessions and users. With REDIS_URL (several hosts, or several workers)
+# they live in that Redis, which every host shares: cached_db sessions and
+# accounts.backends.CachedUserBackend read them from it, and a log-out, a new
+# password or a deactivation on one host drops the shared copy, so it holds on
+# every host at its next request. Without REDIS_URL, one host: CACHE_DIR is a
+# file cache its gunicorn workers share (only then are sessions and users read
+# from a cache), and without either each process keeps its own memory cache,
+# which is right for one process only (runserver, the tests).
+# Failed log-in counts are never in a cache other traffic could empty: in Redis
+# with REDIS_URL, otherwise in the database (accounts/ratelimit.py).
+# What is computed from a session, and warm pages, are kept in each process's
+# memory under versions read from the database (scoring/selectors/versions.py),
+# so every host agrees on them without sharing them.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHE_DIR = os.environ.get("CACHE_DIR", "").strip()
+CACHES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Rendered warm pages (scoring/web/pagecache.py), keyed on the version of what
     # they show: a copy in each process's memory is never out of date.
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
 }
-if os.environ.get("CACHE_DIR"):
+LOGIN_FAILURE_STORE = "database"
+if REDIS_URL:
+    CACHES["default"] = {
+        # Django's RedisCache, except that a failed read is a miss (accounts/cache.py).
+        "BACKEND": "accounts.cache.SharedRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "marriage"),
+        # A Redis that does not answer holds a request up for a second, not minutes.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+    }
+    LOGIN_FAILURE_STORE = "redis"
+elif CACHE_DIR:
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ["CACHE_DIR"],
+        "LOCATION": CACHE_DIR,
+        # A session or user pushed out is read from the database again; more
+        # entries only make that rarer.
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
     }
+if REDIS_URL or CACHE_DIR:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))

@@ -9,7 +9,7 @@ from pathlib import Path
 os.environ.setdefault("SECRET_KEY", "test-only-" + "x" * 40)
 
 from .settings import *  # noqa: F403
-from .settings import DATABASES, STORAGES
+from .settings import CACHES, DATABASES, STORAGES
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not Django's default in-memory database: the concurrency tests need
@@ -26,7 +26,12 @@ STORAGES = {
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # One process: its memory cache is shared by every request, so sessions and
-# users are read from it as in production with CACHE_DIR.
+# users are read from it as in production with REDIS_URL or CACHE_DIR. The tests
+# run in process on it even when REDIS_URL is set (scripts/with-redis): those
+# of Redis itself say so (tests/test_shared_state.py), and the two-host tests
+# give it to their app servers (tests/test_two_hosts.py).
+CACHES = {**CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+LOGIN_FAILURE_STORE = "database"
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
 

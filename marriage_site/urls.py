@@ -21,6 +21,7 @@ urlpatterns = [
     # Every page of one session, each view taking `session_id`.
     path("sessions/<int:session_id>/", include(session_urls + record_urls + table_urls)),
     path("", include("stats.urls")),
+    path("", include("groups.urls")),
 ]
 
 # Errors in the site's style and language; a 500 page that needs no database.

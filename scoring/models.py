@@ -138,6 +138,16 @@ class Round(models.Model):
     better_mark = models.BooleanField(null=True, blank=True, default=None)
     # The tiplu card ("QH", "10S") picked in the maal calculator; "" if not used.
     tiplu = models.CharField(max_length=3, blank=True, default="")
+    # RULES.md 3a, dhoos_payee next_round_winner: what players who sat this round
+    # out paid in it (a dhoos given earlier, booked to this round's winner), as
+    # {player id: net}. In the round's nets and the totals, not among its entries.
+    outside_nets = models.JSONField(default=dict, blank=True)
+    # The next-winner dhoos pending after this round, as the session settled in
+    # order carries it: [[player id, amount, position of its round], ...]; None
+    # when not worked out (a round saved before this was kept, or under rules
+    # that carry no dhoos). The next round's form and the ledger read it instead
+    # of settling every round again.
+    pending_after = models.JSONField(null=True, blank=True, default=None)
     # Raised by every edit. The edit form carries the version it was opened at, so
     # saving over someone else's newer edit is refused instead of silently lost.
     version = models.PositiveIntegerField(default=1)

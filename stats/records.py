@@ -3,24 +3,30 @@ the lifetime leaderboard.
 
 Everything is computed in one pass over three `values_list` queries (sessions,
 rounds, entries), so a page costs the same number of queries for 10 rounds or
-10,000, all in one snapshot (scoring.selectors.snapshot). Players are separate rows per
-session; across sessions they are the same person when their names have the
-same key (scoring.engine.names.player_key: NFC, case folded), the rule that
-keeps names unique within a session.
+10,000, all in one snapshot (scoring.selectors.snapshot). Each session's rounds
+are kept under its own version, so after a save only that session is read
+again. Players are separate rows per session; across sessions they are the
+same person when their names have the same key
+(scoring.engine.names.player_key: NFC, case folded), the rule that keeps names
+unique within a session.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.db import connection
+
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
-from scoring.models import GameSession, Round, RoundEntry
+from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.selectors.snapshot import read_snapshot
+from scoring.selectors.versions import _version
 
 
 def name_key(name: str) -> str:
@@ -64,6 +70,12 @@ class RoundRow:
     win_type: str
     better: bool
     entries: list[EntryRow] = field(default_factory=list)
+    # Players who sat the round out but paid a dhoos in it (next_round_winner,
+    # RULES.md 3a): in the points and money, not in the rounds played.
+    outside: list[EntryRow] = field(default_factory=list)
+
+    def outside_of(self, key: str) -> int:
+        return sum(e.net for e in self.outside if e.key == key)
 
     @property
     def winner_key(self) -> str:
@@ -125,24 +137,216 @@ def _session_info(row: tuple) -> SessionInfo:
     )
 
 
+# Each session's rounds as RoundRows (and what the leaderboard needs of them),
+# kept under the session's own version: a save reads that one session again
+# and the record pages combine the rest as they were (issue 20, "cheap across
+# many evenings"). Read-only once made.
+PIECES_LIMIT = 20_000
+
+
+class Piece:
+    """One session's part of the record: its rounds, and its leaderboard rows
+    (made when first asked for, then kept with the piece)."""
+
+    __slots__ = ("_board", "_lock", "_players", "info", "rounds")
+
+    def __init__(self, info: SessionInfo, rounds: list[RoundRow]) -> None:
+        self.info = info
+        self.rounds = rounds
+        self._board: dict[str, tuple[str, int, int, Decimal, int]] | None = None
+        self._players: dict[str, PlayerStats | None] = {}
+        self._lock = threading.Lock()
+
+    def player(self, key: str) -> PlayerStats | None:
+        """player_stats of this session alone, made once per player."""
+        with self._lock:
+            if key not in self._players:
+                played = self.board.get(key, ("", 0))[1]
+                self._players[key] = player_stats(self.rounds, key) if played else None
+            return self._players[key]
+
+    @property
+    def board(self) -> dict[str, tuple[str, int, int, Decimal, int]]:
+        """key -> (latest name, rounds, points, money, wins) in this session."""
+        if self._board is None:
+            rows: dict[str, list] = {}
+            stake = self.info.stake
+            for r in self.rounds:
+                for e in r.entries:
+                    row = rows.setdefault(e.key, [e.name, 0, 0, 0])
+                    row[0] = e.name
+                    row[1] += 1
+                    row[2] += e.net
+                    if r.winner_id == e.player_id:
+                        row[3] += 1
+                for e in r.outside:  # a dhoos paid sitting out: points, not rounds
+                    row = rows.setdefault(e.key, [e.name, 0, 0, 0])
+                    row[2] += e.net
+            self._board = {
+                key: (name, count, points, points * stake, wins)
+                for key, (name, count, points, wins) in rows.items()
+            }
+        return self._board
+
+
+_pieces: OrderedDict[str, Piece] = OrderedDict()
+_pieces_lock = threading.Lock()
+
+
+def forget_pieces() -> None:
+    with _pieces_lock:
+        _pieces.clear()
+
+
 @read_snapshot()
+def load_pieces(owner) -> list[Piece]:
+    """Each of the owner's sessions as a Piece, oldest first: one query for the
+    sessions, and two for the rounds of those whose version has no piece kept
+    yet (after a save, the one session saved)."""
+    # The versions written out (as scoring.selectors.versions does): asked after
+    # every save, for every session; the rest of a session is read only when
+    # its piece is not kept.
+    table = connection.ops.quote_name(GameSession._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, updated_at FROM {table} WHERE owner_id = %s", [owner.pk])
+        # The session's own version (its updated_at), without the owner's counter,
+        # which every save moves: a piece is read again only for its own session.
+        versions = {id_: _version(id_, at, None) for id_, at in cursor.fetchall()}
+    found: dict[int, Piece] = {}
+    with _pieces_lock:
+        for session_id, version in versions.items():
+            piece = _pieces.get(version)
+            if piece is not None:
+                _pieces.move_to_end(version)
+                found[session_id] = piece
+    missing = [session_id for session_id in versions if session_id not in found]
+    for start in range(0, len(missing), 500):
+        chunk = missing[start : start + 500]
+        infos = {
+            row[0]: _session_info(row)
+            for row in GameSession.objects.filter(pk__in=chunk).values_list(
+                "id", "name", "played_on", "currency", "stake_per_point", "rules"
+            )
+        }
+        chunk = [session_id for session_id in chunk if session_id in infos]
+        read = _read_rounds(chunk, infos)
+        with _pieces_lock:
+            for session_id in chunk:
+                piece = Piece(infos[session_id], read.get(session_id, []))
+                found[session_id] = _pieces[versions[session_id]] = piece
+            while len(_pieces) > PIECES_LIMIT:
+                _pieces.popitem(last=False)
+    return sorted(found.values(), key=lambda p: (p.info.played_on, p.info.id))
+
+
 def load_rounds(owner) -> list[RoundRow]:
-    """Every round of the owner's sessions with its entries, oldest first; three queries."""
-    sessions = {
-        row[0]: _session_info(row)
-        for row in GameSession.objects.filter(owner=owner).values_list(
-            "id", "name", "played_on", "currency", "stake_per_point", "rules"
-        )
-    }
+    """Every round of the owner's sessions with its entries, oldest first."""
+    return [round_ for piece in load_pieces(owner) for round_ in piece.rounds]
+
+
+def names_of(pieces: Iterable[Piece]) -> dict[str, str]:
+    """display_names() of the rounds of `pieces`: key -> the latest spelling."""
+    names: dict[str, str] = {}
+    for piece in pieces:  # oldest first
+        for key, row in piece.board.items():
+            if row[1]:  # played a round: as display_names, which reads entries
+                names[key] = row[0]
+    return names
+
+
+def player_stats_of(pieces: list[Piece], key: str) -> PlayerStats | None:
+    """player_stats() of the rounds of `pieces`, added up from each session's
+    own stats (kept with its piece): the same figures after a save, without a
+    pass over every round."""
+    names = names_of(pieces)
+    if key not in names:
+        return None
+    stats = PlayerStats(key=key, name=names[key], sessions=[])
+    money: dict[str, Decimal] = defaultdict(Decimal)
+    rivals: dict[str, HeadToHead] = {}
+    for piece in pieces:  # oldest first: on equal wins and losses the earlier stays
+        part = piece.player(key)
+        if part is None:
+            continue
+        stats.sessions.extend(part.sessions)
+        stats.rounds += part.rounds
+        stats.wins += part.wins
+        stats.dublee_wins += part.dublee_wins
+        stats.seen += part.seen
+        stats.unseen += part.unseen
+        stats.maal_total += part.maal_total
+        stats.points += part.points
+        for amount in part.money:
+            money[amount.currency] += amount.amount
+        if part.biggest_win and (
+            stats.biggest_win is None or part.biggest_win[1] > stats.biggest_win[1]
+        ):
+            stats.biggest_win = part.biggest_win
+        if part.biggest_loss and (
+            stats.biggest_loss is None or part.biggest_loss[1] < stats.biggest_loss[1]
+        ):
+            stats.biggest_loss = part.biggest_loss
+        for h in part.head_to_head:
+            total = rivals.setdefault(h.key, HeadToHead(h.key, names[h.key]))
+            total.rounds += h.rounds
+            total.wins += h.wins
+            total.their_wins += h.their_wins
+            total.points += h.points
+            total.their_points += h.their_points
+    stats.sessions.sort(key=lambda p: (p.session.played_on, p.session.id), reverse=True)
+    stats.money = [Amount(c, money[c]) for c in sorted(money)]
+    stats.head_to_head = sorted(rivals.values(), key=lambda h: (-h.rounds, h.name.casefold()))
+    return stats
+
+
+def leaderboard_of(pieces: Iterable[Piece]) -> list[Board]:
+    """leaderboard() of the rounds of `pieces`, added up from each session's
+    own rows: the same boards, without a pass over every round."""
+    rows: dict[str, dict[str, BoardRow]] = defaultdict(dict)
+    names: dict[str, str] = {}
+    for piece in pieces:  # oldest first, so the latest spelling of a name wins
+        currency = piece.info.currency
+        for key, (name, count, points, money, wins) in piece.board.items():
+            if count:
+                names[key] = name
+            row = rows[currency].get(key)
+            if row is None:
+                row = rows[currency][key] = BoardRow(key, name)
+            if count:
+                row.sessions += 1
+            row.rounds += count
+            row.points += points
+            row.money += money
+            row.wins += wins
+    for board in rows.values():
+        for row in board.values():
+            row.name = names.get(row.key, row.name)
+    return _boards(rows)
+
+
+def _read_rounds(
+    session_ids: list[int], sessions: dict[int, SessionInfo]
+) -> dict[int, list[RoundRow]]:
+    """The rounds of these sessions with their entries, per session in order."""
     rounds: dict[int, RoundRow] = {}
     positions: dict[int, int] = defaultdict(int)
-    for id_, session_id, number, winner_id, winner_name, win_type, better in (
-        Round.objects.filter(session__owner=owner)
+    outside: dict[int, dict[str, int]] = {}
+    for id_, session_id, number, winner_id, winner_name, win_type, better, paid in (
+        Round.objects.filter(session_id__in=session_ids)
         .order_by("session_id", "number")
         .values_list(
-            "id", "session_id", "number", "winner_id", "winner__name", "win_type", "better"
+            "id",
+            "session_id",
+            "number",
+            "winner_id",
+            "winner__name",
+            "win_type",
+            "better",
+            "outside_nets",
         )
     ):
+        if paid:
+            outside[id_] = paid
         positions[session_id] += 1
         rounds[id_] = RoundRow(
             id=id_,
@@ -155,7 +359,7 @@ def load_rounds(owner) -> list[RoundRow]:
             better=better,
         )
     for round_id, player_id, name, status, maal, tunnel, dhoos, net in (
-        RoundEntry.objects.filter(round__session__owner=owner)
+        RoundEntry.objects.filter(round__session_id__in=session_ids)
         .order_by("round_id", "player__position", "player_id")
         .values_list(
             "round_id", "player_id", "player__name", "status", "maal", "tunnel", "dhoos", "net"
@@ -164,7 +368,17 @@ def load_rounds(owner) -> list[RoundRow]:
         rounds[round_id].entries.append(
             EntryRow(player_id, name, name_key(name), status, maal, tunnel, dhoos, net)
         )
-    return sorted(rounds.values(), key=lambda r: (r.session.played_on, r.session.id, r.number))
+    if outside:
+        names = dict(Player.objects.filter(session_id__in=session_ids).values_list("id", "name"))
+        for round_id, paid in outside.items():
+            rounds[round_id].outside = [
+                EntryRow(int(i), names[int(i)], name_key(names[int(i)]), "", 0, 0, True, net)
+                for i, net in paid.items()
+            ]
+    by_session: dict[int, list[RoundRow]] = defaultdict(list)
+    for round_ in rounds.values():  # in session and number order, as read
+        by_session[round_.session.id].append(round_)
+    return by_session
 
 
 def display_names(rounds: Iterable[RoundRow]) -> dict[str, str]:
@@ -312,6 +526,12 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
     stats = PlayerStats(key=key, name=names[key], sessions=[])
     for r in rounds:
         mine = r.entry_of(key)
+        paid = r.outside_of(key)
+        if paid:
+            part = by_session.setdefault(r.session.id, PlayerSession(r.session))
+            part.points += paid
+            stats.points += paid
+            money[r.session.currency] += paid * r.session.stake
         if mine is None:
             continue
         won = r.winner_id == mine.player_id
@@ -393,13 +613,23 @@ def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
             if r.winner_id == e.player_id:
                 row.wins += 1
             seen_sessions[currency][e.key].add(r.session.id)
+        for e in r.outside:
+            row = rows[currency].setdefault(e.key, BoardRow(e.key, names.get(e.key, e.name)))
+            row.points += e.net
+            row.money += e.net * r.session.stake
+    for currency, board in rows.items():
+        for row in board.values():
+            row.sessions = len(seen_sessions[currency][row.key])
+    return _boards(rows)
+
+
+def _boards(rows: dict[str, dict[str, BoardRow]]) -> list[Board]:
     boards = []
     for currency in sorted(rows):
         ordered = sorted(
             rows[currency].values(), key=lambda b: (-b.money, -b.points, b.name.casefold())
         )
         for row in ordered:
-            row.sessions = len(seen_sessions[currency][row.key])
             # Equal money and points share a rank; points break ties of money, so
             # sessions played for points only (stake 0) still rank.
             row.rank = 1 + sum(

@@ -28,33 +28,42 @@ from scoring.web.session_chart import fmt_money, fmt_number, running_chart
 from .forms import HistoryForm
 from .records import (
     Board,
+    Piece,
     RoundRow,
-    display_names,
     filter_rounds,
-    leaderboard,
-    load_rounds,
+    leaderboard_of,
+    load_pieces,
     name_key,
-    player_stats,
+    names_of,
+    player_stats_of,
 )
 
 HISTORY_PAGE_SIZE = 50
+PLAYER_SESSIONS_SHOWN = 30
+
+
+def _pieces(request: HttpRequest, version: str) -> list[Piece]:
+    """Each of the reader's sessions as a piece (its rounds, kept per session
+    version), read once per `version` of them (owner_version, read by the view
+    before its page)."""
+    user = request.user
+    return remember("pieces", version, lambda: load_pieces(user))
 
 
 def _rounds(request: HttpRequest, version: str) -> list[RoundRow]:
-    """Every round of the reader's sessions, read once per `version` of them
-    (owner_version, read by the view before its page)."""
-    user = request.user
-    return remember("rounds", version, lambda: load_rounds(user))
+    """Every round of the reader's sessions, oldest first."""
+    pieces = _pieces(request, version)
+    return remember("rounds", version, lambda: [r for p in pieces for r in p.rounds])
 
 
-def evenings(rounds: list[RoundRow]) -> list[tuple[int, str]]:
+def evenings(pieces: list[Piece]) -> list[tuple[int, str]]:
     """The history's evening filter: each session with rounds, newest first, as
     "Dashain 2026 · 16 असोज 2083" (its date in the reader's calendar)."""
-    seen: dict[int, str] = {}
-    for r in reversed(rounds):  # newest first
-        if r.session.id not in seen:
-            seen[r.session.id] = f"{r.session.name} · {local_date(r.session.played_on)}"
-    return list(seen.items())
+    return [
+        (p.info.id, f"{p.info.name} · {local_date(p.info.played_on)}")
+        for p in reversed(pieces)
+        if p.rounds
+    ]
 
 
 @login_required
@@ -66,8 +75,9 @@ def round_history(request: HtmxHttpRequest) -> HttpResponse:
 
 def _history(request: HtmxHttpRequest, version: str) -> dict[str, object]:
     rounds = _rounds(request, version)
-    names = display_names(rounds)
-    form = HistoryForm(request.GET or None, players=names, evenings=evenings(rounds))
+    pieces = _pieces(request, version)
+    names = names_of(pieces)
+    form = HistoryForm(request.GET or None, players=names, evenings=evenings(pieces))
     focus = ""
     if form.is_bound:
         found = []
@@ -100,7 +110,7 @@ def player_detail(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
-    stats = player_stats(_rounds(request, version), name_key(name))
+    stats = player_stats_of(_pieces(request, version), name_key(name))
     if stats is None:
         raise Http404("No such player in your sessions.")
     chart = ""
@@ -116,7 +126,13 @@ def _player(request: HttpRequest, name: str, version: str) -> dict[str, object]:
             value_label=_("Points"),
             fmt=fmt_number,
         )
-    return {"stats": stats, "chart": chart}
+    return {
+        "stats": stats,
+        "chart": chart,
+        # The latest sessions (every one counts in the figures above).
+        "sessions_shown": stats.sessions[:PLAYER_SESSIONS_SHOWN],
+        "more_sessions": max(0, len(stats.sessions) - PLAYER_SESSIONS_SHOWN),
+    }
 
 
 def chart_date(day: datetime.date) -> str:
@@ -152,7 +168,9 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
     version = owner_version(request.user.pk)
 
     def context() -> dict[str, object]:
-        boards = leaderboard(_rounds(request, version))
+        # Added up from each session's own rows (kept per session version).
+        pieces = _pieces(request, version)
+        boards = remember("board", version, lambda: leaderboard_of(pieces))
         return {"boards": [(board, standings_chart(board)) for board in boards]}
 
     return render_page(request, "stats/leaderboard.html", context, version=version)

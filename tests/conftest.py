@@ -3,7 +3,9 @@
 import pytest
 from django.core.cache import caches
 
+from groups.selectors import forget_pieces
 from scoring.selectors.versions import forget_computed
+from stats.records import forget_pieces as forget_record_pieces
 
 from .web_helpers import make_session
 
@@ -16,10 +18,14 @@ def _empty_cache():
     for cache in caches.all():
         cache.clear()
     forget_computed()
+    forget_pieces()
+    forget_record_pieces()
     yield
     for cache in caches.all():
         cache.clear()
     forget_computed()
+    forget_pieces()
+    forget_record_pieces()
 
 
 @pytest.fixture

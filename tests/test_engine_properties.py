@@ -188,7 +188,7 @@ def test_the_breakdown_adds_up(case):
         amount = total
     expected_dhoos = {e.player: 0 for e in round_.entries}
     for e in round_.entries:
-        if not e.dhoos or rules.dhoos_payee == "next_winner":
+        if not e.dhoos or rules.dhoos_payee in ("next_winner", "next_round_winner"):
             continue
         if rules.dhoos_payee == "winner" and round_.winner not in (None, e.player):
             expected_dhoos[round_.winner] += amount
@@ -197,7 +197,9 @@ def test_the_breakdown_adds_up(case):
             for other in expected_dhoos:
                 expected_dhoos[other] += amount
             expected_dhoos[e.player] -= amount * n
-    deferred = [e.player for e in round_.entries if e.dhoos] * (rules.dhoos_payee == "next_winner")
+    deferred = [e.player for e in round_.entries if e.dhoos] * (
+        rules.dhoos_payee in ("next_winner", "next_round_winner")
+    )
     assert [d.player for d in result.dhoos_deferred] == deferred
     for p in result.players:
         assert p.n_s == n * p.points

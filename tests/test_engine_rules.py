@@ -46,6 +46,10 @@ PAGAT = {
     "printed_joker_value": 5,
     "master_card": False,
     "master_card_value": 5,
+    # RULES.md section 3a (v3): no preset sets them.
+    "unseen_pairs": "settle",
+    "dhoos_pays_total": False,
+    "dublee_player_bonus": 0,
 }
 PRESET_OPTIONS = {
     "pagat": PAGAT,
@@ -171,6 +175,12 @@ VALID = [
     ("master_card_value", 0),
     ("master_card_value", 10),
     ("master_card_value", 100),
+    ("dhoos_payee", "next_round_winner"),
+    ("unseen_pairs", "settle"),
+    ("unseen_pairs", "skip"),
+    ("dhoos_pays_total", True),
+    ("dublee_player_bonus", 0),
+    ("dublee_player_bonus", 10_000),
 ]
 
 
@@ -221,7 +231,8 @@ INVALID = [
     (
         "dhoos_payee",
         "dealer",
-        "rule dhoos_payee: must be one of all, winner, next_winner, got 'dealer'",
+        "rule dhoos_payee: must be one of all, winner, next_winner, next_round_winner, "
+        "got 'dealer'",
     ),
     ("dhoos_voids_maal", "true", "rule dhoos_voids_maal: must be true or false, got 'true'"),
     (
@@ -235,6 +246,23 @@ INVALID = [
     ("master_card_value", -1, f"rule master_card_value: {WHOLE} 0 to 100, got -1"),
     ("master_card_value", 101, f"rule master_card_value: {WHOLE} 0 to 100, got 101"),
     ("tiplu_value", 3, "unknown rule option 'tiplu_value'"),
+    # RULES.md section 3a's refusals: booleans and 2.0 are not whole numbers.
+    ("dublee_player_bonus", True, f"rule dublee_player_bonus: {WHOLE} 0 to 10000, got True"),
+    ("dublee_player_bonus", 2.0, f"rule dublee_player_bonus: {WHOLE} 0 to 10000, got 2.0"),
+    ("dublee_player_bonus", -1, f"rule dublee_player_bonus: {WHOLE} 0 to 10000, got -1"),
+    ("dhoos_pays_total", 1, "rule dhoos_pays_total: must be true or false, got 1"),
+    ("dhoos_pays_total", "true", "rule dhoos_pays_total: must be true or false, got 'true'"),
+    (
+        "unseen_pairs",
+        "none",
+        "rule unseen_pairs: must be one of settle, skip, got 'none'",
+    ),
+    (
+        "dhoos_payee",
+        "next_round",
+        "rule dhoos_payee: must be one of all, winner, next_winner, next_round_winner, "
+        "got 'next_round'",
+    ),
     (
         "maal_points",
         {"kings": [1]},
@@ -337,3 +365,32 @@ def test_importing_the_engine_loads_no_django():
         check=True,
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_which_rules_look_back_comes_from_the_declarations():
+    assert not Rules().looks_back()
+    nepal = PRESETS["nepal"]
+    assert nepal.looks_back() and nepal.looks_back("dhoos") and not nepal.looks_back("better")
+    assert make_rules(better_after_rotation=True).looks_back("better")
+    assert make_rules(dublee_triggers_better=True).looks_back("better")
+    assert not make_rules(dublee_triggers_better=True).looks_back("dhoos")
+    assert not make_rules(dhoos_payee="winner").looks_back()
+
+
+def test_a_declaration_the_engine_cannot_read_is_refused_at_import():
+    from scoring.engine import rules as rules_module
+    from scoring.engine.rules import option
+
+    @dataclasses.dataclass(frozen=True)
+    class Odd:
+        ratio: float = option(1.5, label="Ratio", help="A ratio.")
+
+    with pytest.raises(TypeError, match="rule option ratio: declare it as bool, int with"):
+        rules_module._declared(Odd)
+
+    @dataclasses.dataclass(frozen=True)
+    class Elsewhere:
+        tea: bool = option(False, presets={"london": True}, label="Tea", help="Tea.")
+
+    with pytest.raises(TypeError, match="rule option tea: no preset 'london'"):
+        rules_module._declared(Elsewhere)

@@ -47,6 +47,10 @@ NEWER_DEFAULTS = {
     "dublee_min_players": 2,
     "better_after_rotation": False,
     "master_card_value": 5,
+    # and every option of RULES.md v3 (section 3a)
+    "unseen_pairs": "settle",
+    "dhoos_pays_total": False,
+    "dublee_player_bonus": 0,
 }
 OLD_PRESETS = ("pagat", "kidnap", "murder", "wikipedia")
 

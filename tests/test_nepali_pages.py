@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from groups.services import add_evening, create_group, record_payment
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.engine.limits import MAX_FILE_BYTES
@@ -48,7 +50,7 @@ ALLOWED = {
 }
 # Not words but codes, taken out before the words are read: a placeholder our
 # scripts fill in ("%(time)s"), the session file's format name.
-CODES = re.compile(r"%\(\w+\)[sd]|marriage-session/\d+")
+CODES = re.compile(r"%\(\w+\)[sd]|marriage-(?:session|group)/\d+")
 # A card as the calculator and files write it (rank then suit, "QH", "10S"), and a
 # single letter: the sum's T, w, n, S, m and the worked example's players A–D.
 CODE = re.compile(r"^(?:[A-Za-z]|(?:[AJQK]|10|[2-9])[SHDC])$")
@@ -165,6 +167,13 @@ def world(django_user_model):
     doomed = services.add_round(session, RoundInput(entries=entries[:2], winner="Aama"))
     services.delete_round(doomed, user=owner)
     create_share_link(session=session)
+    # A family group with this evening and a payment (the purse's pages).
+    group = create_group(owner=owner, name="पोखरा परिवार", currency="NPR", members=list(PLAYERS))
+    add_evening(group=group, session=session)
+    aama, buwa = group.members.all()[:2]
+    record_payment(
+        group=group, payer=buwa, payee=aama, amount=Decimal("174"), paid_on=session.played_on
+    )
     session.refresh_from_db()
     clients = {"anonymous": Client(), "owner": Client()}
     clients["owner"].force_login(owner)

@@ -195,7 +195,9 @@ def test_the_round_form_carries_what_the_phone_settles_with(owner, owner_client)
     session = make_session(owner, preset="nepal")
     html = owner_client.get(reverse("round_new", args=[session.pk])).content.decode()
     rules = re.search(r'data-rules="([^"]+)"', html).group(1).replace("&quot;", '"')
-    assert json.loads(rules)["unseen_maal"] == "void"
+    # The options' schema as the engine declares them, and the session's values.
+    assert json.loads(rules)["values"]["unseen_maal"] == "void"
+    assert json.loads(rules)["schema"]["dhoos_payee"]["default"] == "all"
     assert 'data-settlement="/static/js/settlement.js"' in html
     assert re.search(r'data-pending="\[\]"', html)
     assert "/static/js/offline-preview.js" in html

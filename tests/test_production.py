@@ -3,6 +3,7 @@ with content-hashed names, served compressed with far-future cache headers."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -114,3 +116,28 @@ def test_debug_is_off_and_errors_are_plain(server):
     assert missing.value.code == 404
     assert b"Traceback" not in missing.value.read()
     assert b"URLconf" not in missing.value.read()
+
+
+def test_pages_go_out_gzipped_and_static_files_as_whitenoise_compressed_them(server):
+    import gzip
+
+    base, _static = server
+    accept = {"Accept-Encoding": "gzip, br"}
+    for path in ("/accounts/login/", "/sw.js", "/manifest.webmanifest"):
+        with get(base + path, **accept) as response:
+            assert response.headers["Content-Encoding"] == "gzip", path
+            assert "Accept-Encoding" in response.headers["Vary"], path
+            assert gzip.decompress(response.read()), path
+    with get(base + "/accounts/login/") as plain:
+        assert plain.headers["Content-Encoding"] is None
+        body = plain.read().decode()
+    # The stylesheet: whitenoise's own brotli file, not gzipped again on the way.
+    css = re.search(r'href="(/static/css/app\.[0-9a-f]{12}\.css)"', body).group(1)
+    with get(base + css, **accept) as response:
+        assert response.headers["Content-Encoding"] == "br"
+    # An image (the manifest's first icon): sent as it is, a PNG gains nothing.
+    with get(base + "/manifest.webmanifest") as response:
+        icon = json.loads(response.read())["icons"][0]["src"]
+    with get(urllib.parse.urljoin(base, icon), **accept) as response:
+        assert response.headers["Content-Encoding"] is None
+        assert response.read().startswith(b"\x89PNG")

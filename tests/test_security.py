@@ -9,6 +9,7 @@ import os
 import secrets
 import subprocess
 import sys
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
@@ -19,6 +20,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from groups.models import Group
+from groups.services import add_evening, create_group, record_payment
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
@@ -136,6 +139,17 @@ def world(people):
     session.save()
     _one_round(session)
     create_share_link(session=session)
+    group = create_group(owner=owner, name=HOSTILE_SESSION, currency="NPR", members=["Aama"])
+    add_evening(group=group, session=session)
+    members = list(group.members.all())
+    record_payment(
+        group=group,
+        payer=members[0],
+        payee=members[1],
+        amount=Decimal("5"),
+        paid_on=session.played_on,
+        user=owner,
+    )
     # A co-scorer (issue 21): rounds yes, the session itself no.
     co_scorer = get_user_model().objects.create_user("co-scorer", password=PASSWORD)
     CoScorer.objects.create(session=session, user=co_scorer)
@@ -185,7 +199,7 @@ ACCESS = {
     "session_share": ("owner", "GET"),
     "share_create": ("owner", "POST"),
     "share_revoke": ("owner", "POST"),
-    "settle_up": ("scorer", "GET"),
+    "settle_up": ("owner", "GET"),
     "session_rules": ("owner", "GET"),
     "session_edit": ("owner", "GET"),
     "session_delete": ("owner", "GET"),
@@ -220,6 +234,24 @@ ACCESS = {
     "seat_live": ("seat", "GET"),
     "seat_maal": ("seat", "POST"),
     "invite_accept": ("invite", "GET"),
+    # The family purse (groups/): a group is owned like a session.
+    "group_list": ("user", "GET"),
+    "group_import": ("user", "GET"),
+    "group_detail": ("owner", "GET"),
+    "group_print": ("owner", "GET"),
+    "group_delete": ("owner", "GET"),
+    "group_export": ("owner", "GET"),
+    "group_members": ("owner", "GET"),
+    "group_member_edit": ("owner", "GET"),
+    "group_member_delete": ("owner", "POST"),
+    "group_evening_new": ("owner", "GET"),
+    "group_evening_add": ("owner", "GET"),
+    "group_evening_remove": ("owner", "POST"),
+    "group_payment_new": ("owner", "GET"),
+    "group_payment_edit": ("owner", "GET"),
+    "group_payment_delete": ("owner", "POST"),
+    "group_changes": ("owner", "GET"),
+    "group_payment_restore": ("owner", "POST"),
 }
 
 
@@ -281,6 +313,14 @@ def _url_for(name: str, world) -> str:
         {"session_id": session.pk, "round_id": session.rounds.first().pk},
         {"session_id": session.pk, "player_id": session.players.get(name="Aama").pk},
         {"session_id": session.pk, "change_id": session.changes.first().pk},
+    ]
+    group = Group.objects.get(evenings__session=session)
+    candidates += [
+        {"group_id": group.pk},
+        {"group_id": group.pk, "member_id": group.members.all()[0].pk},
+        {"group_id": group.pk, "payment_id": group.payments.all()[0].pk},
+        {"group_id": group.pk, "change_id": group.changes.all()[0].pk},
+        {"group_id": group.pk, "session_id": session.pk},
     ]
     for kwargs in candidates:
         try:

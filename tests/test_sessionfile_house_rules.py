@@ -157,7 +157,7 @@ def test_an_earlier_export_with_better_on_every_round_keeps_its_marks():
 def test_an_option_this_version_does_not_know_is_refused_by_name():
     assert refused(document([], dhoos_to_dealer=True)) == "unknown rule option 'dhoos_to_dealer'"
     assert refused(document([], dhoos_payee="dealer")) == (
-        "rule dhoos_payee: must be one of all, winner, next_winner, got 'dealer'"
+        "rule dhoos_payee: must be one of all, winner, next_winner, next_round_winner, got 'dealer'"
     )
 
 

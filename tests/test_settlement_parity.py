@@ -30,9 +30,8 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import rules as rules_module
 from scoring.engine.messages import Message
-from scoring.engine.rules import OPTION_NAMES, PRESETS, make_rules
+from scoring.engine.rules import OPTION_NAMES, OPTIONS, PRESETS, make_rules
 from scoring.engine.settlement import (
     Dhoos,
     Entry,
@@ -46,8 +45,9 @@ from scoring.templatetags.offline import (
     _word_ids,
     offline_catalogue,
     offline_number_format,
+    rules_data,
 )
-from scoring.words.breakdown_words import MINUS_PLAYERS, round_sentences
+from scoring.words.breakdown_words import MINUS_PLAYERS, outside_sentence, round_sentences
 
 from .test_i18n import engine_msgids
 
@@ -56,12 +56,7 @@ ROUNDS_PER_PRESET = 1_000
 NAMES = ["Aama", "Buwa", "Didi", "Dai", "Bhai", "Bahini", "Kaka", "Maiju", "Mama"]
 ENTRY_FIELDS = {field.name for field in dataclasses.fields(Entry)}
 # Options of the maal calculator (section 4) do not change a round's settlement.
-SETTLEMENT_OPTIONS = [
-    name
-    for name in OPTION_NAMES
-    if name not in {"maal_table", "alter", "printed_jokers", "printed_joker_value", "master_card"}
-    and name != "master_card_value"
-]
+SETTLEMENT_OPTIONS = [name for name in OPTION_NAMES if OPTIONS[name].settles]
 
 
 def node() -> str:
@@ -177,13 +172,13 @@ def option_overrides(draw: st.DrawFn) -> dict[str, Any]:
     chosen = draw(st.lists(st.sampled_from(SETTLEMENT_OPTIONS), max_size=4, unique=True))
     overrides: dict[str, Any] = {}
     for name in chosen:
-        if name in rules_module._CHOICES:
-            overrides[name] = draw(st.sampled_from(rules_module._CHOICES[name]))
-        elif name in rules_module._BOOLS:
+        declared = OPTIONS[name]
+        if declared.kind == "choice":
+            overrides[name] = draw(st.sampled_from(declared.choices))
+        elif declared.kind == "bool":
             overrides[name] = draw(st.booleans())
-        elif name in rules_module._INT_RANGES:
-            low, high = rules_module._INT_RANGES[name]
-            overrides[name] = draw(st.integers(low, min(high, low + 25)))
+        elif declared.kind == "whole":
+            overrides[name] = draw(st.integers(declared.low, min(declared.high, declared.low + 25)))
     return overrides
 
 
@@ -226,15 +221,26 @@ def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dic
         result = settle_round(engine_round(round_), rules, pending=engine_pending(round_))
     except RoundError as error:
         return {"error": {"field": error.field, "player": error.player, **said(error.problem)}}
-    sentences = {}
+    sentences: dict[str, dict[str, Any]] = {}
     for language in LANGUAGES:
         with translation.override(language):
-            sentences[language] = round_sentences(result)
+            sentences[language] = dict(round_sentences(result))
+            outside = [outside_sentence(owed) for owed in result.dhoos_outside]
+            if outside:
+                sentences[language]["(outside)"] = outside
     return {
         "sentences": sentences,
         "total": result.total,
         "n": result.n,
         "multiplier": result.multiplier,
+        # RULES.md 3a: T_seen and k, and the nets of players who sit the round out
+        # (a next_round_winner dhoos booked from them).
+        "total_seen": result.total_seen,
+        "seen_count": result.seen_count,
+        "nets": result.nets,
+        "outside": [
+            {"player": d.player, "amount": d.amount, "from": d.round} for d in result.dhoos_outside
+        ],
         "players": [
             {
                 "player": p.player,
@@ -245,6 +251,8 @@ def python_outcome(rules_options: dict[str, Any], round_: dict[str, Any]) -> dic
                 "dhoos_net": p.dhoos_net,
                 "net": p.net,
                 "notes": [said(note) for note in p.notes],
+                "seen_only": p.seen_only,
+                "dead_hand": p.dead_hand,
             }
             for p in result.players
         ],
@@ -256,12 +264,19 @@ def js_outcome(answer: dict[str, Any]) -> dict[str, Any]:
         error = answer["error"]
         return {"error": {key: error[key] for key in ("field", "player", "id", "params")}}
     result = answer["result"]
-    keys = ("player", "points", "w", "n_s", "pay", "dhoos_net", "net", "notes")
+    keys = (
+        *("player", "points", "w", "n_s", "pay", "dhoos_net", "net", "notes"),
+        *("seen_only", "dead_hand"),
+    )
     return {
         "sentences": answer["sentences"],
         "total": result["total"],
         "n": result["n"],
         "multiplier": result["multiplier"],
+        "total_seen": result["total_seen"],
+        "seen_count": result["seen_count"],
+        "nets": result["nets"],
+        "outside": result["outside"],
         "players": [{key: p[key] for key in keys} for p in result["players"]],
     }
 
@@ -291,7 +306,8 @@ def test_browser_settlement_agrees_with_the_engine(preset: str) -> None:
         rules = make_rules(rules_options.pop("preset"), **rules_options)
         round_ = dict(round_)
         booked = round_.pop("pending")
-        batch.append({"rules": rules.to_options(), "round": round_, "booked": booked})
+        # As the round form's page gives them: the options' schema and the values.
+        batch.append({"rules": rules_data(rules), "round": round_, "booked": booked})
     answers = run_js(batch, page_words())
     assert len(answers) == len(cases)
     refused = 0
@@ -353,6 +369,26 @@ def test_the_worked_example_in_the_browser() -> None:
     }
 
 
+def test_the_browser_takes_each_default_from_the_engines_schema() -> None:
+    """settlement.js keeps no copy of the defaults: an option the page's values
+    omit takes the default of the schema the engine declares."""
+    round_ = table(*FOUR_ROUND, winner="C")
+    data = rules_data(PRESETS["pagat"])
+    answers = run_js(
+        [
+            {"rules": {**data, "values": {}}, "round": round_},
+            {"rules": PRESETS["pagat"].to_options(), "round": round_},
+        ]
+    )
+    assert answers[0]["result"] == answers[1]["result"]
+    assert {p["player"]: p["net"] for p in answers[0]["result"]["players"]} == {
+        "A": 3,
+        "B": -16,
+        "C": 30,
+        "D": -17,
+    }
+
+
 def test_a_refusal_carries_the_engines_message() -> None:
     round_ = {
         "entries": [
@@ -398,6 +434,7 @@ def table(*entries: dict[str, Any], **given: Any) -> dict[str, Any]:
 
 
 FOUR = (player("A", maal=5), player("B", maal=2), player("C", maal=7), player("D"))
+FOUR_ROUND = (player("A", maal=5), player("B", "unseen", 2), player("C", maal=7), player("D"))
 
 # Hand-made rounds that give every note and every refusal settlement.js knows:
 # some are rare among the generated rounds (a dhoos paid to the winner, a winner
@@ -446,6 +483,27 @@ EXAMPLES: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ({"preset": "pagat"}, table(player("A", dhoos="yes"), *FOUR[1:], winner="C")),
     ({"preset": "pagat"}, table(player("A", maal=-1), *FOUR[1:], winner="C")),
     ({"preset": "pagat"}, table(player("A", "unseen", dublees=True), *FOUR[1:], winner="C")),
+    # RULES.md 3a: two unseen players who do not settle with each other, a dead
+    # hand (its points to the winner), a dublee player bonus, and a dhoos booked
+    # under next_round_winner from a player who sits the round out.
+    (
+        {
+            "preset": "pagat",
+            "unseen_pairs": "skip",
+            "dhoos_pays_total": True,
+            "dublee_player_bonus": 2,
+            "dhoos_payee": "next_round_winner",
+        },
+        table(
+            player("A", maal=20),
+            player("B", maal=10, dublees=True),
+            player("C", "unseen", maal=5),
+            player("D", "unseen", maal=0),
+            player("E", maal=4, dhoos=True),
+            winner="A",
+            pending=[{"player": "Ghost", "amount": 9, "from": 1}],
+        ),
+    ),
 ]
 
 

@@ -152,6 +152,7 @@ def test_a_co_scorers_session_page_shows_rounds_not_the_owners_links(co_client, 
         "scorers_manage",
         "invite_create",
         "session_export",
+        "settle_up",
     ],
 )
 def test_a_co_scorer_cannot_touch_the_session_itself(co_client, session, name):

@@ -32,13 +32,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from .messages import WHERE, EngineError, Message, gettext_noop, message
 from .numbers import NotANumber, parse_whole
-
-if TYPE_CHECKING:
-    from .rules import Rules
 
 Role = Literal[
     "tiplu",
@@ -85,6 +82,27 @@ _WHOLE_NUMBER = gettext_noop("must be a whole number, got %(value)s")
 
 
 # -- cards -------------------------------------------------------------------
+
+
+class MaalRules(Protocol):
+    """The options the maal calculator reads (a `scoring.engine.rules.Rules`
+    has them): named here so this module does not import the rules, which
+    import its point tables."""
+
+    @property
+    def alter(self) -> bool: ...
+    @property
+    def printed_jokers(self) -> bool: ...
+    @property
+    def printed_joker_value(self) -> int: ...
+    @property
+    def master_card(self) -> bool: ...
+    @property
+    def master_card_value(self) -> int: ...
+    @property
+    def maal_table(self) -> str: ...
+    @property
+    def maal_points(self) -> PointTable | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +211,7 @@ _NO_PRINTED_JOKERS = gettext_noop("printed jokers are not in play in this sessio
 _NO_MASTER_CARD = gettext_noop("the master card is not in play in this session")
 
 
-def card_role(card: Card | str, tiplu: Card, rules: Rules) -> Role:
+def card_role(card: Card | str, tiplu: Card, rules: MaalRules) -> Role:
     """What a card is worth as, once the tiplu is known. `card` may be a Card, a
     code, or PRINTED_JOKER / MASTER_CARD."""
     tiplu = _tiplu(tiplu)
@@ -220,7 +238,7 @@ def card_role(card: Card | str, tiplu: Card, rules: Rules) -> Role:
     return "ordinary"
 
 
-def tunnel_kind(card: Card | str, tiplu: Card, rules: Rules) -> TunnelKind:
+def tunnel_kind(card: Card | str, tiplu: Card, rules: MaalRules) -> TunnelKind:
     """The kind of a tunnel (three identical cards, exposed after the deal) of `card`."""
     tiplu = _tiplu(tiplu)
     if isinstance(card, str):
@@ -241,7 +259,7 @@ def tunnel_kind(card: Card | str, tiplu: Card, rules: Rules) -> TunnelKind:
     return "ordinary"
 
 
-def maal_cards(tiplu: Card, rules: Rules) -> tuple[tuple[Role, str], ...]:
+def maal_cards(tiplu: Card, rules: MaalRules) -> tuple[tuple[Role, str], ...]:
     """The maal a player can hold for this tiplu, as (role, label) for a picker."""
     tiplu = _tiplu(tiplu)
     cards: list[tuple[Role, str]] = [
@@ -442,7 +460,7 @@ def point_table_from_options(options: object) -> PointTable:
     return PointTable(**values, marriage_on_top=on_top)
 
 
-def point_table_for(rules: Rules) -> PointTable:
+def point_table_for(rules: MaalRules) -> PointTable:
     """The table a session scores with: its custom table, else its preset table
     with the "–" items a session turns on filled from the flat table."""
     if rules.maal_points is not None:
@@ -600,7 +618,7 @@ _HELD_AND_TUNNEL = gettext_noop(
 )
 
 
-def check_tally(tally: Tally, rules: Rules) -> None:
+def check_tally(tally: Tally, rules: MaalRules) -> None:
     """Refuse a tally no hand could hold, saying why."""
     for name in TALLY_ITEMS:
         value = getattr(tally, name)
@@ -707,7 +725,7 @@ def check_tally(tally: Tally, rules: Rules) -> None:
 def tally_from_cards(
     cards: Iterable[Card | str],
     tiplu: Card,
-    rules: Rules,
+    rules: MaalRules,
     tunnels: Iterable[Card | str] = (),
 ) -> Tally:
     """A tally from the maal cards a player shows and one card per exposed tunnel.
@@ -914,7 +932,7 @@ def best_grouping(tally: Tally, table: PointTable) -> Tally:
     return max(reversed(options), key=lambda option: _points(option, table))
 
 
-def score(tally: Tally, rules: Rules, table: PointTable | None = None) -> MaalScore:
+def score(tally: Tally, rules: MaalRules, table: PointTable | None = None) -> MaalScore:
     """Check the tally, group it for the most points, and score it."""
     check_tally(tally, rules)
     table = table or point_table_for(rules)
@@ -934,14 +952,14 @@ def score(tally: Tally, rules: Rules, table: PointTable | None = None) -> MaalSc
 def score_cards(
     cards: Iterable[Card | str],
     tiplu: Card,
-    rules: Rules,
+    rules: MaalRules,
     tunnels: Iterable[Card | str] = (),
 ) -> MaalScore:
     return score(tally_from_cards(cards, tiplu, rules, tunnels), rules)
 
 
 def check_entry_tally(
-    data: object, tiplu: str, rules: Rules, maal: int, tunnel: int
+    data: object, tiplu: str, rules: MaalRules, maal: int, tunnel: int
 ) -> tuple[str, MaalScore]:
     """A stored tally checked against the maal and tunnel points entered beside
     it: (the tiplu's code, the score). MaalError if the tally is impossible or

@@ -655,7 +655,7 @@ def export_document(doc: SessionDoc) -> dict[str, Any]:
                 {"player": d.player, "amount": d.amount, "round": d.round} for d in settled.pending
             ]
         }
-        if doc.rules.dhoos_payee == "next_winner"
+        if doc.rules.looks_back("dhoos")
         else {}
     )
     amounts = money(points, doc.stake_per_point)

@@ -110,6 +110,10 @@ class PlayerResult:
     net: int  # the player's result for the round
     notes: tuple[Message, ...]  # which variant rules changed this player's figures
     dublees: bool = False
+    # RULES.md v3: an unseen loser under unseen_pairs = skip pays against the seen
+    # players only, (T_seen + w − k·S) × m, and n_s is then k·S.
+    seen_only: bool = False
+    dead_hand: bool = False  # given dhoos under dhoos_pays_total: no game payment
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +165,21 @@ class RoundResult:
     dhoos_pending: tuple[Dhoos, ...] = ()  # owed to a next winner after this round
     better_default: BetterDefault | None = None  # set by settle_session
     dublee_bonus: int = 0  # of each loser's w: the winner ended with eight dublees
+    # RULES.md v3: the seen players' points and count (T_seen, k), for the unseen
+    # losers who pay against them only (unseen_pairs = skip).
+    total_seen: int = 0
+    seen_count: int = 0
+    dublee_player_bonus: int = 0  # off the w of each seen loser who saw by dublees
+    # Booked here from players who sit this round out (next_round_winner): in
+    # `nets`, not among `players`.
+    dhoos_outside: tuple[BookedDhoos, ...] = ()
 
     @property
     def nets(self) -> dict[str, int]:
-        return {p.player: p.net for p in self.players}
+        nets = {p.player: p.net for p in self.players}
+        for owed in self.dhoos_outside:
+            nets[owed.player] = nets.get(owed.player, 0) - owed.amount
+        return nets
 
     def of(self, player: str) -> PlayerResult:
         for result in self.players:
@@ -317,11 +332,25 @@ def _problems(round_: RoundInput, rules: Rules) -> Iterator[RoundError]:
         )
 
 
+def plays_dead_hand(entry: Entry, round_: RoundInput, rules: Rules) -> bool:
+    """A loser given dhoos under dhoos_pays_total, in a round with a winner
+    (RULES.md section 3a)."""
+    return bool(
+        rules.dhoos_pays_total
+        and entry.dhoos
+        and round_.winner is not None
+        and entry.player != round_.winner
+    )
+
+
 def counted_points(round_: RoundInput, rules: Rules) -> dict[str, tuple[int, int, list[Message]]]:
     """Each player's (counted tunnel, S_i, notes) after the variant rules of section 3:
-    unseen_tunnel, then dhoos_voids_maal, then unseen_maal on what is left."""
+    unseen_tunnel, then dhoos_voids_maal, then unseen_maal on what is left, then the
+    moves to the winner (kidnap, and a dead hand's under dhoos_pays_total: a
+    player who is both moves once)."""
     counted: dict[str, tuple[int, int, list[Message]]] = {}
     kidnapped = 0
+    dead = 0
     for entry in round_.entries:
         notes: list[Message] = []
         tunnel = entry.tunnel
@@ -356,6 +385,16 @@ def counted_points(round_: RoundInput, rules: Rules) -> dict[str, tuple[int, int
             )
             kidnapped += points
             points = 0
+        elif points and round_.winner is not None and plays_dead_hand(entry, round_, rules):
+            notes.append(
+                message(
+                    gettext_noop("dead hand: %(points)s to %(name)s"),
+                    points=points,
+                    name=round_.winner,
+                )
+            )
+            dead += points
+            points = 0
         counted[entry.player] = (tunnel, points, notes)
     if kidnapped and round_.winner is not None:
         tunnel, points, notes = counted[round_.winner]
@@ -363,17 +402,25 @@ def counted_points(round_: RoundInput, rules: Rules) -> dict[str, tuple[int, int
             message(gettext_noop("kidnapped %(points)s from unseen players"), points=kidnapped)
         )
         counted[round_.winner] = (tunnel, points + kidnapped, notes)
+    if dead and round_.winner is not None:
+        tunnel, points, notes = counted[round_.winner]
+        notes.append(message(gettext_noop("%(points)s from dead hands"), points=dead))
+        counted[round_.winner] = (tunnel, points + dead, notes)
     return counted
 
 
 def game_payment(entry: Entry, round_: RoundInput, rules: Rules) -> int:
-    """w_i: what a loser owes the winner for the game, before better."""
-    if entry.status == "unseen":
-        w = rules.unseen_payment
-    elif entry.dublees and not rules.dublee_players_pay_seen:
+    """w_i: what a loser owes the winner for the game, before better (RULES.md
+    section 3a's order: a dead hand pays none; else the unseen payment, or the seen
+    payment less the dublee player bonus; then the dublee win's bonus)."""
+    if plays_dead_hand(entry, round_, rules):
         w = 0
+    elif entry.status == "unseen":
+        w = rules.unseen_payment
     else:
-        w = rules.seen_payment
+        w = 0 if entry.dublees and not rules.dublee_players_pay_seen else rules.seen_payment
+        if entry.dublees:
+            w -= rules.dublee_player_bonus
     if round_.win_type == "dublee":
         w += rules.dublee_bonus
     return w
@@ -399,16 +446,18 @@ def _dhoos_goes_to_all(entry: Entry, round_: RoundInput, rules: Rules) -> bool:
 
 
 def _book_pending(
-    round_: RoundInput, pending: Sequence[Dhoos]
+    round_: RoundInput, pending: Sequence[Dhoos], rules: Rules
 ) -> tuple[list[BookedDhoos], list[Dhoos], list[Dhoos]]:
     """Split the dhoos pending before this round into booked here, lapsed here
-    (the player won this round) and still pending."""
+    (the player won this round) and still pending. Under next_round_winner a
+    player who sits the round out pays all the same."""
     booked: list[BookedDhoos] = []
     lapsed: list[Dhoos] = []
     still: list[Dhoos] = []
     players = {e.player for e in round_.entries}
+    anyone = rules.dhoos_payee == "next_round_winner"
     for owed in pending:
-        if round_.winner is None or owed.player not in players:
+        if round_.winner is None or (owed.player not in players and not anyone):
             still.append(owed)
         elif owed.player == round_.winner:
             lapsed.append(owed)
@@ -435,14 +484,23 @@ def settle_round(
     multiplier = rules.better_multiplier if round_.better else 1
     amount = dhoos_amount(round_, rules, total)
 
+    seen = [e.player for e in round_.entries if e.status == "seen"]
+    total_seen = sum(counted[player][1] for player in seen)
+    seen_only = {
+        e.player
+        for e in round_.entries
+        if rules.unseen_pairs == "skip" and e.status == "unseen" and round_.winner is not None
+    }
     pays: dict[str, tuple[int, int, int]] = {}  # player -> (w, n·S, pay)
     if round_.winner is not None:
         for entry in round_.entries:
             if entry.player == round_.winner:
                 continue
             w = game_payment(entry, round_, rules)
-            n_s = n * counted[entry.player][1]
-            pays[entry.player] = (w, n_s, (total + w - n_s) * multiplier)
+            # unseen_pairs = skip: an unseen loser settles with the seen players only.
+            base, count = (total_seen, len(seen)) if entry.player in seen_only else (total, n)
+            n_s = count * counted[entry.player][1]
+            pays[entry.player] = (w, n_s, (base + w - n_s) * multiplier)
     winner_take = sum(pay for _, _, pay in pays.values())
 
     # Dhoos is not multiplied by better (RULES.md Decision).
@@ -480,24 +538,27 @@ def settle_round(
             notes.append(
                 message(gettext_noop("dhoos: owes %(amount)s to the next winner"), amount=amount)
             )
-    booked, lapsed, still = _book_pending(round_, pending)
+    booked, lapsed, still = _book_pending(round_, pending, rules)
+    outside = [owed for owed in booked if owed.player not in dhoos_net]
     for owed in booked:
-        dhoos_net[owed.player] -= owed.amount
         dhoos_net[owed.payee] += owed.amount
-        dhoos_notes[owed.player].append(
-            message(
-                gettext_noop("dhoos from round %(round)s: pays %(amount)s to %(name)s"),
-                round=owed.round,
-                amount=owed.amount,
-                name=owed.payee,
-            )
-        )
         dhoos_notes[owed.payee].append(
             message(
                 gettext_noop("dhoos from round %(round)s: %(amount)s from %(name)s"),
                 round=owed.round,
                 amount=owed.amount,
                 name=owed.player,
+            )
+        )
+        if owed in outside:
+            continue  # sits this round out: in the round's nets, not among its players
+        dhoos_net[owed.player] -= owed.amount
+        dhoos_notes[owed.player].append(
+            message(
+                gettext_noop("dhoos from round %(round)s: pays %(amount)s to %(name)s"),
+                round=owed.round,
+                amount=owed.amount,
+                name=owed.payee,
             )
         )
     for lapse in lapsed:
@@ -533,6 +594,28 @@ def settle_round(
             and not rules.dublee_players_pay_seen
         ):
             notes.append(message(gettext_noop("saw by dublees: no seen payment")))
+        dead_hand = not is_winner and plays_dead_hand(entry, round_, rules)
+        if dead_hand:
+            notes.append(message(gettext_noop("dead hand: no game payment")))
+        elif (
+            entry.dublees
+            and not is_winner
+            and round_.winner is not None
+            and entry.status == "seen"
+            and rules.dublee_player_bonus
+        ):
+            notes.append(
+                message(
+                    gettext_noop("saw by dublees: %(bonus)s off w"), bonus=rules.dublee_player_bonus
+                )
+            )
+        if entry.player in seen_only:
+            notes.append(
+                message(
+                    gettext_noop("unseen: settles with the %(count)s seen players only"),
+                    count=len(seen),
+                )
+            )
         results.append(
             PlayerResult(
                 player=entry.player,
@@ -550,6 +633,8 @@ def settle_round(
                 net=game_net + dhoos_net[entry.player],
                 notes=tuple(notes),
                 dublees=entry.dublees,
+                seen_only=entry.player in seen_only,
+                dead_hand=dead_hand,
             )
         )
     return RoundResult(
@@ -568,6 +653,10 @@ def settle_round(
         dhoos_pending=(*still, *deferred),
         better_default=better_default,
         dublee_bonus=rules.dublee_bonus if round_.win_type == "dublee" and pays else 0,
+        total_seen=total_seen,
+        seen_count=len(seen),
+        dublee_player_bonus=rules.dublee_player_bonus,
+        dhoos_outside=tuple(outside),
     )
 
 
@@ -582,10 +671,11 @@ def settle_long_way(
     multiplier = rules.better_multiplier if round_.better else 1
     nets = {entry.player: 0 for entry in round_.entries}
     players = [entry.player for entry in round_.entries]
+    unseen = {e.player for e in round_.entries if e.status == "unseen"}
     if round_.winner is not None:
         for a in players:
             for b in players:
-                if a != b:
+                if a != b and not (rules.unseen_pairs == "skip" and a in unseen and b in unseen):
                     # a receives from b the difference of their points
                     nets[a] += (counted[a][1] - counted[b][1]) * multiplier
         for entry in round_.entries:
@@ -597,7 +687,7 @@ def settle_long_way(
     for entry in round_.entries:
         if not entry.dhoos:
             continue
-        if rules.dhoos_payee == "next_winner":
+        if rules.dhoos_payee in ("next_winner", "next_round_winner"):
             continue  # owed to a later round's winner
         if rules.dhoos_payee == "winner" and round_.winner not in (None, entry.player):
             receivers = [round_.winner]
@@ -608,8 +698,10 @@ def settle_long_way(
             nets[other] += amount
     if round_.winner is not None:
         for owed in pending:
-            if owed.player in nets and owed.player != round_.winner:
-                nets[owed.player] -= owed.amount
+            if owed.player == round_.winner:
+                continue
+            if owed.player in nets or rules.dhoos_payee == "next_round_winner":
+                nets[owed.player] = nets.get(owed.player, 0) - owed.amount
                 nets[round_.winner] += owed.amount
     return nets
 

@@ -13,12 +13,8 @@ from localise.words import rule_value_text
 
 from ..engine import PRESETS, Rules
 from ..engine.rules import (
-    _BOOLS,
-    _CHOICES,
-    _INT_RANGES,
-    OPTION_HELP,
-    OPTION_LABELS,
     OPTION_NAMES,
+    OPTIONS,
     RuleError,
     closest_preset,
     make_rules,
@@ -51,27 +47,27 @@ class RulesFieldsMixin(forms.Form):
         )
         options = initial_rules.to_options()
         for name in OPTION_NAMES:
+            declared = OPTIONS[name]
             # Engine words (marked in the engine), translated at display.
-            label = _(OPTION_LABELS[name])
-            help_text = _(OPTION_HELP[name])
-            if name in _CHOICES:
+            label = _(declared.label)
+            help_text = _(declared.help)
+            if declared.kind == "choice":
                 fields_[name] = forms.ChoiceField(
                     label=label,
                     help_text=help_text,
-                    choices=[(c, rule_value_text(c)) for c in _CHOICES[name]],
+                    choices=[(c, rule_value_text(c)) for c in declared.choices],
                     initial=options[name],
                 )
-            elif name in _BOOLS:
+            elif declared.kind == "bool":
                 fields_[name] = forms.BooleanField(
                     label=label, help_text=help_text, required=False, initial=options[name]
                 )
             else:
-                low, high = _INT_RANGES[name]
                 fields_[name] = WholeNumberField(
                     label=label,
                     help_text=help_text,
-                    min_value=low,
-                    max_value=high,
+                    min_value=declared.low,
+                    max_value=declared.high,
                     initial=options[name],
                 )
             fields_[name].widget.attrs["data-option"] = name

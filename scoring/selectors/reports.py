@@ -6,6 +6,7 @@ rounds, so the ledger of a 1,000-round night is as cheap to ask for as a new one
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -242,20 +243,27 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     nets_sql = "".join(", SUM(e.net) FILTER (WHERE e.player_id = %s)" for _player in players)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT r.id, r.winner_id, r.win_type, r.better{nets_sql} FROM {round_table} r "
+            f"SELECT r.id, r.winner_id, r.win_type, r.better, r.outside_nets, r.pending_after"
+            f"{nets_sql} "
+            f"FROM {round_table} r "
             f"LEFT JOIN {entry_table} e ON e.round_id = r.id WHERE r.session_id = %s "
             "GROUP BY r.id ORDER BY r.number",
             [*(p.id for p in players), session.pk],
         )
         table = cursor.fetchall()
-    columns = list(zip(*table, strict=True)) or [()] * (4 + len(players))
+    columns = list(zip(*table, strict=True)) or [()] * (6 + len(players))
     rounds = list(zip(*columns[:4], strict=True))  # (id, winner_id, win_type, better)
-    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[4:]]
+    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[6:]]
+    # The dhoos pending after the last round, as its save stored it.
+    carried = _json(columns[5][-1]) if columns[5] else []
+    # Who played each round (NULL: sat out), before the nets of players who sat a
+    # round out are added to its cells (a next_round_winner dhoos, RULES.md 3a).
+    played_nets = _with_outside(nets, columns[4], players)
     # Only sums here, a player at a time (accumulate, count): a LedgerRow is made
     # when a page shows its round (LedgerRows).
     totals = [list(accumulate([net or 0 for net in player_nets])) for player_nets in nets]
     running = [player_totals[-1] if player_totals else 0 for player_totals in totals]
-    played = [len(rounds) - player_nets.count(None) for player_nets in nets]
+    played = [len(rounds) - player_nets.count(None) for player_nets in played_nets]
     won = Counter(columns[1])
     wins = [won[p.id] for p in players]
     rows = LedgerRows(players, rounds, nets, totals)
@@ -290,9 +298,28 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         standings,
         payments,
         shown_from,
-        pending=pending_dhoos(session),
-        next_round=_next_round(session, players, rows),
+        pending=pending_dhoos(session, players, carried),
+        next_round=_next_round(session, players, rows, played_nets),
     )
+
+
+def _with_outside(
+    nets: list[list[int | None]], outside: Sequence[object], players: list[Player]
+) -> list[list[int | None]]:
+    """Add each round's `outside_nets` to `nets` in place (a player who sat the
+    round out shows what they paid in it); return the nets as they were, for who
+    played (the same lists when no round has any)."""
+    if not any(outside):
+        return nets
+    played = [list(player_nets) for player_nets in nets]
+    column = {str(p.id): index for index, p in enumerate(players)}
+    for row, stored in enumerate(outside):
+        found = cast("dict[str, int]", _json(stored) or {})
+        for player_id, net in found.items():
+            if player_id in column:
+                cell = nets[column[player_id]][row]
+                nets[column[player_id]][row] = (cell or 0) + net
+    return played
 
 
 # The better default of a round under rules that make no round better by
@@ -300,11 +327,17 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
 PLAIN = BetterDefault(False, False, False, 0, 0, None)
 
 
-def _next_round(session: GameSession, players: list[Player], rows: LedgerRows) -> NextRound:
-    """The next round's dealer and better default, from what the ledger already read."""
+def _next_round(
+    session: GameSession,
+    players: list[Player],
+    rows: LedgerRows,
+    played_nets: list[list[int | None]],
+) -> NextRound:
+    """The next round's dealer and better default, from what the ledger already
+    read (`played_nets`: each player's net per round, None where they sat out)."""
     number = len(rows) + 1
     rules = session.get_rules()
-    if not (rules.better_after_rotation or rules.dublee_triggers_better):
+    if not rules.looks_back("better"):
         return NextRound(number, dealer_of(players, number), PLAIN)
     # better_defaults reads who played, the winner and the win type: one Entry
     # per player, shared by every round, rather than five thousand.
@@ -317,7 +350,7 @@ def _next_round(session: GameSession, players: list[Player], rows: LedgerRows) -
             win_type=cast(WinType, win_type),  # the column's choices
         )
         for (_id, winner_id, win_type, _better), nets in zip(
-            rows.rounds, zip(*rows.nets_by_player, strict=True), strict=True
+            rows.rounds, zip(*played_nets, strict=True), strict=True
         )
     ]
     better = better_defaults(shapes, rules)[-1]
@@ -335,11 +368,7 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     pending before it, for the round form and its preview."""
     rules = session.get_rules()
     players = list(session.players.all())
-    if not (
-        rules.dhoos_payee == "next_winner"
-        or rules.better_after_rotation
-        or rules.dublee_triggers_better
-    ):
+    if not rules.looks_back():
         # Every round stands on its own: nothing before it to read.
         number = max(1, min(number, Round.objects.filter(session=session).count() + 1))
         return NextRound(number, dealer_of(players, number), PLAIN)
@@ -348,20 +377,59 @@ def round_setting(session: GameSession, number: int) -> NextRound:
     before = [r.input for r in saved[: number - 1]]
     better = better_defaults(before, rules)[-1]
     pending: tuple[Dhoos, ...] = ()
-    if rules.dhoos_payee == "next_winner":
-        try:
-            pending = settle_session(before, rules).pending
-        except RoundError:
-            pending = ()
+    if rules.looks_back("dhoos") and number > 1:
+        # What the round before stored, else the rounds before settled in order.
+        carried = _carried(saved[number - 2].pending_after, players)
+        if carried is not None:
+            pending = tuple(Dhoos(d.player, d.amount, d.round) for d in carried)
+        else:
+            try:
+                pending = settle_session(before, rules).pending
+            except RoundError:
+                pending = ()
     return NextRound(number, dealer_of(players, number), better, pending)
 
 
-def pending_dhoos(session: GameSession) -> tuple[PendingDhoos, ...]:
-    """Next-winner dhoos not booked yet: the rounds settled in order (only when the
-    session's rules pay dhoos to the next winner)."""
+def _json(stored: object) -> object:
+    """A JSON column as a raw query gives it: text on SQLite, decoded on PostgreSQL."""
+    return json.loads(stored) if isinstance(stored, str) else stored
+
+
+def _carried(stored: object, players: Sequence[Player]) -> tuple[PendingDhoos, ...] | None:
+    """`Round.pending_after` as PendingDhoos; None if it was not worked out."""
+    if not isinstance(stored, list):
+        return None
+    name = {p.id: p.name for p in players}
+    if any(player_id not in name for player_id, _amount, _round in stored):
+        return None
+    return tuple(PendingDhoos(name[p], amount, number) for p, amount, number in stored)
+
+
+MISSING = object()
+
+
+def pending_dhoos(
+    session: GameSession, players: Sequence[Player] | None = None, stored: object = MISSING
+) -> tuple[PendingDhoos, ...]:
+    """Next-winner dhoos not booked yet (only when the session's rules pay dhoos
+    to a next winner): what the last round's save stored (`stored`, if the
+    caller read it, with the session's `players`), else the rounds settled in
+    order."""
     rules = session.get_rules()
-    if rules.dhoos_payee != "next_winner":
+    if not rules.looks_back("dhoos"):
         return ()
+    if stored is MISSING:
+        last = list(
+            Round.objects.filter(session=session)
+            .order_by("-number")
+            .values_list("pending_after", flat=True)[:1]
+        )
+        if not last:
+            return ()
+        stored = last[0]
+    carried = _carried(stored, players if players is not None else list(session.players.all()))
+    if carried is not None:
+        return carried
     inputs = [r.input for r in saved_rounds(session)]
     try:
         settled = settle_session(inputs, rules, range(1, len(inputs) + 1))

@@ -3,7 +3,7 @@ rounds, without building model instances."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from ..engine import Entry, RoundInput
@@ -20,11 +20,16 @@ class SavedRound:
     better: bool  # as it settled
     input: RoundInput  # better as the table marked it (None: its default)
     entries: dict[str, tuple[int, int]]  # player name -> (entry id, stored net)
+    # Stored nets of players who sat the round out (a next_round_winner dhoos).
+    outside: dict[str, int] = field(default_factory=dict)
+    pending_after: list[list[int]] | None = None  # as stored (Round.pending_after)
 
 
 def saved_rounds(session: GameSession) -> list[SavedRound]:
-    """Every saved round of the session in order, in two queries."""
+    """Every saved round of the session in order, in two queries (three when a
+    round holds the nets of players who sat it out)."""
     rows = Round.objects.filter(session=session).order_by("number")
+    names: dict[str, str] | None = None
     entries: dict[int, list[tuple]] = {}
     for row in (
         RoundEntry.objects.filter(round__session=session)
@@ -35,10 +40,12 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
     ):
         entries.setdefault(row[0], []).append(row[1:])
     saved = []
-    for pk, winner, win_type, mark, better in rows.values_list(
-        "id", "winner__name", "win_type", "better_mark", "better"
+    for pk, winner, win_type, mark, better, outside, pending_after in rows.values_list(
+        "id", "winner__name", "win_type", "better_mark", "better", "outside_nets", "pending_after"
     ):
         mine = entries.get(pk, [])
+        if outside and names is None:
+            names = {str(i): n for i, n in session.players.values_list("id", "name")}
         saved.append(
             SavedRound(
                 pk=pk,
@@ -53,6 +60,8 @@ def saved_rounds(session: GameSession) -> list[SavedRound]:
                     better=mark,
                 ),
                 entries={name: (entry_id, net) for entry_id, name, *_rest, net in mine},
+                outside={(names or {})[i]: net for i, net in (outside or {}).items()},
+                pending_after=pending_after,
             )
         )
     return saved

@@ -1,7 +1,15 @@
-"""One rule keeps every reader's page current: a session's version (its
-`updated_at`) moves whenever the session, one of its players, rounds or round
-entries is saved or deleted, whoever writes it: a view, a service, the admin, a
-command or the shell.
+"""One rule keeps every reader's page current: a session's version moves
+whenever the session, one of its players, rounds or round entries is saved or
+deleted, whoever writes it: a view, a service, the admin, a command or the shell.
+
+A version is made of counters moved inside the writing transaction, never of
+anyone's clock alone: its owner's counter (accounts.OwnerVersion), moved once per
+transaction that writes any of their sessions, and the session's `updated_at`
+(which the round saves compare and swap). So the key of a read changes exactly
+when a write it shows commits, whatever the order of overlapping commits and
+whatever the clocks of the hosts that made them (a host 30 s behind included).
+The record pages (home, history, player pages, leaderboard) use the owner's
+counter alone.
 
 Computed data (a session's ledger, a user's rounds for the record pages) is
 cached under the version it was computed from (`remember`), so a change is a new
@@ -27,20 +35,38 @@ from typing import cast
 from django.core.cache import caches
 from django.db import connections, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models.signals import post_delete, post_save, pre_delete
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from accounts.models import OwnerVersion
+
 from ..models import GameSession, Player, Round, RoundEntry
+
+# The owner's counter as read with a session (with_owner_version).
+OWNER_VERSION = "owner_version_value"
 
 
 def version_of(session: GameSession) -> str:
-    """E.g. "s12-1795425600.123456"."""
-    return _version(session.pk, session.updated_at)
+    """E.g. "s12-1795425600.123456-v41": the session, its `updated_at` and its
+    owner's counter. The counter comes with the session when it was read
+    through with_owner_version (the views' access helpers), or else is read."""
+    counter = session.__dict__.get(OWNER_VERSION)
+    if counter is None:
+        counter = _owner_counter(session.owner_id)
+    return _version(session.pk, session.updated_at, counter)
 
 
-def _version(session_id: int, updated_at: datetime) -> str:
-    return f"s{session_id}-{_stamp(updated_at):.6f}"
+def with_owner_version(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]:
+    """`sessions`, each read with its owner's counter (for version_of), in the
+    same query."""
+    counter = OwnerVersion.objects.filter(owner_id=OuterRef("owner_id")).values("value")
+    return sessions.annotate(**{OWNER_VERSION: Subquery(counter[:1])})
+
+
+def _version(session_id: int, updated_at: datetime, counter: int | None) -> str:
+    return f"s{session_id}-{_stamp(updated_at):.6f}-v{counter or 0}"
 
 
 def _stamp(updated_at: datetime) -> float:
@@ -54,14 +80,35 @@ def _sessions_table() -> tuple[BaseDatabaseWrapper, str]:
     return connection, connection.ops.quote_name(GameSession._meta.db_table)
 
 
+def _counters_table(connection: BaseDatabaseWrapper) -> str:
+    return connection.ops.quote_name(OwnerVersion._meta.db_table)
+
+
 def _version_where(where: str, params: list[int | str]) -> str | None:
     # Asked on every warm page and every poll, so written out: the ORM takes
     # longer to build this one-row query than the database takes to answer it.
     connection, table = _sessions_table()
+    counters = _counters_table(connection)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, updated_at FROM {table} WHERE {where}", params)
+        cursor.execute(
+            f"SELECT s.id, s.updated_at, c.value FROM {table} s "
+            f"LEFT JOIN {counters} c ON c.owner_id = s.owner_id WHERE {where}",
+            params,
+        )
         row = cursor.fetchone()
     return None if row is None else _version(*row)
+
+
+def _owner_counter(owner_id: int | None) -> int:
+    if owner_id is None:
+        return 0
+    connection = connections[router.db_for_read(OwnerVersion)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT value FROM {_counters_table(connection)} WHERE owner_id = %s", [owner_id]
+        )
+        row = cursor.fetchone()
+    return 0 if row is None else row[0]
 
 
 def owned_version(session_id: int, owner_id: int | None) -> str | None:
@@ -69,7 +116,7 @@ def owned_version(session_id: int, owner_id: int | None) -> str | None:
     loading the rest of it; None if there is no such session of theirs."""
     if owner_id is None:
         return None
-    return _version_where("id = %s AND owner_id = %s", [session_id, owner_id])
+    return _version_where("s.id = %s AND s.owner_id = %s", [session_id, owner_id])
 
 
 def shared_version(token: str) -> str | None:
@@ -77,28 +124,45 @@ def shared_version(token: str) -> str | None:
     of it; None if there is none (never shared, or the link was turned off)."""
     if not token:
         return None
-    return _version_where("share_token = %s", [token])
+    return _version_where("s.share_token = %s", [token])
 
 
 def owner_version(owner_id: int | None) -> str:
     """The state of all of a user's sessions, for data drawn from every one of
-    them (history, player pages, leaderboard): how many there are and the latest
-    change. Any write moves the latest change, and a deletion the count.
+    them (history, player pages, leaderboard): their counter, moved by every
+    write to any of them (a new session, a deletion, a round...) as it commits.
     Written out, as _version_where: asked on every warm view of those pages."""
-    connection, table = _sessions_table()
+    return f"u{owner_id}-v{_owner_counter(owner_id)}"
+
+
+def _move_owner(
+    using: str, *, owner_id: int | None = None, session_id: int | None = None
+) -> tuple[int, int] | None:
+    """Move the counter of `owner_id`, or of the owner of `session_id`, in the
+    current transaction: (owner, the counter's new value), None for no owner.
+    An upsert: the first write of a user makes their row."""
+    connection = connections[using]
+    counters = _counters_table(connection)
+    upsert = (
+        f"ON CONFLICT (owner_id) DO UPDATE SET value = {counters}.value + 1 "
+        "RETURNING owner_id, value"
+    )
     with connection.cursor() as cursor:
-        # The latest change as a column (the ORDER BY's row), not MAX(): SQLite
-        # gives a column its type, and an aggregate's as text.
-        cursor.execute(
-            f"SELECT updated_at, (SELECT COUNT(*) FROM {table} WHERE owner_id = %s) "
-            f"FROM {table} WHERE owner_id = %s ORDER BY updated_at DESC LIMIT 1",
-            [owner_id, owner_id],
-        )
+        if owner_id is not None:
+            cursor.execute(
+                f"INSERT INTO {counters} (owner_id, value) VALUES (%s, 1) {upsert}", [owner_id]
+            )
+        elif session_id is not None:
+            sessions = connection.ops.quote_name(GameSession._meta.db_table)
+            cursor.execute(
+                f"INSERT INTO {counters} (owner_id, value) SELECT owner_id, 1 FROM {sessions} "
+                f"WHERE id = %s AND owner_id IS NOT NULL {upsert}",
+                [session_id],
+            )
+        else:
+            return None
         row = cursor.fetchone()
-    if row is None:
-        return f"u{owner_id}-0-0"
-    latest, count = row
-    return f"u{owner_id}-{count}-{_stamp(latest):.6f}"
+    return None if row is None else (row[0], row[1])
 
 
 # Kept as objects in this process's memory, not pickled: reading back a
@@ -139,11 +203,12 @@ class _Moved:
     callbacks with the transaction or savepoint that rolls back, so the mark
     never outlives the change it stands for."""
 
-    __slots__ = ("round_ids", "savepoints", "session_id")
+    __slots__ = ("owner_id", "round_ids", "savepoints", "session_id")
 
-    def __init__(self, session_id: int, savepoints: tuple[str, ...]) -> None:
+    def __init__(self, session_id: int, savepoints: tuple[str, ...], owner_id: int | None) -> None:
         self.session_id = session_id
         self.savepoints = savepoints
+        self.owner_id = owner_id  # whose counter moved with it
         self.round_ids: set[int] = set()  # its rounds written meanwhile
 
     def __call__(self) -> None:
@@ -176,7 +241,8 @@ def session_changed(session_id: int | None, using: str, round_id: int | None = N
     mark = next((m for m in _marks(using) if m.session_id == session_id), None)
     if mark is None:
         GameSession.objects.using(using).filter(pk=session_id).update(updated_at=timezone.now())
-        mark = _remember(session_id, using)
+        moved = _move_owner(using, session_id=session_id)
+        mark = _remember(session_id, using, moved[0] if moved else None)
     if mark is not None and round_id is not None:
         mark.round_ids.add(round_id)
 
@@ -220,24 +286,56 @@ def claim_unchanged(session: GameSession) -> RoundsSoFar | None:
     if row is None:
         return None
     session.updated_at = now
-    _remember(session.pk, using)
+    moved = _move_owner(using, owner_id=session.owner_id)
+    session.__dict__[OWNER_VERSION] = moved[1] if moved else None
+    _remember(session.pk, using, session.owner_id)
     return RoundsSoFar(last_number=row[0], count=row[1])
 
 
-def _remember(session_id: int, using: str) -> _Moved | None:
+def _remember(session_id: int, using: str, owner_id: int | None) -> _Moved | None:
     connection = connections[using]
     if not connection.in_atomic_block:
         return None
-    mark = _Moved(session_id, _savepoints(connection))
+    mark = _Moved(session_id, _savepoints(connection), owner_id)
     transaction.on_commit(mark, using=using)
     return mark
 
 
+@receiver(pre_save, sender=GameSession)
+def _session_to_save(sender, instance: GameSession, raw: bool, using: str, **kwargs) -> None:
+    # A save that may give the session to someone else (the admin's, the shell's:
+    # the services name their fields) moves the counter of its owner until then.
+    fields = kwargs.get("update_fields")
+    if (
+        raw
+        or instance._state.adding
+        or (fields is not None and not {"owner", "owner_id"} & set(fields))
+    ):
+        return
+    before = GameSession.objects.using(using).filter(pk=instance.pk).values("owner_id").first()
+    if before and before["owner_id"] not in (None, instance.owner_id):
+        _move_owner(using, owner_id=before["owner_id"])
+
+
 @receiver(post_save, sender=GameSession)
 def _session_saved(sender, instance: GameSession, raw: bool, using: str, **kwargs) -> None:
-    # The save wrote updated_at itself (GameSession.save always does).
-    if not raw and not any(m.session_id == instance.pk for m in _marks(using)):
-        _remember(instance.pk, using)
+    # The save wrote updated_at itself (GameSession.save always does). Its owner's
+    # counter moves, unless it moved for this session in this transaction already.
+    if raw:
+        return
+    mark = next((m for m in _marks(using) if m.session_id == instance.pk), None)
+    if mark is None or mark.owner_id != instance.owner_id:
+        moved = _move_owner(using, owner_id=instance.owner_id)
+        instance.__dict__[OWNER_VERSION] = moved[1] if moved else None
+        if mark is None:
+            _remember(instance.pk, using, instance.owner_id)
+        else:
+            mark.owner_id = instance.owner_id
+
+
+@receiver(post_delete, sender=GameSession)
+def _session_deleted(sender, instance: GameSession, using: str, **kwargs) -> None:
+    _move_owner(using, owner_id=instance.owner_id)
 
 
 @receiver(post_save, sender=Player)

@@ -110,6 +110,8 @@ def _save_document(doc: SessionDoc, *, owner, save_key: str | None) -> GameSessi
             better=result.better,
             better_mark=round_input.better,
             tiplu=maal.tiplu,
+            outside_nets=rounds.outside_nets(result, players),
+            pending_after=rounds.pending_ids(result, players),
         )
         rounds.write_entries(
             round_,

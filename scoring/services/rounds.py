@@ -197,6 +197,22 @@ def write_entries(
     )
 
 
+def outside_nets(result: RoundResult, players: Mapping[str, Player]) -> dict[str, int]:
+    """The nets of players who sat the round out (a next_round_winner dhoos booked
+    to its winner, RULES.md 3a), as `Round.outside_nets` stores them."""
+    return {str(players[name].pk): net for name, net in _outside(result).items()}
+
+
+def pending_ids(result: RoundResult, players: Mapping[str, Player]) -> list[list[int]]:
+    """The dhoos pending after the round, as `Round.pending_after` stores it."""
+    return [[players[d.player].pk, d.amount, d.round] for d in result.dhoos_pending]
+
+
+def _outside(result: RoundResult) -> dict[str, int]:
+    inside = {p.player for p in result.players}
+    return {name: net for name, net in result.nets.items() if name not in inside}
+
+
 def players_by_name(session: GameSession) -> dict[str, Player]:
     return {p.name: p for p in session.players.all()}
 
@@ -258,12 +274,9 @@ def _settled_in_place(round_input: RoundInput, rules: Rules, setting: NextRound)
 
 
 def needs_sequence(rules: Rules) -> bool:
-    """Whether a round's result can depend on the rounds before it."""
-    return (
-        rules.dhoos_payee == "next_winner"
-        or rules.better_after_rotation
-        or rules.dublee_triggers_better
-    )
+    """Whether a round's result can depend on the rounds before it (the options'
+    declarations say which values look back: `Rules.looks_back`)."""
+    return rules.looks_back()
 
 
 def resettle(
@@ -290,7 +303,17 @@ def resettle(
         for r, result in zip(saved, settled.rounds, strict=True)
         if r.better != result.better
         or any(net != result.of(name).net for name, (_id, net) in r.entries.items())
+        or r.outside != _outside(result)
     }
+    players = players_by_name(session)
+    # The carried state alone moved (a dhoos still pending, renumbered): kept
+    # quietly, nothing the table sees changed.
+    carried = [
+        Round(pk=r.pk, pending_after=pending_ids(result, players))
+        for r, result in zip(saved, settled.rounds, strict=True)
+        if r.pk not in changed and r.pending_after != pending_ids(result, players)
+    ]
+    Round.objects.bulk_update(carried, ["pending_after"], batch_size=500)
     if not changed:
         return
     who = user if getattr(user, "pk", None) else None
@@ -306,8 +329,16 @@ def resettle(
             if entry.net != net:
                 entry.net = net
                 moved_entries.append(entry)
-        if round_.better != result.better:
+        outside = outside_nets(result, players)
+        pending = pending_ids(result, players)
+        if (
+            round_.better != result.better
+            or round_.outside_nets != outside
+            or round_.pending_after != pending
+        ):
             round_.better = result.better
+            round_.outside_nets = outside
+            round_.pending_after = pending
             moved_rounds.append(round_)
         if round_.pk not in quiet:
             audit.append(
@@ -321,7 +352,9 @@ def resettle(
                 )
             )
     RoundEntry.objects.bulk_update(moved_entries, ["net"], batch_size=500)
-    Round.objects.bulk_update(moved_rounds, ["better"], batch_size=500)
+    Round.objects.bulk_update(
+        moved_rounds, ["better", "outside_nets", "pending_after"], batch_size=500
+    )
     RoundChange.objects.bulk_create(audit, batch_size=500)
 
 
@@ -405,6 +438,8 @@ def _add_round(
         better=in_place.better if in_place else bool(round_input.better),
         better_mark=round_input.better,
         tiplu=tiplu,
+        outside_nets=outside_nets(in_place, by_name) if in_place else {},
+        pending_after=pending_ids(in_place, by_name) if in_place else None,
     )
     entries = write_entries(round_, round_input, rules, by_name, checked, in_place)
     if in_place is None:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext, ngettext
 
 from localise.numbers import NumberFormat
 
-from ..engine.rules import Rules
+from ..engine.rules import Rules, option_schema
 from ..engine.settlement import FIELD_WORDS
 from ..web.offline import navigation_timeout_ms, user_bucket
 from ..words.breakdown_words import MINUS_PLAYERS
@@ -40,9 +40,15 @@ def offline_poll_wait() -> int:
 
 @register.simple_tag
 def offline_rules(rules: Rules) -> str:
-    """The session's rules, every option resolved, as settlement.js takes them."""
-    options: dict[str, Any] = rules.to_options()
-    return json.dumps(options)
+    """The session's rules as settlement.js takes them: the options' schema as the
+    engine declares them (kind, default, values) and the session's values."""
+    return json.dumps(rules_data(rules))
+
+
+def rules_data(rules: Rules) -> dict[str, Any]:
+    schema = option_schema()
+    values = {name: value for name, value in rules.to_options().items() if name in schema}
+    return {"schema": schema, "values": values}
 
 
 @register.simple_tag

@@ -5,7 +5,7 @@ session, round, player or change looks exactly like one that does not exist.
 
 A session's co-scorers (the table app's CoScorer, invited by the owner) are
 let in by the `*_for_scorer` helpers only: the round views (enter, edit,
-delete, undo, restore), the session's page, its settle-up and history. Every
+delete, undo, restore), the session's page and its history. Every
 other view (the session's details, rules, players, share link, seats, files)
 fetches through `session_for_user` and keeps answering them 404.
 """
@@ -17,13 +17,15 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
-from ..selectors.versions import owned_version, shared_version, version_of
+from ..selectors.versions import owned_version, shared_version, version_of, with_owner_version
 from ..services import rounds_with_entries
 from ..services.savekeys import earlier_save, posted_save_key, repeated_save
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession, pk=session_id, owner=request.user)
+    # With its owner's counter: its version (versions.py) costs no query of its own.
+    sessions = with_owner_version(GameSession.objects.all())
+    return get_object_or_404(sessions, pk=session_id, owner=request.user)
 
 
 def session_version_for_user(request: HttpRequest, session_id: int) -> str:
@@ -126,4 +128,4 @@ def shared_session(token: str) -> GameSession:
     # The token must be non-empty: a revoked session has share_token NULL.
     if not token:
         raise Http404
-    return get_object_or_404(GameSession, share_token=token)
+    return get_object_or_404(with_owner_version(GameSession.objects.all()), share_token=token)

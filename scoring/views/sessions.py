@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -19,12 +20,15 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from groups.access import settle_up_version_for_user
+from groups.selectors import evening_group_note
+
 from .. import services
 from ..engine.rules import DEFAULT_PRESET, closest_preset, preset_of
 from ..forms import refused_status
 from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
-from ..models import GameSession, Player, RoundEntry
+from ..models import GameSession, Player, Round, RoundEntry
 from ..selectors.ledger_table import ledger_context
 from ..selectors.reports import LATEST_ROUNDS, Ledger, session_ledger
 from ..selectors.snapshot import read_snapshot
@@ -41,14 +45,27 @@ from .access import (
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
-    """Each session's leader(s) by total points, in one query."""
+    """Each session's leader(s) by total points, in two queries (three when a
+    player who sat a round out paid a dhoos in it)."""
     best: dict[int, tuple[int, list[str]]] = {}
-    totals = (
-        RoundEntry.objects.filter(round__session__in=sessions)
+    summed: dict[tuple[int, str], int] = {
+        (session_id, name): total
+        for session_id, name, total in RoundEntry.objects.filter(round__session__in=sessions)
         .values_list("round__session_id", "player__name")
         .annotate(total=Sum("net"))
+    }
+    outside = list(
+        Round.objects.filter(session__in=sessions)
+        .exclude(outside_nets={})
+        .values_list("session_id", "outside_nets")
     )
-    for session_id, name, total in totals:
+    if outside:
+        seat = dict(Player.objects.filter(session__in=sessions).values_list("id", "name"))
+        for session_id, nets in outside:
+            for player_id, net in nets.items():
+                key = (session_id, seat[int(player_id)])
+                summed[key] = summed.get(key, 0) + net
+    for (session_id, name), total in summed.items():
         top, names = best.get(session_id, (0, []))
         if total > top:
             best[session_id] = (total, [name])
@@ -72,26 +89,38 @@ def home(request: HttpRequest) -> HttpResponse:
     owned = owner_version(user.pk)
     listed = hashlib.sha256(repr(co_scored).encode()).hexdigest()[:16]
     version = f"{owned}-co{listed}" if co_scored else owned
+    number = request.GET.get("page", "1")
     return render_page(
         request,
         "home.html",
         lambda: {
-            "sessions": remember("home", owned, lambda: _sessions_with_leaders(user)),
+            "page": remember(
+                f"home-{number[:8]}", owned, lambda: _sessions_with_leaders(user, number)
+            ),
             "co_scored": co_scored,
         },
         version=version,
     )
 
 
+# The sessions list shows this many a page (newest first): a family with a
+# thousand evenings opens it at once.
+SESSIONS_PAGE_SIZE = 30
+
+
 @read_snapshot()
-def _sessions_with_leaders(owner) -> list[GameSession]:
-    sessions: list[GameSession] = list(
-        GameSession.objects.filter(owner=owner).annotate(round_count=Count("rounds"))
+def _sessions_with_leaders(owner, number: str = "1") -> Page:
+    sessions = (
+        GameSession.objects.filter(owner=owner)
+        .annotate(round_count=Count("rounds"))
+        .order_by("-played_on", "-id")
     )
-    leaders = _leaders(sessions)
-    for session in sessions:
+    page = Paginator(sessions, SESSIONS_PAGE_SIZE).get_page(number)
+    shown: list[GameSession] = list(page.object_list)
+    leaders = _leaders(shown)
+    for session in shown:
         session.leaders = leaders.get(session.pk, [])
-    return sessions
+    return Page(shown, page.number, page.paginator)
 
 
 @login_required
@@ -255,16 +284,16 @@ def _saved_round(request: HttpRequest, ledger: Ledger) -> dict[str, object] | No
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_scorer(request, session_id)
+    # An evening of a group also shows the group's purse: its version too.
+    version = settle_up_version_for_user(request, session_id)
 
     def context() -> dict[str, object]:
-        session = session_for_scorer(request, session_id)
+        session = session_for_user(request, session_id)
         return {
             "session": session,
             "ledger": session_ledger(session),
             "can_edit": True,
-            "follow_etag": f"{version}-{get_language()}",
-            "poll_seconds": 1,
+            "purse": evening_group_note(session),
         }
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)

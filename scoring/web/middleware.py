@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
+from redis.exceptions import RedisError
 
 from ..services.savekeys import SaveKeyRefused
 
@@ -41,7 +42,9 @@ def private_when_logged_in(
 # The database did not answer (a restart, a network fault, a full pool): said as
 # such, with 503 and Retry-After, never a traceback. Django reconnects on the
 # next request (CONN_HEALTH_CHECKS drops a connection that died meanwhile).
-OUTAGE = (OperationalError, InterfaceError)
+# Redis (REDIS_URL) likewise: reads fall back to the database (accounts/cache.py),
+# but logging in and out need it.
+OUTAGE = (OperationalError, InterfaceError, RedisError)
 RETRY_AFTER_SECONDS = 5
 
 logger = logging.getLogger("scoring.outage")

@@ -45,7 +45,7 @@ from django.utils.crypto import salted_hmac
 
 # The pages of a session kept on the phone for reading offline (URL names).
 OFFLINE_PAGES = frozenset(
-    {"session_detail", "round_new", "settle_up", "session_share", "share_view"}
+    {"session_detail", "round_new", "settle_up", "session_share", "share_view", "group_detail"}
 )
 PUBLIC = "public"
 # A kept page is shown from the phone when the network has not answered by then;

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from localise.numbers import NumberFormat
 
-from ..engine import PlayerResult, RoundResult
+from ..engine import BookedDhoos, PlayerResult, RoundResult
 
 MINUS = "−"  # U+2212: a minus sign, not a hyphen, in running text
 # "minus 4 players × B's 2": the one phrase with a plural (ngettext's two ids).
@@ -34,21 +34,36 @@ def _signed(fmt: NumberFormat, value: int) -> str:
 
 
 def _working(result: RoundResult, p: PlayerResult, fmt: NumberFormat) -> str:
-    """T + w − n·S (× m) as words: the sum behind one loser's payment."""
-    terms = [_("all points %(total)s") % {"total": fmt.num(result.total)}]
+    """T + w − n·S (× m) as words: the sum behind one loser's payment; under
+    unseen_pairs = skip an unseen loser's is T_seen + w − k·S (RULES.md 3a)."""
+    if p.seen_only:
+        terms = [_("the seen players' points %(total)s") % {"total": fmt.num(result.total_seen)}]
+    else:
+        terms = [_("all points %(total)s") % {"total": fmt.num(result.total)}]
     base = p.w - result.dublee_bonus
-    if p.status == "unseen":
+    by_dublees = p.dublees and p.status == "seen" and not p.dead_hand
+    bonus = result.dublee_player_bonus if by_dublees else 0
+    if p.dead_hand:
+        terms.append(_("no game payment (dead hand)"))
+    elif p.status == "unseen":
         terms.append(_("plus %(w)s for unseen") % {"w": fmt.num(base)})
-    elif base == 0 and p.dublees:
+    elif base + bonus == 0 and p.dublees:
         # dublee_players_pay_seen off: say why there is no seen payment.
         terms.append(_("no seen payment (saw by dublees)"))
     else:
-        terms.append(_("plus %(w)s for seen") % {"w": fmt.num(base)})
+        terms.append(_("plus %(w)s for seen") % {"w": fmt.num(base + bonus)})
+    if bonus:
+        terms.append(_("minus %(bonus)s for seeing by dublees") % {"bonus": fmt.num(bonus)})
     if result.dublee_bonus:
         terms.append(
             _("plus %(bonus)s for the dublee win") % {"bonus": fmt.num(result.dublee_bonus)}
         )
-    if p.points:
+    if p.points and p.seen_only:
+        terms.append(
+            _("minus %(n)s (the seen players) × %(name)s's %(points)s")
+            % {"n": result.seen_count, "name": p.player, "points": fmt.num(p.points)}
+        )
+    elif p.points:
         terms.append(
             ngettext(*MINUS_PLAYERS, result.n)
             % {"n": result.n, "name": p.player, "points": fmt.num(p.points)}
@@ -128,6 +143,20 @@ def player_sentence(
             sentences.append(_loser(result, player, fmt))
     sentences.append(_dhoos(result, player, fmt))
     return " ".join(s for s in sentences if s)
+
+
+def outside_sentence(owed: BookedDhoos, fmt: NumberFormat | None = None) -> str:
+    """A next_round_winner dhoos paid by a player who sits the round out (RULES.md
+    3a): in the round's nets, not among its players."""
+    fmt = fmt or NumberFormat.current()
+    return _(
+        "%(name)s sits this round out and pays %(winner)s %(amount)s: dhoos from round %(round)s."
+    ) % {
+        "name": owed.player,
+        "winner": owed.payee,
+        "amount": fmt.num(owed.amount),
+        "round": owed.round,
+    }
 
 
 def round_sentences(result: RoundResult) -> dict[str, str]:

@@ -27,7 +27,7 @@ from ..engine.maal import (
     Tally,
     score,
 )
-from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, TABLE_OPTION
+from ..engine.rules import OPTION_HELP, OPTION_LABELS, OPTION_NAMES, OPTIONS, TABLE_OPTION
 from ..engine.settlement import Entry, settle_round
 from .i18n import translate
 
@@ -58,6 +58,8 @@ DHOOS_WITH_MAAL = _with(WORKED, "A", dhoos=True)
 BY_DUBLEES = _with(WORKED, "A", dublees=True)
 FIVE_PLAYERS = replace(WORKED, entries=(*WORKED.entries, Entry("E", "seen", 3)))
 THREE_DUBLEE = replace(DUBLEE_WIN, entries=WORKED.entries[:3])
+# RULES.md 3a: a second unseen player with maal, so the two could settle.
+TWO_UNSEEN = replace(WORKED, entries=(*WORKED.entries, Entry("E", "unseen", 4)))
 # The rounds before the one shown, for the options that look back.
 AFTER_A_DUBLEE = (DUBLEE_WIN, replace(WORKED, better=None))
 FIFTH_ROUND = (*(replace(WORKED, better=None),) * 5,)
@@ -84,6 +86,8 @@ class MaalExample:
 
 
 # Each option: the values shown (the default first) and what they are tried on.
+# An option without one here is tried on the worked example (or a hand of a
+# tiplu and a marriage, for the maal calculator's) under each of its values.
 EXAMPLES: dict[str, tuple[tuple[Any, ...], NetsExample | MaalExample]] = {
     "seen_payment": ((3, 5), NetsExample((WORKED,))),
     "unseen_payment": ((10, 20), NetsExample((WORKED,))),
@@ -101,7 +105,10 @@ EXAMPLES: dict[str, tuple[tuple[Any, ...], NetsExample | MaalExample]] = {
     "dhoos_penalty": ((15, 25), NetsExample((DHOOS,))),
     "max_players": ((5, 4), NetsExample((FIVE_PLAYERS,))),
     "dhoos_amount": (("fixed", "round_total"), NetsExample((DHOOS,))),
-    "dhoos_payee": (("all", "winner", "next_winner"), NetsExample((DHOOS,))),
+    "dhoos_payee": (
+        ("all", "winner", "next_winner", "next_round_winner"),
+        NetsExample((DHOOS,)),
+    ),
     "dhoos_voids_maal": ((False, True), NetsExample((DHOOS_WITH_MAAL,))),
     "dublee_players_pay_seen": ((True, False), NetsExample((BY_DUBLEES,))),
     "dublee_min_players": ((2, 4), NetsExample((THREE_DUBLEE,))),
@@ -112,6 +119,9 @@ EXAMPLES: dict[str, tuple[tuple[Any, ...], NetsExample | MaalExample]] = {
             gettext_noop("Round 5 of an evening that has played this round every time: %(round)s"),
         ),
     ),
+    "unseen_pairs": (("settle", "skip"), NetsExample((TWO_UNSEEN,))),
+    "dhoos_pays_total": ((False, True), NetsExample((DHOOS_WITH_MAAL,))),
+    "dublee_player_bonus": ((0, 2), NetsExample((BY_DUBLEES,))),
     "maal_table": (("pagat", "flat", "tiers"), MaalExample(Tally(tiplu=1, poplu=2, marriages=1))),
     "alter": ((False, True), MaalExample(Tally(tiplu=1, alter=1))),
     "printed_jokers": ((False, True), MaalExample(Tally(printed_jokers=1))),
@@ -222,10 +232,13 @@ def _nets_option(name: str, values: tuple[Any, ...], example: NetsExample) -> Op
             columns.append(Column(_head(name, value), translate(error.problem)))
             nets.append(None)
             continue
+        owes = (
+            _("%(name)s owes %(amount)s dhoos to the next round's winner, even sitting it out")
+            if rules.dhoos_payee == "next_round_winner"
+            else _("%(name)s owes %(amount)s dhoos to the next winner")
+        )
         pending = ", ".join(
-            _("%(name)s owes %(amount)s dhoos to the next winner")
-            % {"name": d.player, "amount": d.amount}
-            for d in result.dhoos_deferred
+            owes % {"name": d.player, "amount": d.amount} for d in result.dhoos_deferred
         )
         columns.append(Column(_head(name, value), pending))
         nets.append(result.nets)
@@ -273,11 +286,30 @@ def _option(
     )
 
 
+def _plain_example(name: str) -> tuple[tuple[Any, ...], NetsExample | MaalExample]:
+    """An option's values (the default first) on the worked example, or on a small
+    hand for the maal calculator's options: for an option with no example of its own."""
+    declared = OPTIONS[name]
+    others: tuple[Any, ...]
+    if declared.kind == "bool":
+        others = (not declared.default,)
+    elif declared.kind == "choice":
+        others = tuple(c for c in declared.choices if c != declared.default)
+    elif declared.kind == "whole":
+        others = (declared.high if declared.default != declared.high else declared.low,)
+    else:
+        others = ()
+    example = (
+        NetsExample((WORKED,)) if declared.settles else MaalExample(Tally(tiplu=1, marriages=1))
+    )
+    return (declared.default, *others), example
+
+
 def options() -> list[Option]:
     """Every option of Rules, in the order of the dataclass, with its example."""
     built: list[Option] = []
     for name in (*OPTION_NAMES, TABLE_OPTION):
-        values, example = EXAMPLES[name]
+        values, example = EXAMPLES.get(name) or _plain_example(name)
         build: Callable[..., Option] = (
             _nets_option if isinstance(example, NetsExample) else _maal_option
         )

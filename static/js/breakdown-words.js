@@ -33,6 +33,18 @@ function filled(text, params) {
   return text.replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
 }
 
+// A next_round_winner dhoos paid by a player who sits the round out
+// (settlement.js's result.outside: {player, amount, from}), as
+// scoring/words/breakdown_words.py's outside_sentence says it.
+export function outsideSentence(result, owed, { translate, num }) {
+  return filled(translate("%(name)s sits this round out and pays %(winner)s %(amount)s: dhoos from round %(round)s."), {
+    name: owed.player,
+    winner: result.winner,
+    amount: num(owed.amount),
+    round: owed.from,
+  });
+}
+
 // One player's part of the round as a sentence. `translate` maps a phrase to
 // the page's language; `num` groups a number (grouper).
 export function playerSentence(result, p, { translate, num }) {
@@ -41,20 +53,38 @@ export function playerSentence(result, p, { translate, num }) {
 
   // T + w − n·S (× m) as words: the sum behind one loser's payment.
   function working() {
-    const terms = [say("all points %(total)s", { total: num(result.total) })];
+    // Under unseen_pairs = skip an unseen loser's is T_seen + w − k·S (RULES.md 3a).
+    const terms = p.seen_only
+      ? [say("the seen players' points %(total)s", { total: num(result.total_seen) })]
+      : [say("all points %(total)s", { total: num(result.total) })];
     const base = p.w - result.dublee_bonus;
-    if (p.status === "unseen") {
+    const byDublees = p.dublees && p.status === "seen" && !p.dead_hand;
+    const bonus = byDublees ? result.dublee_player_bonus : 0;
+    if (p.dead_hand) {
+      terms.push(say("no game payment (dead hand)"));
+    } else if (p.status === "unseen") {
       terms.push(say("plus %(w)s for unseen", { w: num(base) }));
-    } else if (base === 0 && p.dublees) {
+    } else if (base + bonus === 0 && p.dublees) {
       // dublee_players_pay_seen off: say why there is no seen payment.
       terms.push(say("no seen payment (saw by dublees)"));
     } else {
-      terms.push(say("plus %(w)s for seen", { w: num(base) }));
+      terms.push(say("plus %(w)s for seen", { w: num(base + bonus) }));
+    }
+    if (bonus) {
+      terms.push(say("minus %(bonus)s for seeing by dublees", { bonus: num(bonus) }));
     }
     if (result.dublee_bonus) {
       terms.push(say("plus %(bonus)s for the dublee win", { bonus: num(result.dublee_bonus) }));
     }
-    if (p.points) {
+    if (p.points && p.seen_only) {
+      terms.push(
+        say("minus %(n)s (the seen players) × %(name)s's %(points)s", {
+          n: result.seen_count,
+          name: p.player,
+          points: num(p.points),
+        }),
+      );
+    } else if (p.points) {
       // English and Nepali both take the singular for 1 alone (the .po's Plural-Forms).
       const phrase =
         result.n === 1

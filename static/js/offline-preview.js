@@ -159,8 +159,10 @@
       calc.appendChild(element("span", "muted small", "(" + held + ")"));
       if (result.winner && !p.is_winner) {
         calc.appendChild(element("span", "w", "w = " + num(p.w)));
-        calc.appendChild(element("span", "ns", "n·S = " + num(p.n_s)));
-        var sum = "(" + num(result.total) + " + " + num(p.w) + " − " + num(p.n_s) + ") × " + result.multiplier;
+        // unseen_pairs = skip (RULES.md 3a): T_seen and k·S on an unseen loser's line.
+        calc.appendChild(element("span", "ns", (p.seen_only ? "k·S = " : "n·S = ") + num(p.n_s)));
+        var base = p.seen_only ? result.total_seen : result.total;
+        var sum = "(" + num(base) + " + " + num(p.w) + " − " + num(p.n_s) + ") × " + result.multiplier;
         var formula = element("span", "formula", sum + " = ");
         formula.appendChild(element("b", "", num(p.pay)));
         calc.appendChild(formula);
@@ -183,6 +185,14 @@
       list.appendChild(li);
     });
     box.appendChild(list);
+    // Who sat the round out but pays a dhoos in it (next_round_winner, RULES.md 3a).
+    if (result.outside && result.outside.length) {
+      var outside = element("ul", "breakdown-outside small");
+      result.outside.forEach(function (owed) {
+        outside.appendChild(element("li", "", words.outsideSentence(result, owed, { translate: translate, num: num })));
+      });
+      box.appendChild(outside);
+    }
     box.appendChild(inWords(words, result));
     return box;
   }

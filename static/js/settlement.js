@@ -8,36 +8,25 @@
 // Plain ES module, no build step. Input and output use the engine's names:
 //   round = {entries: [{player, status, maal, tunnel, dhoos, dublees}],
 //            winner (name or null), win_type, better}
-//   rules = the session's resolved options (Rules.to_options()); options this
-//           module knows but the rules omit take RULES.md's defaults.
+//   rules = {schema, values} as the page gives them (see resolveRules), or
+//           the session's resolved options (Rules.to_options()).
 
 export const MIN_PLAYERS = 2;
 export const MAX_POINTS = 10000; // more maal or tunnel points than this in one hand is a typo
 export const STATUSES = ["seen", "unseen"];
 export const WIN_TYPES = ["normal", "dublee"];
 
-// RULES.md section 5: every option a preset does not name takes these.
-export const DEFAULTS = Object.freeze({
-  seen_payment: 3,
-  unseen_payment: 10,
-  dublee_bonus: 5,
-  unseen_maal: "count",
-  unseen_tunnel: "void",
-  better_multiplier: 2,
-  dublee_triggers_better: false,
-  dhoos_penalty: 15,
-  max_players: 5,
-  dhoos_amount: "fixed",
-  dhoos_payee: "all",
-  dhoos_voids_maal: false,
-  dublee_players_pay_seen: true,
-  dublee_min_players: 2,
-  better_after_rotation: false,
-  master_card_value: 5,
-});
-
-export function resolveRules(options) {
-  return Object.freeze({ ...DEFAULTS, ...(options || {}) });
+// The rules as the page gives them (scoring/templatetags/offline.py
+// `offline_rules`): {schema, values}, where the schema is every option of a
+// round's settlement as the engine declares it ({kind, default, choices | min,
+// max}) and the values the session's. An option the values omit takes the
+// schema's default; there is no copy of the defaults here. A plain object of
+// values is taken as it is (already resolved).
+export function resolveRules(rules) {
+  if (!rules || !rules.schema) return Object.freeze({ ...(rules || {}) });
+  const resolved = {};
+  for (const [name, option] of Object.entries(rules.schema)) resolved[name] = option.default;
+  return Object.freeze({ ...resolved, ...(rules.values || {}) });
 }
 
 // A refused round: `id` is the engine's English message with %(name)s
@@ -222,12 +211,20 @@ export function roundProblems(round, options) {
   return problems;
 }
 
+// A loser given dhoos under dhoos_pays_total, in a round with a winner (3a).
+function playsDeadHand(entry, round, rules) {
+  const winner = round.winner ?? null;
+  return Boolean(rules.dhoos_pays_total && entry.dhoos && winner !== null && entry.player !== winner);
+}
+
 // Each player's {tunnel, points, notes} after section 3's rules, in the
 // engine's order: unseen_tunnel, then dhoos_voids_maal, then unseen_maal on
-// what is left. Notes are {id, params}: the engine's message id and values.
+// what is left, then the moves to the winner (kidnap, a dead hand's).
+// Notes are {id, params}: the engine's message id and values.
 export function countedPoints(round, rules) {
   const counted = new Map();
   let kidnapped = 0;
+  let dead = 0;
   const winner = round.winner ?? null;
   for (const entry of round.entries) {
     const notes = [];
@@ -250,6 +247,10 @@ export function countedPoints(round, rules) {
       notes.push({ id: "maal %(points)s kidnapped by %(name)s", params: { points, name: winner } });
       kidnapped += points;
       points = 0;
+    } else if (points && winner !== null && playsDeadHand(entry, round, rules)) {
+      notes.push({ id: "dead hand: %(points)s to %(name)s", params: { points, name: winner } });
+      dead += points;
+      points = 0;
     }
     counted.set(entry.player, { tunnel, points, notes });
   }
@@ -258,14 +259,23 @@ export function countedPoints(round, rules) {
     own.notes.push({ id: "kidnapped %(points)s from unseen players", params: { points: kidnapped } });
     own.points += kidnapped;
   }
+  if (dead && winner !== null) {
+    const own = counted.get(winner);
+    own.notes.push({ id: "%(points)s from dead hands", params: { points: dead } });
+    own.points += dead;
+  }
   return counted;
 }
 
-// The game payment w_i of one loser (section 2, with dublee_players_pay_seen).
+// The game payment w_i of one loser (section 2, with dublee_players_pay_seen,
+// and section 3a: a dead hand pays none, dublee_player_bonus comes off).
 function gamePayment(entry, round, rules) {
   let w;
-  if (entry.status === "seen") {
+  if (playsDeadHand(entry, round, rules)) {
+    w = 0;
+  } else if (entry.status === "seen") {
     w = entry.dublees && !rules.dublee_players_pay_seen ? 0 : rules.seen_payment;
+    if (entry.dublees) w -= rules.dublee_player_bonus;
   } else {
     w = rules.unseen_payment;
   }
@@ -283,7 +293,9 @@ function dhoosAmount(round, rules, total) {
 // Every player's net for one round, with the figures behind it. `booked` is
 // the next-winner dhoos pending before this round ([{player, amount, from}]):
 // each is paid to this round's winner, lapses if its player won, and waits
-// (no note) in a round with no winner or without its player.
+// (no note) in a round with no winner or, under next_winner, without its
+// player; under next_round_winner a player who sits the round out pays all
+// the same (result.outside: [{player, amount, from}], in result.nets).
 export function settleRound(round, options, booked = []) {
   const rules = resolveRules(options);
   validateRound(round, rules);
@@ -294,13 +306,23 @@ export function settleRound(round, options, booked = []) {
   for (const { points } of counted.values()) total += points;
   const multiplier = round.better ? rules.better_multiplier : 1;
 
+  const seen = round.entries.filter((entry) => entry.status === "seen").map((entry) => entry.player);
+  let totalSeen = 0;
+  for (const player of seen) totalSeen += counted.get(player).points;
+  const seenOnly = new Set(
+    round.entries
+      .filter((entry) => rules.unseen_pairs === "skip" && entry.status === "unseen" && winner !== null)
+      .map((entry) => entry.player),
+  );
   const pays = new Map(); // player -> {w, n_s, pay}
   if (winner !== null) {
     for (const entry of round.entries) {
       if (entry.player === winner) continue;
       const w = gamePayment(entry, round, rules);
-      const n_s = n * counted.get(entry.player).points;
-      pays.set(entry.player, { w, n_s, pay: (total + w - n_s) * multiplier });
+      // unseen_pairs = skip: an unseen loser settles with the seen players only.
+      const only = seenOnly.has(entry.player);
+      const n_s = (only ? seen.length : n) * counted.get(entry.player).points;
+      pays.set(entry.player, { w, n_s, pay: ((only ? totalSeen : total) + w - n_s) * multiplier });
     }
   }
   let winnerTake = 0;
@@ -315,7 +337,7 @@ export function settleRound(round, options, booked = []) {
     if (!entry.dhoos) continue;
     let payee = rules.dhoos_payee;
     if (payee === "winner" && (winner === null || winner === entry.player)) payee = "all";
-    if (payee === "next_winner") {
+    if (payee === "next_winner" || payee === "next_round_winner") {
       pending.push({ player: entry.player, amount });
       dhoosNotes.get(entry.player).push({ id: "dhoos: owes %(amount)s to the next winner", params: { amount } });
     } else if (payee === "winner") {
@@ -337,18 +359,24 @@ export function settleRound(round, options, booked = []) {
       });
     }
   }
-  const due = winner === null ? [] : booked.filter((owed) => dhoosNet.has(owed.player));
+  const anyone = rules.dhoos_payee === "next_round_winner";
+  const due = winner === null ? [] : booked.filter((owed) => anyone || dhoosNet.has(owed.player));
+  const outside = [];
   for (const owed of due) {
     if (owed.player === winner) continue;
-    dhoosNet.set(owed.player, dhoosNet.get(owed.player) - owed.amount);
     dhoosNet.set(winner, dhoosNet.get(winner) + owed.amount);
-    dhoosNotes.get(owed.player).push({
-      id: "dhoos from round %(round)s: pays %(amount)s to %(name)s",
-      params: { round: owed.from, amount: owed.amount, name: winner },
-    });
     dhoosNotes.get(winner).push({
       id: "dhoos from round %(round)s: %(amount)s from %(name)s",
       params: { round: owed.from, amount: owed.amount, name: owed.player },
+    });
+    if (!dhoosNet.has(owed.player)) {
+      outside.push(owed); // sits this round out: in the round's nets, not among its players
+      continue;
+    }
+    dhoosNet.set(owed.player, dhoosNet.get(owed.player) - owed.amount);
+    dhoosNotes.get(owed.player).push({
+      id: "dhoos from round %(round)s: pays %(amount)s to %(name)s",
+      params: { round: owed.from, amount: owed.amount, name: winner },
     });
   }
   for (const lapse of due) {
@@ -374,6 +402,15 @@ export function settleRound(round, options, booked = []) {
     if (entry.dublees && !isWinner && winner !== null && entry.status === "seen" && !rules.dublee_players_pay_seen) {
       notes.push({ id: "saw by dublees: no seen payment", params: {} });
     }
+    const deadHand = !isWinner && playsDeadHand(entry, round, rules);
+    if (deadHand) {
+      notes.push({ id: "dead hand: no game payment", params: {} });
+    } else if (entry.dublees && !isWinner && winner !== null && entry.status === "seen" && rules.dublee_player_bonus) {
+      notes.push({ id: "saw by dublees: %(bonus)s off w", params: { bonus: rules.dublee_player_bonus } });
+    }
+    if (seenOnly.has(entry.player)) {
+      notes.push({ id: "unseen: settles with the %(count)s seen players only", params: { count: seen.length } });
+    }
     return {
       player: entry.player,
       status: entry.status,
@@ -390,8 +427,12 @@ export function settleRound(round, options, booked = []) {
       dhoos_net: dhoosNet.get(entry.player),
       net: gameNet + dhoosNet.get(entry.player),
       notes,
+      seen_only: seenOnly.has(entry.player),
+      dead_hand: deadHand,
     };
   });
+  const nets = Object.fromEntries(players.map((p) => [p.player, p.net]));
+  for (const owed of outside) nets[owed.player] = (nets[owed.player] || 0) - owed.amount;
   return {
     players,
     n,
@@ -403,5 +444,13 @@ export function settleRound(round, options, booked = []) {
     pending_dhoos: pending,
     // Of each loser's w: the winner ended with eight dublees.
     dublee_bonus: round.win_type === "dublee" && pays.size ? rules.dublee_bonus : 0,
+    // Section 3a: T_seen and k for the unseen losers under unseen_pairs = skip,
+    // the bonus off the w of a seen loser who saw by dublees, and the dhoos
+    // booked here from players who sit the round out.
+    total_seen: totalSeen,
+    seen_count: seen.length,
+    dublee_player_bonus: rules.dublee_player_bonus,
+    outside,
+    nets,
   };
 }

@@ -8,11 +8,14 @@ impact; the failure message lists each rule, its impact and the elements it foun
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.db import OperationalError
 
+from groups.services import add_evening, create_group, delete_payment, record_payment
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import RoundChange, new_share_token
@@ -57,6 +60,19 @@ OWNER_PAGES = [
     ("history", "/history/"),
     ("leaderboard", "/leaderboard/"),
     ("player", "/players/Aama/"),
+    # The family purse: {g} a group with this evening, {m} a member, {p} a payment.
+    ("groups", "/groups/"),
+    ("group", "/groups/{g}/"),
+    ("group print", "/groups/{g}/print/"),
+    ("group members", "/groups/{g}/members/"),
+    ("group member", "/groups/{g}/members/{m}/"),
+    ("group new evening", "/groups/{g}/evenings/new/"),
+    ("group add session", "/groups/{g}/evenings/add/"),
+    ("group payment (Mark paid)", "/groups/{g}/payments/new/?{q}"),
+    ("group payment edit", "/groups/{g}/payments/{p}/"),
+    ("group payments history", "/groups/{g}/changes/"),
+    ("group import", "/groups/import/"),
+    ("group delete", "/groups/{g}/delete/"),
 ]
 PUBLIC_PAGES = [
     ("home", "/"),
@@ -100,6 +116,32 @@ def a_played_session(user):
     return session, rounds[0]
 
 
+def a_family_group(user, session):
+    """A group with the played session as its evening, a payment made and one
+    deleted (so its history has a restore): (group, a member, the payment)."""
+    group = create_group(owner=user, name="Pokhara family", currency="NPR", members=["Aama"])
+    add_evening(group=group, session=session)
+    members = list(group.members.all())
+    kept = record_payment(
+        group=group,
+        payer=members[1],
+        payee=members[0],
+        amount=Decimal("174"),
+        paid_on=session.played_on,
+        user=user,
+    )
+    gone = record_payment(
+        group=group,
+        payer=members[2],
+        payee=members[0],
+        amount=Decimal("5"),
+        paid_on=session.played_on,
+        user=user,
+    )
+    delete_payment(payment=gone, user=user)
+    return group, members[0], kept
+
+
 def violations(page, axe: Axe) -> list[str]:
     results = axe.run(page)
     return [
@@ -116,6 +158,9 @@ def test_every_page_has_no_axe_violation(
     owner, user = logged_in_page(**TOUCH_PHONE, color_scheme=theme)
     guest = new_page(**TOUCH_PHONE, color_scheme=theme)
     session, round_ = a_played_session(user)
+    group, member, payment = a_family_group(user, session)
+    ids = {"g": group.pk, "m": member.pk, "p": payment.pk}
+    ids["q"] = f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50"
     for page in (owner, guest):
         page.context.add_cookies(
             [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
@@ -130,6 +175,7 @@ def test_every_page_has_no_axe_violation(
             t=session.share_token,
             seat=session.seats.first().token,
             i=session.invites.first().token,
+            **ids,
         )
         response = page.goto(url)
         assert response is not None and response.ok, f"{what}: {url} answered {response}"

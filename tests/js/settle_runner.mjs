@@ -16,7 +16,7 @@ async function load(path) {
   return import("data:text/javascript;base64," + Buffer.from(source).toString("base64"));
 }
 const { roundProblems, settleRound, RoundError } = await load("../../static/js/settlement.js");
-const { grouper, playerSentence } = await load("../../static/js/breakdown-words.js");
+const { grouper, outsideSentence, playerSentence } = await load("../../static/js/breakdown-words.js");
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
@@ -32,6 +32,9 @@ function sentences(result) {
     said[language] = Object.fromEntries(
       result.players.map((p) => [p.player, playerSentence(result, p, { translate, num })]),
     );
+    // Who sat the round out but pays a dhoos in it (next_round_winner).
+    const outside = result.outside.map((owed) => outsideSentence(result, owed, { translate, num }));
+    if (outside.length) said[language]["(outside)"] = outside;
   }
   return said;
 }

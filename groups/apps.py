@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class GroupsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "groups"
+    verbose_name = "groups"
+
+    def ready(self) -> None:
+        from . import signals, versions  # noqa: F401  (a group's version; players are members)

@@ -1,0 +1,184 @@
+"""Forms of a group: the group itself, a member, a payment, a file."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from localise.forms import EitherCalendarDateField
+from localise.numbers import NumberFormat
+from scoring.engine.groupfile import GroupDoc, GroupFileError, loads
+from scoring.engine.limits import MAX_FILE_BYTES
+from scoring.engine.names import player_key
+from scoring.engine.purse import MAX_PAYMENT
+from scoring.engine.sessionfile import shorten
+from scoring.forms.files import TOO_LARGE
+from scoring.forms.players import clean_name, clean_player
+from scoring.forms.sessions import SessionForm
+from scoring.models import GameSession
+from scoring.words.i18n import translate
+
+from .models import Group, Member, Payment
+
+MAX_MEMBERS = 60
+
+
+def _clean_members(text: str) -> list[str]:
+    lines = [clean_name(line) for line in text.splitlines() if clean_name(line)]
+    if len(lines) > MAX_MEMBERS:
+        raise forms.ValidationError(_("at most %(max)d members in a group") % {"max": MAX_MEMBERS})
+    names: list[str] = []
+    keys: dict[str, str] = {}
+    for line in lines:
+        name = clean_player(line)
+        key = player_key(name)
+        if key in keys:
+            raise forms.ValidationError(
+                _("%(name)s is listed twice (as %(as)s)") % {"name": name, "as": keys[key]}
+            )
+        keys[key] = name
+        names.append(name)
+    return names
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    currency = forms.CharField(label=_("Currency"), max_length=8, initial="NPR")
+    members = forms.CharField(
+        label=_("Members"),
+        help_text=_("One name per line, as they are written in the evenings. At least 2."),
+        widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
+    )
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("This field is required."))
+        return name
+
+    def clean_currency(self) -> str:
+        currency = self.cleaned_data["currency"].strip().upper()
+        if not currency:
+            raise forms.ValidationError(_("This field is required."))
+        return currency
+
+    def clean_members(self) -> list[str]:
+        names = _clean_members(self.cleaned_data["members"])
+        if len(names) < 2:
+            raise forms.ValidationError(
+                _("a group needs at least 2 members, got %(count)d") % {"count": len(names)}
+            )
+        return names
+
+
+class MemberForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=40)
+
+    def __init__(self, *args: Any, group: Group, member: Member | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.group = group
+        self.member = member
+
+    def clean_name(self) -> str:
+        if not clean_name(self.cleaned_data["name"]):
+            raise forms.ValidationError(_("This field is required."))
+        name = clean_player(self.cleaned_data["name"])
+        members = Member.objects.filter(group=self.group)
+        if self.member is not None:
+            members = members.exclude(pk=self.member.pk)
+        same = members.filter(name_key=player_key(name)).first()
+        if same is not None:
+            raise forms.ValidationError(
+                _("%(name)s is a member already (as %(as)s)") % {"name": name, "as": same.name}
+            )
+        if self.member is None and members.count() >= MAX_MEMBERS:
+            raise forms.ValidationError(
+                _("at most %(max)d members in a group") % {"max": MAX_MEMBERS}
+            )
+        return name
+
+
+class PaymentForm(forms.Form):
+    payer = forms.ModelChoiceField(
+        label=_("From"), queryset=Member.objects.none(), empty_label=_("Choose a member")
+    )
+    payee = forms.ModelChoiceField(
+        label=_("To"), queryset=Member.objects.none(), empty_label=_("Choose a member")
+    )
+    amount = forms.DecimalField(
+        label=_("Amount"),
+        min_value=Decimal("0.01"),
+        max_value=MAX_PAYMENT,
+        max_digits=12,
+        decimal_places=2,
+        help_text=_("Change it for a part payment."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    paid_on = EitherCalendarDateField(
+        label=_("Date"),
+        help_text=_(
+            "Year-month-day, in Bikram Sambat (2083-06-16, or 2083-06-16 BS) or Gregorian "
+            "(2026-10-02)."
+        ),
+    )
+    method = forms.ChoiceField(label=_("Method"), choices=Payment.METHODS, initial="cash")
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        members = Member.objects.filter(group=group)
+        self.fields["payer"].queryset = members  # type: ignore[attr-defined]
+        self.fields["payee"].queryset = members  # type: ignore[attr-defined]
+
+    def clean_note(self) -> str:
+        return clean_name(self.cleaned_data.get("note", ""))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        payer, payee = data.get("payer"), data.get("payee")
+        if payer is not None and payer == payee:
+            self.add_error("payee", _("%(name)s cannot pay themselves") % {"name": payer.name})
+        return data
+
+
+class EveningForm(SessionForm):
+    """The new-session form for a group's evening: its players start as the
+    group's members (untick or add as on any session); a new name becomes a member."""
+
+
+class AddEveningForm(forms.Form):
+    session: forms.ModelChoiceField = forms.ModelChoiceField(
+        label=_("Session"), queryset=GameSession.objects.none()
+    )
+
+    def __init__(self, *args: Any, sessions: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["session"].queryset = sessions  # type: ignore[attr-defined]
+
+
+class GroupImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Group file"),
+        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
+        help_text=_("A marriage-group/1 JSON file, e.g. one exported from this app."),
+    )
+    doc: GroupDoc | None = None
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                TOO_LARGE % {"max": NumberFormat.current().num(MAX_FILE_BYTES)}
+            )
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(_("not a text file (it must be UTF-8 JSON)")) from None
+        try:
+            self.doc = loads(text)
+        except GroupFileError as error:
+            raise forms.ValidationError(shorten(translate(error.msg))) from None
+        return upload

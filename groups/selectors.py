@@ -1,0 +1,331 @@
+"""Reads of a group: its purse (balances, the fewest payments, each evening's
+money, the payments) and its file. Each evening's money is computed once per
+version of that evening and kept (`_pieces`), so after a saved round the group
+page adds up the kept pieces and recomputes only the evening that changed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.db import connection
+from django.db.models import Count, QuerySet, Sum
+from django.utils.translation import gettext as _
+
+from localise.numbers import NumberFormat
+from scoring.engine.groupfile import GroupDoc
+from scoring.engine.ledger import EXACT_SETTLE_LIMIT
+from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
+from scoring.models import GameSession, Player, RoundEntry
+from scoring.selectors.snapshot import read_snapshot
+from scoring.services import session_doc
+from scoring.web import charts
+from scoring.web.session_chart import fmt_money, fmt_number
+
+from .models import Evening, Group, Member, Payment
+from .versions import evening_versions
+
+# Each evening's money per player key, under the evening's version: a few
+# hundred bytes each, so thousands of evenings fit.
+PIECES_LIMIT = 20_000
+_pieces: OrderedDict[str, dict[str, Decimal]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def forget_pieces() -> None:
+    with _lock:
+        _pieces.clear()
+
+
+def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
+    """Each session's money per player key: its stored nets summed, × its stake.
+    One query for all of them, whatever their number."""
+    result: dict[int, dict[str, Decimal]] = {sid: {} for sid in session_ids}
+    if not session_ids:
+        return result
+    entries = RoundEntry._meta.db_table
+    players, sessions = Player._meta.db_table, GameSession._meta.db_table
+    for start in range(0, len(session_ids), 500):
+        chunk = session_ids[start : start + 500]
+        marks = ", ".join("%s" for _ in chunk)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT p.session_id, p.name_key, s.stake_per_point, COALESCE(SUM(e.net), 0) "
+                f"FROM {players} p JOIN {sessions} s ON s.id = p.session_id "
+                f"LEFT JOIN {entries} e ON e.player_id = p.id "
+                f"WHERE p.session_id IN ({marks}) GROUP BY p.session_id, p.name_key, "
+                "s.stake_per_point",
+                chunk,
+            )
+            for session_id, key, stake, points in cursor.fetchall():
+                result[session_id][key] = int(points) * Decimal(str(stake)).quantize(
+                    Decimal("0.01")
+                )
+    return result
+
+
+def evening_pieces(versions: list[tuple[int, str]]) -> dict[int, dict[str, Decimal]]:
+    """Each evening's money per player key, computed only for those whose
+    version is not kept yet."""
+    found: dict[int, dict[str, Decimal]] = {}
+    missing: list[int] = []
+    with _lock:
+        for session_id, version in versions:
+            piece = _pieces.get(version)
+            if piece is None:
+                missing.append(session_id)
+            else:
+                _pieces.move_to_end(version)
+                found[session_id] = piece
+    if missing:
+        computed = _compute_pieces(missing)
+        by_id = dict(versions)
+        with _lock:
+            for session_id, piece in computed.items():
+                _pieces[by_id[session_id]] = piece
+                found[session_id] = piece
+            while len(_pieces) > PIECES_LIMIT:
+                _pieces.popitem(last=False)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class EveningOf:
+    """What the group page shows of an evening's session: read as plain values."""
+
+    id: int
+    pk: int
+    name: str
+    played_on: date
+
+
+@dataclass(frozen=True, slots=True)
+class EveningLine:
+    session: EveningOf
+    money: dict[str, Decimal]  # member name → money won (+) or lost (−)
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    transfer: MoneyTransfer
+    payer: Member
+    payee: Member
+
+    @property
+    def query(self) -> str:
+        """The payment form's query that pre-fills this payment ("Mark paid")."""
+        return f"from={self.payer.pk}&to={self.payee.pk}&amount={self.transfer.amount}"
+
+
+@dataclass
+class Purse:
+    group: Group
+    members: list[Member]
+    balances: dict[str, Decimal]  # member name → balance (+: the others owe them)
+    transfers: list[Owed]
+    evenings: list[EveningLine]
+    payments: list[Payment]  # the latest (all, or as many as asked for), newest first
+    # Every payment, added up per day, payer and payee (names): the balances' part.
+    paid: list[PaymentInput] = field(default_factory=list)
+    payment_count: int = 0
+    # Players of an evening who are not (or no longer) members, by name.
+    strangers: list[str] = field(default_factory=list)
+
+    @property
+    def payments_fewest(self) -> bool:
+        return sum(1 for amount in self.balances.values() if amount) <= EXACT_SETTLE_LIMIT
+
+    @property
+    def balance_rows(self) -> list[tuple[Member, Decimal, list[Owed]]]:
+        return [
+            (
+                m,
+                self.balances.get(m.name, Decimal("0.00")),
+                [o for o in self.transfers if m.pk in (o.payer.pk, o.payee.pk)],
+            )
+            for m in self.members
+        ]
+
+    def chart(self) -> str:
+        return balance_chart(self)
+
+
+def groups_for(owner_id: int | None) -> QuerySet[Group]:
+    return Group.objects.filter(owner_id=owner_id)
+
+
+def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
+    """The group's purse, read in one snapshot: the balances from every
+    evening's kept money and every payment added up per day and pair; the
+    latest `payments_limit` payments (all without it) as rows to show."""
+    with read_snapshot():
+        members = list(Member.objects.filter(group=group))
+        versions = evening_versions(group.pk)
+        pieces = evening_pieces(versions)
+        sessions = [
+            EveningOf(id_, id_, name, played_on)
+            for id_, name, played_on in GameSession.objects.filter(purse_evening__group=group)
+            .order_by("-played_on", "-id")
+            .values_list("id", "name", "played_on")
+        ]
+        latest = Payment.objects.filter(group=group).select_related("payer", "payee")
+        latest = latest.order_by("-paid_on", "-recorded_at", "-id")
+        payments = list(latest[:payments_limit] if payments_limit else latest)
+        sums = list(
+            Payment.objects.filter(group=group)
+            .values_list("paid_on", "payer_id", "payee_id")
+            .annotate(total=Sum("amount"), count=Count("id"))
+            .order_by("paid_on")
+        )
+    by_key = {m.name_key: m.name for m in members}
+    strangers: dict[str, str] = {}
+    lines = []
+    for session in sessions:
+        money: dict[str, Decimal] = {}
+        for key, amount in pieces.get(session.pk, {}).items():
+            name = by_key.get(key)
+            if name is None:  # a player added to the evening since, not a member
+                name = strangers.setdefault(key, key)
+            money[name] = money.get(name, Decimal("0.00")) + amount
+        lines.append(EveningLine(session, money))
+    names = [m.name for m in members] + list(strangers.values())
+    member_name = {m.pk: m.name for m in members}
+    paid = [
+        PaymentInput(member_name[payer], member_name[payee], Decimal(str(total)), paid_on)
+        for paid_on, payer, payee, total, _count in sums
+    ]
+    balance = balances(names, (line.money for line in lines), paid)
+    by_name = {m.name: m for m in members}
+    owed = [
+        Owed(t, by_name[t.payer], by_name[t.payee])
+        for t in transfers(balance)
+        if t.payer in by_name and t.payee in by_name
+    ]
+    return Purse(
+        group,
+        members,
+        balance,
+        owed,
+        lines,
+        payments,
+        paid=paid,
+        payment_count=sum(count for *_rest, count in sums),
+        strangers=list(strangers.values()),
+    )
+
+
+def balance_chart(purse: Purse) -> str:
+    """Each member's balance after each evening (payments counted on their date)."""
+    if not purse.evenings and not purse.paid:
+        return ""
+    names = [m.name for m in purse.members]
+    points = running_balances(
+        names,
+        [(line.session.name, line.session.played_on, line.money) for line in purse.evenings],
+        purse.paid,
+    )
+    series = [
+        (
+            f"{name} ({fmt_money(float(purse.balances.get(name, 0)))})",
+            [float(point.balances.get(name, 0)) for point in points],
+        )
+        for name in names
+    ]
+    return charts.line_chart(
+        series,
+        title=_("Running balances: %(group)s") % {"group": purse.group.name},
+        x_label=_("Evening"),
+        y_label=_("Balance"),
+        fmt=fmt_number,
+    )
+
+
+def money_text(amount: Decimal, currency: str) -> str:
+    """Money as a family writes it: "रु. 1,74,000" in Nepali, "NPR 174,000" in
+    English; paisa only when there are any."""
+    fmt = NumberFormat.current()
+    amount = abs(amount)
+    shown = fmt.num(int(amount)) if amount == amount.to_integral_value() else fmt.money(amount)
+    if currency == "NPR":
+        return _("Rs. %(amount)s") % {"amount": shown}
+    return f"{currency} {shown}"
+
+
+def share_lines(purse: Purse, member: Member | None = None) -> str:
+    """The plain text to paste into WhatsApp or Viber: "Bhai → Aama: रु. 174"."""
+    owed = purse.transfers
+    if member is not None:
+        owed = [o for o in owed if member.pk in (o.payer.pk, o.payee.pk)]
+    lines = [purse.group.name]
+    lines += [
+        f"{o.payer.name} → {o.payee.name}: {money_text(o.transfer.amount, purse.group.currency)}"
+        for o in owed
+    ]
+    if len(lines) == 1:
+        lines.append(_("Nobody owes anything."))
+    return "\n".join(lines)
+
+
+def evening_group_note(session: GameSession) -> dict[str, object] | None:
+    """For an evening's settle-up page: what its group carried into it from
+    earlier evenings, and the group's payments and balances now."""
+    evening = Evening.objects.filter(session_id=session.pk).select_related("group").first()
+    if evening is None:
+        return None
+    purse = group_purse(evening.group, payments_limit=1)
+    earlier = [
+        line
+        for line in purse.evenings
+        if (line.session.played_on, line.session.pk) < (session.played_on, session.pk)
+    ]
+    carried: dict[str, Decimal] = {}
+    for line in earlier:
+        for name, amount in line.money.items():
+            carried[name] = carried.get(name, Decimal("0.00")) + amount
+    before = [p for p in purse.paid if p.paid_on and p.paid_on <= session.played_on]
+    for p in before:
+        carried[p.payer] = carried.get(p.payer, Decimal("0.00")) + p.amount
+        carried[p.payee] = carried.get(p.payee, Decimal("0.00")) - p.amount
+    return {
+        "group": evening.group,
+        "purse": purse,
+        "carried": [(name, amount) for name, amount in carried.items() if amount],
+        "earlier_count": len(earlier),
+    }
+
+
+def group_doc(group: Group) -> GroupDoc:
+    """A saved group as its file."""
+    with read_snapshot():
+        members = tuple(Member.objects.filter(group=group).values_list("name", flat=True))
+        sessions = [
+            e.session
+            for e in Evening.objects.filter(group=group)
+            .select_related("session")
+            .order_by("session__played_on", "session_id")
+        ]
+        docs = tuple(session_doc(s) for s in sessions)
+        payments = tuple(
+            PaymentInput(p.payer.name, p.payee.name, p.amount, p.paid_on, p.method, p.note)
+            for p in Payment.objects.filter(group=group)
+            .select_related("payer", "payee")
+            .order_by("paid_on", "recorded_at", "id")
+        )
+    return GroupDoc(group.name, group.currency, members, docs, payments)
+
+
+def unplaced_sessions(group: Group) -> QuerySet[GameSession]:
+    """The owner's sessions of no group, in the group's currency: ones to add."""
+    return GameSession.objects.filter(
+        owner_id=group.owner_id, purse_evening__isnull=True, currency=group.currency
+    ).order_by("-played_on", "-id")
+
+
+def today() -> date:
+    from django.utils import timezone
+
+    return timezone.localdate()

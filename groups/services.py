@@ -1,0 +1,428 @@
+"""Every write to a group: keyword-only arguments, one transaction each."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.engine.groupfile import GroupDoc
+from scoring.engine.names import player_key
+from scoring.models import GameSession, Player, SavedKey
+from scoring.services import AlreadySaved, save_document
+from scoring.services.savekeys import once, remember_save
+
+from .models import Evening, Group, Member, Payment, PaymentChange
+
+
+class GroupError(Exception):
+    """A write refused; the message says why, for the user."""
+
+
+class PaymentConflict(GroupError):
+    pass
+
+
+# --- groups and members -------------------------------------------------------
+
+
+def create_group(
+    *, owner, name: str, currency: str, members: list[str], save_key: str | None = None
+) -> Group:
+    return once(
+        lambda: _create_group(
+            owner=owner, name=name, currency=currency, members=members, save_key=save_key
+        ),
+        user=owner,
+        key=save_key,
+        replay=lambda saved: saved_group(saved, owner=owner),
+    )
+
+
+@transaction.atomic
+def _create_group(
+    *, owner, name: str, currency: str, members: list[str], save_key: str | None
+) -> Group:
+    group = Group.objects.create(owner=owner, name=name, currency=currency)
+    for position, member in enumerate(members):
+        Member.objects.create(group=group, name=member, position=position)
+    remember_save(user=owner, key=save_key, kind="group", object_pk=group.pk)
+    return group
+
+
+def saved_group(saved: SavedKey, *, owner) -> Group:
+    group = (
+        Group.objects.filter(pk=saved.object_pk, owner=owner).first()
+        if saved.kind in ("group", "groupfile") and saved.object_pk
+        else None
+    )
+    if group is None:
+        raise AlreadySaved(None)
+    return group
+
+
+def add_member(*, group: Group, name: str, user=None, save_key: str | None = None) -> Member:
+    return once(
+        lambda: _add_member(group=group, name=name, user=user, save_key=save_key),
+        user=user,
+        key=save_key,
+        replay=lambda saved: saved_member(saved, group=group),
+    )
+
+
+@transaction.atomic
+def _add_member(*, group: Group, name: str, user, save_key: str | None) -> Member:
+    Group.objects.select_for_update().get(pk=group.pk)
+    top = Member.objects.filter(group=group).aggregate(top=Max("position"))["top"]
+    member = Member.objects.create(group=group, name=name, position=(top or 0) + 1)
+    remember_save(user=user, key=save_key, kind="member", object_pk=member.pk)
+    return member
+
+
+def saved_member(saved: SavedKey, *, group: Group) -> Member:
+    member = (
+        Member.objects.filter(pk=saved.object_pk, group=group).first()
+        if saved.kind == "member" and saved.object_pk
+        else None
+    )
+    if member is None:
+        raise AlreadySaved(None)
+    return member
+
+
+@transaction.atomic
+def rename_member(*, member: Member, name: str) -> None:
+    """A new name for the member, in every evening of the group at once (each
+    evening's player of the member's key takes it)."""
+    old_key = member.name_key
+    member.name = name
+    member.save(update_fields=["name"])
+    sessions = Evening.objects.filter(group_id=member.group_id).values("session_id")
+    for player in Player.objects.filter(session_id__in=sessions, name_key=old_key):
+        player.name = name
+        player.save(update_fields=["name"])
+
+
+def removal_problem(member: Member) -> str | None:
+    """Why the member cannot leave the group, or None."""
+    evenings = Player.objects.filter(
+        session__purse_evening__group_id=member.group_id, name_key=member.name_key
+    ).count()
+    payments = (
+        Payment.objects.filter(payer=member).count() + Payment.objects.filter(payee=member).count()
+    )
+    if evenings and payments:
+        return _(
+            "%(name)s played %(evenings)d evening(s) and has %(payments)d payment(s) in this "
+            "group; their balance depends on them, so they stay a member"
+        ) % {"name": member.name, "evenings": evenings, "payments": payments}
+    if evenings:
+        return _(
+            "%(name)s played %(evenings)d evening(s) of this group; their balance depends on "
+            "them, so they stay a member"
+        ) % {"name": member.name, "evenings": evenings}
+    if payments:
+        return _("%(name)s has %(payments)d payment(s) in this group; delete those first") % {
+            "name": member.name,
+            "payments": payments,
+        }
+    return None
+
+
+@transaction.atomic
+def remove_member(*, member: Member) -> None:
+    Group.objects.select_for_update().get(pk=member.group_id)
+    problem = removal_problem(member)
+    if problem:
+        raise GroupError(problem)
+    member.delete()
+
+
+@transaction.atomic
+def delete_group(*, group: Group) -> None:
+    """The group and its payments; its evenings stay, as sessions of no group."""
+    Payment.objects.filter(group=group).delete()
+    group.delete()
+
+
+# --- evenings -----------------------------------------------------------------
+
+
+@transaction.atomic
+def add_evening(*, group: Group, session: GameSession) -> Evening:
+    """The session joins the group; its players who are not members yet become members."""
+    Group.objects.select_for_update().get(pk=group.pk)
+    if session.currency != group.currency:
+        raise GroupError(
+            _("%(session)s is in %(currency)s, not the group's %(group_currency)s")
+            % {
+                "session": session.name,
+                "currency": session.currency,
+                "group_currency": group.currency,
+            }
+        )
+    if Evening.objects.filter(session=session).exists():
+        raise GroupError(_("%(session)s belongs to a group already") % {"session": session.name})
+    known = set(Member.objects.filter(group=group).values_list("name_key", flat=True))
+    top = Member.objects.filter(group=group).aggregate(top=Max("position"))["top"] or 0
+    for player in session.players.all():
+        if player.name_key not in known:
+            top += 1
+            Member.objects.create(group=group, name=player.name, position=top)
+            known.add(player.name_key)
+    return Evening.objects.create(group=group, session=session)
+
+
+@transaction.atomic
+def remove_evening(*, evening: Evening) -> None:
+    """The session leaves the group (and stays, as a session of no group)."""
+    evening.delete()
+
+
+# --- payments -----------------------------------------------------------------
+
+
+def payment_snapshot(payment: Payment) -> dict[str, Any]:
+    return {
+        "payer_id": payment.payer_id,
+        "payer": payment.payer.name,
+        "payee_id": payment.payee_id,
+        "payee": payment.payee.name,
+        "amount": str(payment.amount),
+        "paid_on": payment.paid_on.isoformat(),
+        "method": payment.method,
+        "note": payment.note,
+        "recorded_by_id": payment.recorded_by_id,
+        "recorded_at": payment.recorded_at.isoformat(),
+    }
+
+
+def _check_members(group: Group, payer: Member, payee: Member) -> None:
+    if payer.group_id != group.pk or payee.group_id != group.pk:
+        raise GroupError(_("both must be members of the group"))
+    if payer.pk == payee.pk:
+        raise GroupError(_("%(name)s cannot pay themselves") % {"name": payer.name})
+
+
+def record_payment(
+    *,
+    group: Group,
+    payer: Member,
+    payee: Member,
+    amount: Decimal,
+    paid_on: datetime.date,
+    method: str = "cash",
+    note: str = "",
+    user=None,
+    save_key: str | None = None,
+) -> Payment:
+    """A payment made; with `save_key`, a repeat of the same form saves nothing
+    and returns the payment the first one recorded."""
+    return once(
+        lambda: _record_payment(
+            group=group,
+            payer=payer,
+            payee=payee,
+            amount=amount,
+            paid_on=paid_on,
+            method=method,
+            note=note,
+            user=user,
+            save_key=save_key,
+        ),
+        user=user,
+        key=save_key,
+        replay=lambda saved: saved_payment(saved, group=group),
+    )
+
+
+@transaction.atomic
+def _record_payment(
+    *, group, payer, payee, amount, paid_on, method, note, user, save_key
+) -> Payment:
+    _check_members(group, payer, payee)
+    payment = Payment.objects.create(
+        group=group,
+        payer=payer,
+        payee=payee,
+        amount=amount,
+        paid_on=paid_on,
+        method=method,
+        note=note,
+        recorded_by=user if getattr(user, "pk", None) else None,
+    )
+    PaymentChange.objects.create(
+        group=group,
+        payment_pk=payment.pk,
+        user=payment.recorded_by,
+        action="create",
+        after=payment_snapshot(payment),
+    )
+    remember_save(user=user, key=save_key, kind="payment", object_pk=payment.pk)
+    payment.replayed = False  # type: ignore[attr-defined]
+    return payment
+
+
+def saved_payment(saved: SavedKey, *, group: Group) -> Payment:
+    payment = (
+        Payment.objects.filter(pk=saved.object_pk, group=group).first()
+        if saved.kind == "payment" and saved.object_pk
+        else None
+    )
+    if payment is None:
+        raise AlreadySaved(None)
+    payment.replayed = True  # type: ignore[attr-defined]
+    return payment
+
+
+@transaction.atomic
+def edit_payment(
+    *,
+    payment: Payment,
+    version: int,
+    payer: Member,
+    payee: Member,
+    amount: Decimal,
+    paid_on: datetime.date,
+    method: str,
+    note: str,
+    user=None,
+) -> Payment:
+    locked = (
+        Payment.objects.select_for_update()
+        .select_related("payer", "payee")
+        .filter(pk=payment.pk)
+        .first()
+    )
+    if locked is None or locked.version != version:
+        raise PaymentConflict(
+            _("This payment was changed or deleted after you opened it; open it again.")
+        )
+    _check_members(locked.group, payer, payee)
+    before = payment_snapshot(locked)
+    locked.payer, locked.payee, locked.amount = payer, payee, amount
+    locked.paid_on, locked.method, locked.note = paid_on, method, note
+    locked.version += 1
+    locked.save()
+    PaymentChange.objects.create(
+        group_id=locked.group_id,
+        payment_pk=locked.pk,
+        user=user if getattr(user, "pk", None) else None,
+        action="edit",
+        before=before,
+        after=payment_snapshot(locked),
+    )
+    return locked
+
+
+@transaction.atomic
+def delete_payment(*, payment: Payment, user=None) -> None:
+    locked = (
+        Payment.objects.select_for_update()
+        .select_related("payer", "payee")
+        .filter(pk=payment.pk)
+        .first()
+    )
+    if locked is None:
+        return
+    before = payment_snapshot(locked)
+    group_id = locked.group_id
+    locked.delete()
+    PaymentChange.objects.create(
+        group_id=group_id,
+        payment_pk=payment.pk,
+        user=user if getattr(user, "pk", None) else None,
+        action="delete",
+        before=before,
+    )
+
+
+@transaction.atomic
+def restore_payment(*, change: PaymentChange, user=None) -> Payment:
+    """A deleted payment back from the audit trail, with its old id."""
+    change = PaymentChange.objects.select_for_update().get(pk=change.pk)
+    if change.action != "delete" or not change.before:
+        raise GroupError(_("Only a deleted payment can be restored."))
+    if change.restored or Payment.objects.filter(pk=change.payment_pk).exists():
+        raise GroupError(_("This payment has already been restored."))
+    before = change.before
+    members = {m.pk: m for m in Member.objects.filter(group_id=change.group_id)}
+    payer, payee = members.get(before["payer_id"]), members.get(before["payee_id"])
+    if payer is None or payee is None:
+        raise GroupError(_("A member of this payment has left the group."))
+    payment = Payment.objects.create(
+        pk=change.payment_pk,
+        group_id=change.group_id,
+        payer=payer,
+        payee=payee,
+        amount=Decimal(before["amount"]),
+        paid_on=datetime.date.fromisoformat(before["paid_on"]),
+        method=before["method"],
+        note=before["note"],
+        recorded_by_id=before.get("recorded_by_id"),
+        recorded_at=datetime.datetime.fromisoformat(before["recorded_at"]),
+    )
+    change.restored = True
+    change.save(update_fields=["restored"])
+    PaymentChange.objects.create(
+        group_id=change.group_id,
+        payment_pk=payment.pk,
+        user=user if getattr(user, "pk", None) else None,
+        action="restore",
+        after=payment_snapshot(payment),
+    )
+    return payment
+
+
+# --- files --------------------------------------------------------------------
+
+
+def import_group(*, doc: GroupDoc, owner=None, save_key: str | None = None) -> Group:
+    """A parsed group file saved whole (the group, its members, every evening
+    as a session, every payment), or on any error not at all."""
+    return once(
+        lambda: _import_group(doc=doc, owner=owner, save_key=save_key),
+        user=owner,
+        key=save_key,
+        replay=lambda saved: saved_group(saved, owner=owner),
+    )
+
+
+@transaction.atomic
+def _import_group(*, doc: GroupDoc, owner, save_key: str | None) -> Group:
+    group = Group.objects.create(owner=owner, name=doc.name, currency=doc.currency)
+    members = {}
+    for position, name in enumerate(doc.members):
+        members[name] = Member.objects.create(group=group, name=name, position=position)
+    for session_doc in doc.sessions:
+        session = save_document(doc=session_doc, owner=owner)
+        Evening.objects.create(group=group, session=session)
+    for p in doc.payments:
+        payment = Payment.objects.create(
+            group=group,
+            payer=members[p.payer],
+            payee=members[p.payee],
+            amount=p.amount,
+            paid_on=p.paid_on or timezone.localdate(),
+            method=p.method,
+            note=p.note,
+            recorded_by=owner if getattr(owner, "pk", None) else None,
+        )
+        PaymentChange.objects.create(
+            group=group,
+            payment_pk=payment.pk,
+            user=payment.recorded_by,
+            action="create",
+            after=payment_snapshot(payment),
+        )
+    remember_save(user=owner, key=save_key, kind="groupfile", object_pk=group.pk)
+    return group
+
+
+def member_key(name: str) -> str:
+    return player_key(name)

@@ -1,0 +1,47 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("groups/", views.group_list, name="group_list"),
+    path("groups/import/", views.group_import, name="group_import"),
+    path("groups/<int:group_id>/", views.group_detail, name="group_detail"),
+    path("groups/<int:group_id>/print/", views.group_print, name="group_print"),
+    path("groups/<int:group_id>/delete/", views.group_delete, name="group_delete"),
+    path("groups/<int:group_id>/export.json", views.group_export, name="group_export"),
+    path("groups/<int:group_id>/members/", views.member_list, name="group_members"),
+    path(
+        "groups/<int:group_id>/members/<int:member_id>/",
+        views.member_edit,
+        name="group_member_edit",
+    ),
+    path(
+        "groups/<int:group_id>/members/<int:member_id>/delete/",
+        views.member_delete,
+        name="group_member_delete",
+    ),
+    path("groups/<int:group_id>/evenings/new/", views.evening_new, name="group_evening_new"),
+    path("groups/<int:group_id>/evenings/add/", views.evening_add, name="group_evening_add"),
+    path(
+        "groups/<int:group_id>/evenings/<int:session_id>/remove/",
+        views.evening_remove,
+        name="group_evening_remove",
+    ),
+    path("groups/<int:group_id>/payments/new/", views.payment_new, name="group_payment_new"),
+    path(
+        "groups/<int:group_id>/payments/<int:payment_id>/",
+        views.payment_edit,
+        name="group_payment_edit",
+    ),
+    path(
+        "groups/<int:group_id>/payments/<int:payment_id>/delete/",
+        views.payment_delete,
+        name="group_payment_delete",
+    ),
+    path("groups/<int:group_id>/changes/", views.payment_changes, name="group_changes"),
+    path(
+        "groups/<int:group_id>/changes/<int:change_id>/restore/",
+        views.payment_restore,
+        name="group_payment_restore",
+    ),
+]

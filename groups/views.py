@@ -1,0 +1,524 @@
+"""The family purse's pages: the groups list, a group's page (balances, who
+pays whom, payments, evenings, chart), its members, payments and their audit
+trail, sharing, printing and files. Every object through groups/access.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.engine.groupfile import dumps, export_group
+from scoring.forms.rules import preset_options
+from scoring.forms.sessions import SessionForm
+from scoring.models import SavedKey
+from scoring.services import AlreadySaved, create_session
+from scoring.services.savekeys import earlier_save, posted_save_key
+from scoring.web.pagecache import render_page
+
+from . import selectors, services
+from .access import (
+    change_for_user,
+    evening_for_user,
+    group_for_user,
+    group_version_for_user,
+    member_for_user,
+    payment_for_user,
+)
+from .forms import AddEveningForm, GroupForm, GroupImportForm, MemberForm, PaymentForm
+from .models import Group, Member, Payment, PaymentChange
+
+# The group page shows the latest of each (the printable page shows every one):
+# a family of a thousand evenings still opens at once on a phone.
+PAYMENTS_SHOWN = 10
+EVENINGS_SHOWN = 10
+
+
+def _earlier(request: HttpRequest, kind: str) -> SavedKey | None:
+    """What the reader saved before under the POST's one-time key, if it was
+    this kind of save: a repeat of that save answers with it."""
+    return earlier_save(request.user, posted_save_key(request), kind=kind)
+
+
+def _saved_once(request: HttpRequest, save: Callable[[], HttpResponse], gone: str) -> HttpResponse:
+    try:
+        return save()
+    except AlreadySaved:
+        messages.info(request, _("This was saved already, and has been deleted since."))
+        return redirect(gone)
+
+
+# --- groups -------------------------------------------------------------------
+
+
+@login_required
+def group_list(request: HttpRequest) -> HttpResponse:
+    earlier = _earlier(request, "group")
+    form = GroupForm(request.POST or None)
+    if earlier is not None:
+        return _saved_once(
+            request,
+            lambda: _group_created(request, services.saved_group(earlier, owner=request.user)),
+            "group_list",
+        )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        group = services.create_group(
+            owner=request.user,
+            name=data["name"],
+            currency=data["currency"],
+            members=data["members"],
+            save_key=posted_save_key(request),
+        )
+        return _group_created(request, group)
+    groups = []
+    for group in selectors.groups_for(request.user.pk):
+        purse = selectors.group_purse(group, payments_limit=1)
+        groups.append((group, purse))
+    status = 400 if form.is_bound else 200
+    return render(request, "groups/list.html", {"groups": groups, "form": form}, status=status)
+
+
+def _group_created(request: HttpRequest, group: Group) -> HttpResponse:
+    messages.success(request, _("Group “%(name)s” created.") % {"name": group.name})
+    return redirect("group_detail", group_id=group.pk)
+
+
+@login_required
+def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
+    version = group_version_for_user(request, group_id)
+
+    def context() -> dict[str, object]:
+        group = group_for_user(request, group_id)
+        purse = selectors.group_purse(group, payments_limit=PAYMENTS_SHOWN)
+        return {
+            "group": group,
+            "purse": purse,
+            "payments": purse.payments,
+            "more_payments": max(0, purse.payment_count - PAYMENTS_SHOWN),
+            "evenings": purse.evenings[:EVENINGS_SHOWN],
+            "more_evenings": max(0, len(purse.evenings) - EVENINGS_SHOWN),
+            "chart": purse.chart(),
+            "share_text": selectors.share_lines(purse),
+            "rows": [
+                (member, balance, owed, selectors.share_lines(purse, member))
+                for member, balance, owed in purse.balance_rows
+            ],
+        }
+
+    return render_page(request, "groups/detail.html", context, version=version)
+
+
+@login_required
+def group_print(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    purse = selectors.group_purse(group)
+    return render(
+        request,
+        "groups/print.html",
+        {"group": group, "purse": purse, "printed_on": timezone.localdate()},
+    )
+
+
+@login_required
+def group_delete(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    if request.method == "POST":
+        name = group.name
+        services.delete_group(group=group)
+        messages.success(
+            request,
+            _("Group “%(name)s” deleted; its evenings stay as sessions.") % {"name": name},
+        )
+        return redirect("group_list")
+    return render(request, "groups/confirm_delete.html", {"group": group})
+
+
+# --- members ------------------------------------------------------------------
+
+
+@login_required
+def member_list(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    earlier = _earlier(request, "member")
+    if earlier is not None:
+        return _saved_once(
+            request,
+            lambda: _member_added(request, group, services.saved_member(earlier, group=group)),
+            "group_list",
+        )
+    form = MemberForm(request.POST or None, group=group)
+    if request.method == "POST" and form.is_valid():
+        member = services.add_member(
+            group=group,
+            name=form.cleaned_data["name"],
+            user=request.user,
+            save_key=posted_save_key(request),
+        )
+        return _member_added(request, group, member)
+    status = 400 if form.is_bound else 200
+    members = list(Member.objects.filter(group=group))
+    return render(
+        request,
+        "groups/members.html",
+        {"group": group, "members": members, "form": form},
+        status=status,
+    )
+
+
+def _member_added(request: HttpRequest, group: Group, member: Member) -> HttpResponse:
+    messages.success(request, _("%(name)s is a member now.") % {"name": member.name})
+    return redirect("group_members", group_id=group.pk)
+
+
+@login_required
+def member_edit(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    member = member_for_user(request, group, member_id)
+    form = MemberForm(
+        request.POST or None, group=group, member=member, initial={"name": member.name}
+    )
+    if request.method == "POST" and form.is_valid():
+        old = member.name
+        services.rename_member(member=member, name=form.cleaned_data["name"])
+        messages.success(
+            request,
+            _("%(old)s is now %(new)s, in every evening of the group.")
+            % {"old": old, "new": member.name},
+        )
+        return redirect("group_members", group_id=group.pk)
+    return render(
+        request,
+        "groups/member_edit.html",
+        {
+            "group": group,
+            "member": member,
+            "form": form,
+            "problem": services.removal_problem(member),
+        },
+        status=400 if form.is_bound and not form.is_valid() else 200,
+    )
+
+
+@login_required
+@require_POST
+def member_delete(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    member = member_for_user(request, group, member_id)
+    try:
+        services.remove_member(member=member)
+    except services.GroupError as error:
+        messages.error(request, str(error))
+        return redirect("group_member_edit", group_id=group.pk, member_id=member.pk)
+    messages.success(request, _("%(name)s left the group.") % {"name": member.name})
+    return redirect("group_members", group_id=group.pk)
+
+
+# --- evenings -----------------------------------------------------------------
+
+
+@login_required
+def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    """A new session of the group: the new-session form, its players the members."""
+    group = group_for_user(request, group_id)
+    earlier = _earlier(request, "session")
+    if earlier is not None:
+        return _saved_once(
+            request,
+            lambda: redirect("session_detail", session_id=earlier.object_pk or 0),
+            "group_list",
+        )
+    form = SessionForm(request.POST or None)
+    members = list(Member.objects.filter(group=group))
+    if request.method == "POST" and form.is_valid() and form.rules is not None:
+        data = form.cleaned_data
+        if data["currency"] != group.currency:
+            form.add_error(
+                "currency",
+                _("the group plays in %(currency)s") % {"currency": group.currency},
+            )
+        else:
+            with transaction.atomic():
+                session = create_session(
+                    owner=request.user,
+                    name=data["name"],
+                    played_on=data["played_on"],
+                    currency=data["currency"],
+                    stake_per_point=data["stake_per_point"],
+                    rules=form.rules,
+                    players=data["players"],
+                    save_key=posted_save_key(request),
+                )
+                services.add_evening(group=group, session=session)
+            messages.success(
+                request,
+                _("Session created in %(group)s. Enter the first round.") % {"group": group.name},
+            )
+            return redirect("round_new", session_id=session.pk)
+    if not form.is_bound:
+        form.initial.update(
+            played_on=timezone.localdate(),
+            currency=group.currency,
+            players="\n".join(m.name for m in members),
+        )
+    return render(
+        request,
+        "scoring/sessions/new.html",
+        {
+            "form": form,
+            "past_players": [m.name for m in members],
+            "group": group,
+            "presets": _presets(),
+        },
+        status=400 if form.is_bound else 200,
+    )
+
+
+def _presets():
+    return preset_options()
+
+
+@login_required
+def evening_add(request: HttpRequest, group_id: int) -> HttpResponse:
+    """An existing session joins the group; its players become members."""
+    group = group_for_user(request, group_id)
+    sessions = selectors.unplaced_sessions(group)
+    form = AddEveningForm(request.POST or None, sessions=sessions)
+    if request.method == "POST" and form.is_valid():
+        session = form.cleaned_data["session"]
+        try:
+            services.add_evening(group=group, session=session)
+        except services.GroupError as error:
+            form.add_error("session", str(error))
+        else:
+            messages.success(
+                request,
+                _("%(session)s is an evening of %(group)s now.")
+                % {"session": session.name, "group": group.name},
+            )
+            return redirect("group_detail", group_id=group.pk)
+    return render(
+        request,
+        "groups/evening_add.html",
+        {"group": group, "form": form, "has_sessions": sessions.exists()},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_POST
+def evening_remove(request: HttpRequest, group_id: int, session_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    evening = evening_for_user(request, group, session_id)
+    name = evening.session.name
+    services.remove_evening(evening=evening)
+    messages.success(
+        request,
+        _("%(session)s is no longer an evening of %(group)s; the session stays.")
+        % {"session": name, "group": group.name},
+    )
+    return redirect("group_detail", group_id=group.pk)
+
+
+# --- payments -----------------------------------------------------------------
+
+
+@login_required
+def payment_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    """A blank payment form, or one pre-filled from a suggested payment
+    (?from=<member>&to=<member>&amount=174.00): "Record payment" saves it."""
+    group = group_for_user(request, group_id)
+    earlier = _earlier(request, "payment")
+    if earlier is not None:
+        return _saved_once(
+            request,
+            lambda: _payment_saved(request, group, services.saved_payment(earlier, group=group)),
+            "group_list",
+        )
+    form = PaymentForm(request.POST or None, group=group)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            payment = services.record_payment(
+                group=group,
+                payer=data["payer"],
+                payee=data["payee"],
+                amount=data["amount"],
+                paid_on=data["paid_on"],
+                method=data["method"],
+                note=data["note"],
+                user=request.user,
+                save_key=posted_save_key(request),
+            )
+        except services.GroupError as error:
+            form.add_error(None, str(error))
+        else:
+            return _payment_saved(request, group, payment)
+    if not form.is_bound:
+        form.initial["paid_on"] = timezone.localdate()
+        members = {str(m.pk): m for m in Member.objects.filter(group=group)}
+        payer, payee = (
+            members.get(request.GET.get("from", "")),
+            members.get(request.GET.get("to", "")),
+        )
+        if payer is not None:
+            form.initial["payer"] = payer.pk
+        if payee is not None:
+            form.initial["payee"] = payee.pk
+        amount = request.GET.get("amount", "")
+        if amount and len(amount) <= 15 and amount.replace(".", "", 1).isdigit():
+            form.initial["amount"] = amount
+    return render(
+        request,
+        "groups/payment_form.html",
+        {"group": group, "form": form, "payment": None},
+        status=400 if form.is_bound else 200,
+    )
+
+
+def _payment_saved(request: HttpRequest, group: Group, payment: Payment) -> HttpResponse:
+    messages.success(
+        request,
+        _("Payment recorded: %(payer)s paid %(payee)s %(amount)s.")
+        % {
+            "payer": payment.payer.name,
+            "payee": payment.payee.name,
+            "amount": selectors.money_text(payment.amount, group.currency),
+        },
+    )
+    return redirect("group_detail", group_id=group.pk)
+
+
+@login_required
+def payment_edit(request: HttpRequest, group_id: int, payment_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    payment = payment_for_user(request, group, payment_id)
+    initial = {
+        "payer": payment.payer_id,
+        "payee": payment.payee_id,
+        "amount": payment.amount,
+        "paid_on": payment.paid_on,
+        "method": payment.method,
+        "note": payment.note,
+    }
+    form = PaymentForm(request.POST or None, group=group, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            version = -1
+        data = form.cleaned_data
+        try:
+            services.edit_payment(
+                payment=payment,
+                version=version,
+                payer=data["payer"],
+                payee=data["payee"],
+                amount=data["amount"],
+                paid_on=data["paid_on"],
+                method=data["method"],
+                note=data["note"],
+                user=request.user,
+            )
+        except services.GroupError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Payment changed."))
+            return redirect("group_detail", group_id=group.pk)
+    return render(
+        request,
+        "groups/payment_form.html",
+        {"group": group, "form": form, "payment": payment},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_POST
+def payment_delete(request: HttpRequest, group_id: int, payment_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    payment = payment_for_user(request, group, payment_id)
+    services.delete_payment(payment=payment, user=request.user)
+    messages.success(
+        request,
+        _("Payment deleted. The history of payments can restore it."),
+    )
+    return redirect("group_detail", group_id=group.pk)
+
+
+@login_required
+def payment_changes(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    changes = list(PaymentChange.objects.filter(group=group).select_related("user")[:200])
+    restorable = {
+        c.pk
+        for c in changes
+        if c.action == "delete"
+        and not c.restored
+        and not Payment.objects.filter(pk=c.payment_pk).exists()
+    }
+    return render(
+        request,
+        "groups/changes.html",
+        {"group": group, "changes": changes, "restorable": restorable},
+    )
+
+
+@login_required
+@require_POST
+def payment_restore(request: HttpRequest, group_id: int, change_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    change = change_for_user(request, group, change_id)
+    try:
+        services.restore_payment(change=change, user=request.user)
+    except services.GroupError as error:
+        messages.error(request, str(error))
+        return redirect("group_changes", group_id=group.pk)
+    messages.success(request, _("Payment restored."))
+    return redirect("group_detail", group_id=group.pk)
+
+
+# --- files --------------------------------------------------------------------
+
+
+@login_required
+def group_export(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    text = dumps(export_group(selectors.group_doc(group)))
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="group-{group.pk}.json"'
+    return response
+
+
+@login_required
+def group_import(request: HttpRequest) -> HttpResponse:
+    earlier = _earlier(request, "groupfile")
+    if earlier is not None:
+        return _saved_once(
+            request,
+            lambda: _imported(request, services.saved_group(earlier, owner=request.user)),
+            "group_list",
+        )
+    form = GroupImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        form = GroupImportForm(request.POST, request.FILES)
+    if form.is_bound and form.is_valid() and form.doc is not None:
+        group = services.import_group(
+            doc=form.doc, owner=request.user, save_key=posted_save_key(request)
+        )
+        return _imported(request, group)
+    return render(
+        request, "groups/import.html", {"form": form}, status=400 if form.is_bound else 200
+    )
+
+
+def _imported(request: HttpRequest, group: Group) -> HttpResponse:
+    messages.success(request, _("Imported “%(name)s”.") % {"name": group.name})
+    return redirect("group_detail", group_id=group.pk)
