@@ -32,7 +32,7 @@ from scoring.models import GameSession, Round
 from scoring.selectors.ledger_table import ledger_context
 from scoring.selectors.reports import new_round_setting
 from scoring.selectors.snapshot import read_snapshot
-from scoring.selectors.versions import version_of
+from scoring.selectors.versions import owned_version, version_of
 from scoring.services import rounds_with_entries
 from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
@@ -337,14 +337,17 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _seat_etag(request: HttpRequest, token: str) -> str | None:
-    """The version of the seat's session, in one indexed read (seat and
-    session joined); None for a made-up or revoked link: 404."""
+    """The version of the seat's session (as its page was rendered with, its
+    owner's counter included); None for a made-up or revoked link: 404."""
     if not token or len(token) > 64:
         return None
-    row = Seat.objects.filter(token=token).values_list("session_id", "session__updated_at").first()
+    row = Seat.objects.filter(token=token).values_list("session_id", "session__owner_id").first()
     if row is None:
         return None
-    return _validator(version_of(GameSession(pk=row[0], updated_at=row[1])))
+    if row[1] is None:  # a session nobody owns (imported from the command line)
+        return _validator(version_of(GameSession.objects.get(pk=row[0])))
+    version = owned_version(row[0], row[1])
+    return None if version is None else _validator(version)
 
 
 @condition(etag_func=_seat_etag)

@@ -232,8 +232,8 @@ def test_an_owner_and_a_co_scorer_editing_at_once_one_wins_one_is_told(two_score
     opened = {"version": str(round_.version)}
     one, two = {**hand(session, 30), **opened}, {**hand(session, 40), **opened}
     results = at_once(lambda: owner.post(path, one), lambda: helper.post(path, two))
-    assert sorted(status for status, _body in results) == [200, 302]
-    refused = next(unescape(body) for status, body in results if status == 200)
+    assert sorted(status for status, _body in results) == [302, 409]
+    refused = next(unescape(body) for status, body in results if status == 409)
     assert CONFLICT in refused
     assert f'id="conflict-reload" href="{path}"' in refused  # a link to the round as it is now
     winner = next(i for i, (status, _b) in enumerate(results) if status == 302)

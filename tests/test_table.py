@@ -204,6 +204,7 @@ def test_two_scorers_saving_at_once_get_what_one_scorer_gets(co_client, logged_i
     hers = round_data(session, {**WORKED, "Aama": ("seen", 9)}, "Didi")
     assert logged_in.post(edit_url, {**mine, "version": "1"}).status_code == 302
     stale = co_client.post(edit_url, {**hers, "version": "1"})
+    assert stale.status_code == 409
     html = stale.content.decode()
     assert 'id="conflict-reload"' in html and f'href="{edit_url}"' in html
     round_.refresh_from_db()
@@ -374,6 +375,9 @@ def test_a_seat_follows_its_session_and_sees_the_result(logged_in, session, seat
     live = Client().get(_seat_url(seat) + "live/")
     assert live.status_code == 200
     etag = live["ETag"]
+    # The page carries the same validator its polls are answered by.
+    first = Client().get(_seat_url(seat)).content.decode()
+    assert f'data-follow-etag="{etag.strip(chr(34))}"' in first
     assert Client().get(_seat_url(seat) + "live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
     logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
     moved = Client().get(_seat_url(seat) + "live/", HTTP_IF_NONE_MATCH=etag)
@@ -423,6 +427,8 @@ def test_the_session_page_follows_changes_by_conditional_requests(logged_in, co_
     assert f'data-follow-etag="{etag}"' in page
     assert logged_in.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     assert co_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    co_page = co_client.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert f'data-follow-etag="{etag}"' in co_page
     co_client.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
     assert logged_in.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
 

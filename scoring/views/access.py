@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
-from ..selectors.versions import owned_version, shared_version, version_of, with_owner_version
+from ..selectors.versions import owned_version, shared_version, with_owner_version
 from ..services import rounds_with_entries
 from ..services.savekeys import earlier_save, posted_save_key, repeated_save
 
@@ -41,14 +41,17 @@ def _scored_by(request: HttpRequest) -> QuerySet[GameSession]:
     user_id = request.user.pk
     if user_id is None:
         return GameSession.objects.none()
-    return GameSession.objects.filter(Q(owner_id=user_id) | Q(co_scorers__user_id=user_id))
+    # The co-scored sessions as a subquery, not a join: one row per session.
+    co_scored = GameSession.objects.filter(co_scorers__user_id=user_id).values("pk")
+    return GameSession.objects.filter(Q(owner_id=user_id) | Q(pk__in=co_scored))
 
 
 def session_for_scorer(request: HttpRequest, session_id: int) -> GameSession:
     """The reader's session, or one they co-score: for the views that read the
     ledger or write rounds. Marked, so round_for_user and change_for_user let the
     co-scorer through for this session alone."""
-    session = get_object_or_404(_scored_by(request).distinct(), pk=session_id)
+    # With its owner's counter: its version (versions.py) costs no query of its own.
+    session = get_object_or_404(with_owner_version(_scored_by(request)), pk=session_id)
     session.scorer_id = request.user.pk
     return session
 
@@ -58,10 +61,11 @@ def session_version_for_scorer(request: HttpRequest, session_id: int) -> str:
     version = owned_version(session_id, request.user.pk)
     if version is not None:
         return version
-    row = _scored_by(request).filter(pk=session_id).values_list("pk", "updated_at").first()
-    if row is None:
+    owner_id = _scored_by(request).filter(pk=session_id).values_list("owner_id", flat=True).first()
+    version = owned_version(session_id, owner_id) if owner_id is not None else None
+    if version is None:
         raise Http404
-    return version_of(GameSession(pk=row[0], updated_at=row[1]))
+    return version
 
 
 def is_owner(request: HttpRequest, session: GameSession) -> bool:
