@@ -280,7 +280,7 @@ def table_of_phones(env: dict[str, str], owner, workers: int, seconds: int, save
         for name, values in (
             ("a round saved → a seat page shows it", saved),
             ("a seat's count → the scorer's open form", counted),
-            (f"a round saved → the share page ({SHARE_SECONDS:g} s)", shared),
+            ("a round saved → the share page", shared),
         ):
             print(
                 f"{name:44} {statistics.median(values) * 1000:6.0f}ms "
