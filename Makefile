@@ -35,12 +35,15 @@ lan: setup
 	DEBUG=1 $(BIN)/python manage.py demo
 	DEBUG=1 $(BIN)/python manage.py lan --port $(PORT)
 
-# The whole suite on SQLite, then all but the browser tests (the same pages,
-# four minutes more) on a throwaway PostgreSQL cluster beside a throwaway Redis:
-# there the two-host tests (tests/test_two_hosts.py: two gunicorn hosts on that
-# PostgreSQL and Redis) run too. make test-postgres runs every test there.
+# The whole suite on SQLite, in random order (pytest-randomly: its seed is in
+# the header; SEED=N replays that order), then all but the browser tests (the
+# same pages, four minutes more) in file order on a throwaway PostgreSQL
+# cluster beside a throwaway Redis: there the two-host tests
+# (tests/test_two_hosts.py: two gunicorn hosts on that PostgreSQL and Redis)
+# run too. make test-postgres runs every test there.
+SEED ?= default
 test: system-deps lint
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -m "not twohost"
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -p randomly --randomly-seed=$(SEED) -m "not twohost"
 	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres scripts/with-redis $(BIN)/pytest -m "not browser"
 
 test-postgres: setup system-deps

@@ -3,7 +3,7 @@
 import js from "@eslint/js";
 import globals from "globals";
 
-const MODULES = ["static/js/settlement.js", "static/js/breakdown-words.js"];
+const MODULES = ["static/js/settlement.js", "static/js/breakdown-words.js", "static/js/session-chain.js"];
 
 export default [
   { ignores: ["node_modules/", "staticfiles/", ".venv/"] },

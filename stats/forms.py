@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from localise.forms import EitherCalendarDateField
+from localise.widgets import QuickSelect
 from scoring.engine.rules import PRESETS
 
 from .records import HistoryFilter
@@ -27,15 +28,16 @@ def variant_choices() -> list[tuple[str, StrOrPromise]]:
 class HistoryForm(forms.Form):
     """The round history's filters; every field may be left empty."""
 
+    # One option per evening and per player: drawn without a template per option.
     session = forms.TypedChoiceField(
-        label=_("Evening"), required=False, coerce=int, empty_value=None
+        label=_("Evening"), required=False, coerce=int, empty_value=None, widget=QuickSelect
     )
-    player = forms.ChoiceField(label=_("Player"), required=False)
-    winner = forms.ChoiceField(label=_("Winner"), required=False)
+    player = forms.ChoiceField(label=_("Player"), required=False, widget=QuickSelect)
+    winner = forms.ChoiceField(label=_("Winner"), required=False, widget=QuickSelect)
     # Either calendar, as on the session form: "2083-06-16" is Bikram Sambat.
     date_from = EitherCalendarDateField(label=_("From"), required=False)
     date_to = EitherCalendarDateField(label=_("To"), required=False)
-    variant = forms.ChoiceField(label=_("Rules"), required=False)
+    variant = forms.ChoiceField(label=_("Rules"), required=False, widget=QuickSelect)
     dublee = forms.BooleanField(label=_("Dublee wins only"), required=False)
     victims = forms.BooleanField(label=_("Kidnapped or murdered maal only"), required=False)
     dhoos = forms.BooleanField(label=_("Rounds with dhoos only"), required=False)
@@ -43,6 +45,7 @@ class HistoryForm(forms.Form):
         label=_("Order"),
         required=False,
         choices=[("recent", _("Newest first")), ("swing", _("Biggest swings first"))],
+        widget=QuickSelect,
     )
 
     def __init__(

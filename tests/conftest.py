@@ -1,7 +1,9 @@
 """Shared by every test."""
 
 import pytest
+from django.conf import settings
 from django.core.cache import caches
+from django.utils import translation
 
 from groups.selectors import forget_pieces
 from scoring.selectors.versions import forget_computed
@@ -26,6 +28,17 @@ def _empty_cache():
     forget_computed()
     forget_pieces()
     forget_record_pieces()
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Each test starts in the site's language and leaves it so: a request through
+    LocaleMiddleware (a Nepali page) activates its language in the test's thread
+    and leaves it active, and a later test that reads a message or runs a command
+    would then get it in Nepali (found by running the suite in random order)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -217,3 +217,52 @@ def test_the_offline_words_are_in_nepali(client):
     html = client.get(reverse("login"), headers={"accept-language": "ne"}).content.decode()
     assert 'data-offline-at="अफलाइन — %(time)s सम्मको स्थिति"' in html
     assert 'data-fix="सच्याउनुहोस्"' in html
+
+
+def chain_of(html: str) -> dict:
+    found = re.search(r'data-chain="([^"]+)"', html)
+    assert found, "no data-chain on the form"
+    raw = found.group(1)
+    return json.loads(raw.replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&"))
+
+
+def test_the_new_round_form_says_where_the_session_stands(owner, owner_client):
+    """What the phone needs to follow the rounds it keeps (static/js/session-chain.js):
+    the round's number, the dhoos pending before it, where the rotation stands,
+    the seats in dealing order and the words of the line above the form. An
+    edit's form follows nothing."""
+    from scoring import services
+    from scoring.engine import Entry, RoundInput
+
+    session = make_session(owner, preset="nepal", better_after_rotation=True)
+    entries = (Entry("Aama", "seen", 6), Entry("Buwa", "seen", 2), Entry("Didi", dhoos=True))
+    round_ = services.add_round(
+        session,
+        RoundInput(entries=(*entries, Entry("Dai", "seen", 3)), winner="Aama"),
+        players=list(session.players.all()),
+    )
+    chain = chain_of(owner_client.get(reverse("round_new", args=[session.pk])).content.decode())
+    assert chain["start"] == {
+        "number": 2,
+        "pending": [{"player": "Didi", "amount": 15, "from": 1}],
+        "counter": 1,
+        "players": 4,
+        "since": None,
+        "dublee": False,
+    }
+    assert chain["seats"] == ["Aama", "Buwa", "Didi", "Dai"]
+    assert chain["script"] == "/static/js/session-chain.js"
+    assert chain["words"]["round"] == "Round %(number)s"
+    edit = owner_client.get(reverse("round_edit", args=[session.pk, round_.pk])).content.decode()
+    assert "data-chain=" not in edit
+    owner_client.post(reverse("set_language"), {"language": "ne"})
+    html = owner_client.get(reverse("round_new", args=[session.pk])).content.decode()
+    words = chain_of(html)["words"]
+    assert words["deals"] == "%(dealer)s ले पत्ता बाँड्नुहुन्छ"
+    assert words["afterKept"] == ("यही फोनमा हिसाब गरिएको, यसमा राखिएका र अझै नपठाइएका राउन्डहरूपछि।")
+
+
+def test_a_send_from_the_queue_waits_as_long_as_a_save(client, settings):
+    settings.OFFLINE_SAVE_TIMEOUT_MS = 1234
+    html = client.get(reverse("login")).content.decode()
+    assert 'data-save-wait="1234"' in html

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from functools import lru_cache
 
 from django import template
 from django.utils import timezone
@@ -94,10 +95,17 @@ def local_date(value, fmt: str = "j M Y") -> str:
         return ""
     if isinstance(value, datetime.datetime):
         value = timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
-    gregorian = date_format(value, fmt)
-    if not _nepali():
+    return _date_label(value, fmt, get_language() or "")
+
+
+@lru_cache(maxsize=4096)
+def _date_label(day: datetime.date, fmt: str, language: str) -> str:
+    # A day's words never change in one language: a page listing a hundred
+    # evenings (the round search's filter) formats each once per process.
+    gregorian = date_format(day, fmt)
+    if not language.startswith("ne"):
         return gregorian
-    bikram = bs_label(value)
+    bikram = bs_label(day)
     return f"{bikram} ({gregorian})" if bikram else gregorian
 
 

@@ -12,13 +12,14 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.templatetags.static import static
 from django.utils.translation import gettext, ngettext
 
 from localise.numbers import NumberFormat
 
 from ..engine.rules import Rules, option_schema
-from ..engine.settlement import FIELD_WORDS
-from ..web.offline import navigation_timeout_ms, user_bucket
+from ..engine.settlement import FIELD_WORDS, BetterDefault, Dhoos
+from ..web.offline import navigation_timeout_ms, save_timeout_ms, user_bucket
 from ..words.breakdown_words import MINUS_PLAYERS
 
 register = template.Library()
@@ -39,6 +40,12 @@ def offline_poll_wait() -> int:
 
 
 @register.simple_tag
+def offline_save_wait() -> int:
+    # How long a send of a waiting round waits for a network that hangs.
+    return save_timeout_ms()
+
+
+@register.simple_tag
 def offline_rules(rules: Rules) -> str:
     """The session's rules as settlement.js takes them: the options' schema as the
     engine declares them (kind, default, values) and the session's values."""
@@ -56,6 +63,56 @@ def offline_pending(pending: Any) -> str:
     """The next-winner dhoos pending before this round, as settlement.js books them."""
     return json.dumps(
         [{"player": d.player, "amount": d.amount, "from": d.round} for d in pending or ()]
+    )
+
+
+def chain_state(number: int, better: BetterDefault, pending: Any) -> dict[str, Any]:
+    """Round `number` as the rounds before it leave it, as static/js/session-chain.js
+    takes it: where the rotation of the deal stands, whether the round before was
+    a dublee win, and the next-winner dhoos pending before it."""
+    owed: tuple[Dhoos, ...] = tuple(pending or ())
+    return {
+        "number": number,
+        "pending": [{"player": d.player, "amount": d.amount, "from": d.round} for d in owed],
+        "counter": better.rounds,
+        "players": better.players,
+        "since": better.since,
+        "dublee": better.dublee,
+    }
+
+
+@register.simple_tag
+def offline_chain(setting: Any, session: Any) -> str:
+    """What the new-round form needs to follow the rounds kept on the phone
+    (static/js/offline-preview.js): the state of the round it is for, the seats
+    in dealing order, the chain's script and the words of the line that says
+    the round's number, its dealer and why it starts better."""
+    if setting is None:
+        return "{}"
+    return json.dumps(
+        {
+            "start": chain_state(setting.number, setting.better, setting.pending),
+            "seats": [player.name for player in session.players.all()],
+            "script": static("js/session-chain.js"),
+            "words": {
+                "round": gettext("Round %(number)s"),
+                "deals": gettext("%(dealer)s deals"),
+                "better": gettext("Better (double) round by the house rules"),
+                "rotationStart": gettext(
+                    "a full rotation of the deal: %(rounds)d rounds since the start, "
+                    "%(players)d players"
+                ),
+                "rotationSince": gettext(
+                    "a full rotation of the deal: %(rounds)d rounds since better round "
+                    "%(since)d, %(players)d players"
+                ),
+                "dublee": gettext("the round before was won by eight dublees"),
+                "afterKept": gettext(
+                    "Worked out on this phone, after the rounds saved on it and not sent yet."
+                ),
+            },
+        },
+        ensure_ascii=False,
     )
 
 

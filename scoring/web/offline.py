@@ -133,6 +133,12 @@ def navigation_timeout_ms() -> int:
     return int(getattr(settings, "OFFLINE_NAVIGATION_TIMEOUT_MS", NAVIGATION_TIMEOUT_MS))
 
 
+def save_timeout_ms() -> int:
+    """How long a round's save (the worker's, or a send from the queue) waits
+    for a network that hangs before it is given up and kept (or left) waiting."""
+    return int(getattr(settings, "OFFLINE_SAVE_TIMEOUT_MS", SAVE_TIMEOUT_MS))
+
+
 def service_worker_config(*, offline_url: str, login_url: str, logout_url: str) -> str:
     urls, version = precache()
     return json.dumps(
@@ -145,7 +151,7 @@ def service_worker_config(*, offline_url: str, login_url: str, logout_url: str) 
             "queueScript": static("js/offline-queue.js"),
             "staticUrl": settings.STATIC_URL,
             "navigationTimeout": navigation_timeout_ms(),
-            "saveTimeout": int(getattr(settings, "OFFLINE_SAVE_TIMEOUT_MS", SAVE_TIMEOUT_MS)),
+            "saveTimeout": save_timeout_ms(),
             "recheck": int(getattr(settings, "OFFLINE_RECHECK_MS", RECHECK_MS)),
         }
     )

@@ -14,12 +14,20 @@
 
   // The engine's copy (settlement.js) and the payments in words
   // (breakdown-words.js), by dynamic import: static() names them, hashed in production.
+  var loaded = null; // the modules, once here (a save reads them at once)
+
   function load() {
+    var chainScript = chainData && chainData.script;
     modules =
       modules ||
-      Promise.all([import(form.dataset.settlement), import(form.dataset.words)]).then(function (loaded) {
-        num = loaded[1].grouper(numbers);
-        return { engine: loaded[0], words: loaded[1] };
+      Promise.all([
+        import(form.dataset.settlement),
+        import(form.dataset.words),
+        chainScript ? import(chainScript) : Promise.resolve(null),
+      ]).then(function (found) {
+        num = found[1].grouper(numbers);
+        loaded = { engine: found[0], words: found[1], chain: found[2] };
+        return loaded;
       });
     return modules;
   }
@@ -34,6 +42,8 @@
 
   var rules = parse(form.dataset.rules, {});
   var pending = parse(form.dataset.pending, []);
+  var chainData = parse(form.dataset.chain || "null", null);
+  if (chainData && !chainData.start) chainData = null;
   var catalogue = parse(form.dataset.catalogue, {});
   // The page's number format (localise/numbers.py): its separator and group sizes.
   var numbers = parse(form.dataset.numberFormat, { sep: ",", sizes: [3] });
@@ -47,43 +57,42 @@
     return form.querySelector("#" + id);
   }
 
-  function points(input) {
-    var text = input ? input.value.trim() : "";
+  function points(value) {
+    var text = typeof value === "string" ? value.trim() : "";
     if (text === "") return 0;
     return /^\d+$/.test(text) ? Number(text) : text; // refused by the engine, as on the server
   }
 
-  // The round as the form holds it; null while nobody is picked as winner.
-  function roundOf() {
-    var chosen = form.querySelector('input[name="winner"]:checked');
+  // The round as the form holds it (or as a form sent it: `values` with get,
+  // getAll and has, FormData or URLSearchParams); null while nobody is picked
+  // as winner. The form's players by id, as the rows name them.
+  function roundOf(values) {
+    values = values || new FormData(form);
+    var chosen = values.get("winner");
     if (!chosen) return null;
     var winner = null;
     var entries = [];
     form.querySelectorAll(".player-row").forEach(function (row) {
       var id = row.dataset.playerId;
-      var plays = field("p-" + id + "-plays");
-      if (plays && !plays.checked) return;
-      var unseen = field("p-" + id + "-status-unseen");
-      var dhoos = field("p-" + id + "-dhoos");
-      var dublees = field("p-" + id + "-dublees");
-      if (chosen.value === id) winner = row.dataset.player;
+      var prefix = "p-" + id + "-";
+      if (field(prefix + "plays") && values.get(prefix + "plays") === null) return;
+      var dublees = values.get(prefix + "dublees") !== null;
+      if (chosen === id) winner = row.dataset.player;
       entries.push({
         player: row.dataset.player,
         // Dublees show the tiplu: seen, as the server takes it.
-        status: unseen && unseen.checked && !(dublees && dublees.checked) ? "unseen" : "seen",
-        maal: points(field("p-" + id + "-maal")),
-        tunnel: points(field("p-" + id + "-tunnel")),
-        dhoos: Boolean(dhoos && dhoos.checked),
-        dublees: Boolean(dublees && dublees.checked),
+        status: values.get(prefix + "status") === "unseen" && !dublees ? "unseen" : "seen",
+        maal: points(values.get(prefix + "maal")),
+        tunnel: points(values.get(prefix + "tunnel")),
+        dhoos: values.get(prefix + "dhoos") !== null,
+        dublees: dublees,
       });
     });
-    var dublee = field("win_type-dublee");
-    var better = field("better");
     return {
       entries: entries,
       winner: winner,
-      win_type: dublee && dublee.checked ? "dublee" : "normal",
-      better: Boolean(better && better.checked),
+      win_type: values.get("win_type") === "dublee" ? "dublee" : "normal",
+      better: values.get("better") !== null,
     };
   }
 
@@ -231,6 +240,152 @@
 
   var shown = null; // the round the preview shows, as JSON
 
+  // --- The rounds kept on the phone before this one -------------------------------------------
+
+  var editing = !chainData; // only a new round's form follows them
+  var sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
+  var sessionId = sessionMatch ? sessionMatch[1] : null;
+  var offlineStrings = document.getElementById("offline-strings");
+  var user = offlineStrings ? offlineStrings.dataset.user : "";
+  var Queue = window.MarriageQueue;
+  var fixing = new URLSearchParams(location.search).get("fix");
+  // The round this form is for, as the server's last round leaves it; moved on
+  // as the rounds kept before it arrive there.
+  var base = chainData ? chainData.start : null;
+  var kept = []; // [{key, round}] kept on the phone before this round, in order
+  var after = null; // the chain's answer: {state, default} for this round
+  var followed = false; // rounds kept here have moved the form on
+  var numberField = form.querySelector('input[name="number"]');
+  var betterBox = field("better");
+  var betterTouched = false;
+  if (betterBox) {
+    betterBox.addEventListener("change", function (event) {
+      if (event.isTrusted) betterTouched = true;
+    });
+  }
+
+  function keptRecords() {
+    if (editing || !Queue || !user || !sessionId) return Promise.resolve([]);
+    return Queue.list(user).then(function (records) {
+      var mine = records.filter(function (record) {
+        return record.session === sessionId && /\/rounds\/new\/$/.test(record.url);
+      });
+      if (fixing) {
+        // Fixing a refused round: the rounds kept before it come before it.
+        var at = mine.findIndex(function (record) {
+          return record.key === fixing;
+        });
+        if (at >= 0) mine = mine.slice(0, at);
+      }
+      return mine;
+    });
+  }
+
+  function say(text, params) {
+    return String(text || "").replace(/%\((\w+)\)[sd]/g, function (_, name) {
+      return params && name in params ? String(params[name]) : "";
+    });
+  }
+
+  // The line above the form: "Round 3 · Dai deals", and why it starts better.
+  function sayNextRound(state, fallback) {
+    var line = document.querySelector(".next-round");
+    if (!line || !chainData.words) return;
+    var words = chainData.words;
+    var dealer = loaded.chain.dealerOf(chainData.seats || [], state.number);
+    var parts = [document.createTextNode(say(words.round, { number: state.number }) +
+      (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""))];
+    if (fallback.better) {
+      var reasons = [];
+      if (fallback.rotation) {
+        reasons.push(say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback));
+      }
+      if (fallback.dublee) reasons.push(words.dublee);
+      parts.push(document.createElement("br"));
+      parts.push(element("strong", "better-by-default", words.better));
+      parts.push(document.createTextNode(": " + reasons.join("; ")));
+    }
+    line.replaceChildren.apply(line, parts);
+    line.dataset.round = String(state.number);
+  }
+
+  // Works the chain out again from the queue; the form follows it.
+  function follow() {
+    if (editing) return Promise.resolve();
+    return Promise.all([load(), keptRecords()]).then(function (found) {
+      var records = found[1];
+      kept = records.map(function (record) {
+        return { key: record.key, round: roundOf(new URLSearchParams(record.fields)) };
+      });
+      var rounds = kept.map(function (item) {
+        return item.round || { entries: [], winner: null, win_type: "normal", better: false };
+      });
+      var answer = loaded.chain.settleWaiting(loaded.engine, base, rounds, rules);
+      var fallback = loaded.chain.betterDefault(loaded.engine, answer.state, rules);
+      var moved = !after || after.state.number !== answer.state.number;
+      after = { state: answer.state, default: fallback };
+      // The form as the server gave it stands until rounds kept here move it
+      // on (a refused save's form keeps the better mark as it was sent).
+      followed = followed || kept.length > 0;
+      if (!followed) return null;
+      if (numberField) numberField.value = String(answer.state.number);
+      sayNextRound(answer.state, fallback);
+      if (betterBox && !betterTouched && moved && !restoring) betterBox.checked = fallback.better;
+      shown = null; // what is pending may have changed: worked out again
+      if (kept.length || !navigator.onLine) return show();
+      return null;
+    });
+  }
+
+  // A round kept here reached the server: the form's starting point moves past
+  // it (the rounds after it are still on the phone).
+  function arrived(key) {
+    var at = kept.findIndex(function (item) {
+      return item.key === key;
+    });
+    if (at !== 0 || !loaded) return;
+    var round = kept[0].round;
+    if (round) base = loaded.chain.step(loaded.engine, base, round, rules).state;
+    kept.shift();
+  }
+
+  // What the ledger lists of this round while it waits on the phone: the
+  // winner and each player's net as the server will save them. Null until the
+  // modules are here (offline.js then reads the preview).
+  window.MarriageRoundSummary = function () {
+    if (!loaded) return null;
+    var round = roundOf();
+    if (!round) return null;
+    var nets = {};
+    var outside = [];
+    try {
+      if (!loaded.engine.roundProblems(round, rules).length) {
+        var result = loaded.engine.settleRound(round, rules, currentPending());
+        result.players.forEach(function (p) {
+          nets[p.player] = p.net;
+        });
+        // A fouler who sat the round out and pays a waiting dhoos in it (next_round_winner).
+        outside = (result.outside || []).map(function (owed) {
+          return { name: owed.player, net: result.nets ? result.nets[owed.player] : -owed.amount };
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof loaded.engine.RoundError)) throw error;
+    }
+    return {
+      winner: round.winner,
+      players: round.entries
+        .map(function (entry) {
+          return { name: entry.player, net: entry.player in nets ? nets[entry.player] : null };
+        })
+        .concat(outside),
+    };
+  };
+
+  function currentPending() {
+    return after ? after.state.pending : pending;
+  }
+
   function show() {
     var round = roundOf();
     var key = round && JSON.stringify(round);
@@ -240,11 +395,12 @@
     shown = key;
     return load().then(function (loaded) {
       var module = loaded.engine;
-      var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", t.onPhone)];
+      var note = kept.length && chainData.words.afterKept ? chainData.words.afterKept : t.onPhone;
+      var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", note)];
       var problems = module.roundProblems(round, rules);
       if (!problems.length) {
         try {
-          var result = module.settleRound(round, rules, pending);
+          var result = module.settleRound(round, rules, currentPending());
           content.push(breakdown(module, loaded.words, result));
         } catch (error) {
           if (!(error instanceof module.RoundError)) throw error;
@@ -263,15 +419,122 @@
     });
   }
 
-  // Offline: the request is not even tried. A request that fails (a dead spot
-  // the phone does not know about): worked out here all the same.
+  // Offline, or rounds of this session still on the phone (the server would
+  // settle this one without them): the request is not even tried. A request
+  // that fails (a dead spot the phone does not know about): worked out here
+  // all the same.
   document.body.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt !== form || navigator.onLine) return;
+    if (event.detail.elt !== form || (navigator.onLine && !kept.length)) return;
     event.preventDefault();
     show();
   });
   document.body.addEventListener("htmx:sendError", function (event) {
     if (event.detail.elt === form) show();
   });
-  if (!navigator.onLine) show();
+
+  // --- The draft: what is typed, kept on the phone until saved ----------------------------------
+
+  var SKIP = { csrfmiddlewaretoken: 1, save_key: 1, number: 1, version: 1, offline_summary: 1 };
+  var restoring = false;
+
+  function draftKey() {
+    return "marriage-draft:" + (user || "") + ":" + location.pathname + (fixing ? "?fix=" + fixing : "");
+  }
+
+  function formMark() {
+    // The round the draft is for: a new round's number, an edit's version.
+    var version = form.querySelector('input[name="version"]');
+    return version ? "v" + version.value : "n" + (numberField ? numberField.value : "");
+  }
+
+  function saveDraft() {
+    if (restoring) return;
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (!SKIP[name] && typeof value === "string") fields.push([name, value]);
+    });
+    try {
+      localStorage.setItem(draftKey(), JSON.stringify({ mark: formMark(), fields: fields }));
+    } catch (error) {
+      // no storage (a private window, full): the form works without a draft
+    }
+  }
+
+  function clearDraft() {
+    try {
+      localStorage.removeItem(draftKey());
+    } catch (error) {
+      // no storage
+    }
+  }
+
+  // The draft typed into this form before a reload, if it is for the same round.
+  function restoreDraft() {
+    var draft;
+    try {
+      draft = JSON.parse(localStorage.getItem(draftKey()) || "null");
+    } catch (error) {
+      draft = null;
+    }
+    if (!draft || draft.mark !== formMark() || !Array.isArray(draft.fields)) return false;
+    var values = new URLSearchParams(draft.fields);
+    restoring = true;
+    form.querySelectorAll("input").forEach(function (input) {
+      if (!input.name || SKIP[input.name]) return;
+      var given = values.getAll(input.name);
+      if (input.type === "checkbox" || input.type === "radio") input.checked = given.indexOf(input.value) !== -1;
+      else input.value = given.length ? given[0] : "";
+    });
+    if (betterBox) betterTouched = true; // as it was typed
+    // "More" open where something behind it is set, as the server opens it.
+    form.querySelectorAll("details.more").forEach(function (details) {
+      details.querySelectorAll("input").forEach(function (input) {
+        var set = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value.trim();
+        if (set && input.name && !SKIP[input.name]) details.open = true;
+      });
+    });
+    restoring = false;
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+    return true;
+  }
+
+  form.addEventListener("input", saveDraft);
+  form.addEventListener("change", saveDraft);
+  document.addEventListener(
+    "submit",
+    function (event) {
+      if (event.target === form) clearDraft();
+    },
+    true,
+  );
+
+  // --- Start, and follow the queue ---------------------------------------------------------------
+
+  load();
+  var started = follow()
+    .catch(function () {
+      return null; // no queue to read (storage off): the form as the server gave it
+    })
+    .then(function () {
+      // A fix is filled in from its waiting round (offline.js), not from a draft.
+      if (!fixing) restoreDraft();
+      if (!navigator.onLine || kept.length) return show();
+      return null;
+    });
+
+  function queueChanged(detail) {
+    started.then(function () {
+      if (detail && detail.sent && detail.key) arrived(detail.key);
+      return follow();
+    });
+  }
+  var channel = Queue && Queue.channel ? Queue.channel() : null;
+  if (channel) {
+    channel.addEventListener("message", function (event) {
+      queueChanged(event.data);
+    });
+  }
+  window.addEventListener("marriage-queue", function (event) {
+    queueChanged(event.detail);
+  });
 })();

@@ -71,7 +71,8 @@
   }
 
   // A record from what the form sends. The page adds its reading of the round
-  // (names, figures) as `offline_summary`; the server never sees that field.
+  // (names, figures) as `offline_summary`: the server ignores it, and a send
+  // from the queue leaves it out.
   function recordFrom(options) {
     var fields = [];
     var key = "";
@@ -214,12 +215,36 @@
     return match ? match[1] : null;
   }
 
-  function post(record, token) {
+  // A send unanswered after `timeout` ms (a network that hangs) is given up, so
+  // that the next try is not stuck behind it; if it did arrive, the next one is
+  // answered as it was (its save_key).
+  function post(record, token, timeout) {
     var body = new URLSearchParams();
     record.fields.forEach(function (pair) {
       body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
     });
-    return fetch(record.url, { method: "POST", body: body, credentials: "same-origin" });
+    var giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
+    var timer = giveUp
+      ? setTimeout(function () {
+          giveUp.abort();
+        }, timeout)
+      : null;
+    var sent = fetch(record.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      signal: giveUp ? giveUp.signal : undefined,
+    });
+    return sent.then(
+      function (response) {
+        clearTimeout(timer);
+        return response;
+      },
+      function (error) {
+        clearTimeout(timer);
+        throw error;
+      },
+    );
   }
 
   function sessionPath(record) {
@@ -230,6 +255,7 @@
   // or "refused" with the server's messages. A network failure rejects.
   function sendOne(record, options) {
     var loginUrl = (options && options.loginUrl) || "/accounts/login/";
+    var timeout = (options && options.timeout) || 0;
     function judge(response, retried) {
       var path = new URL(response.url).pathname;
       if (path === loginUrl) return { outcome: "login" };
@@ -242,7 +268,7 @@
             return page.text();
           })
           .then(function (html) {
-            return post(record, tokenOf(html));
+            return post(record, tokenOf(html), timeout);
           })
           .then(function (again) {
             return judge(again, true);
@@ -252,7 +278,7 @@
         return { outcome: "refused", messages: messagesOf(html), status: response.status };
       });
     }
-    return post(record, null).then(function (response) {
+    return post(record, null, timeout).then(function (response) {
       return judge(response, false);
     });
   }
@@ -273,7 +299,7 @@
           function (result) {
             if (result.outcome === "sent") {
               report.sent.push(record);
-              return remove(record.key, { session: record.session, sent: true }).then(next);
+              return remove(record.key, { session: record.session, sent: true, key: record.key }).then(next);
             }
             if (result.outcome === "refused") {
               held[record.session] = true;

@@ -197,9 +197,14 @@
   var CHECK_LIMIT = 10000;
   var checking = { timer: null, delay: CHECK_FIRST, stopped: true, idle: false, asking: null };
 
+  // While rounds wait to be sent, every CHECK_WAITING at most: they go, and
+  // the page shows them, soon after the network answers.
+  var CHECK_WAITING = 1000;
+  var CHECK_WAITING_LIMIT = 3000;
+
   function nextCheck() {
     clearTimeout(checking.timer);
-    checking.timer = setTimeout(check, checking.delay);
+    checking.timer = setTimeout(check, waitingHere ? Math.min(checking.delay, CHECK_WAITING) : checking.delay);
     checking.delay = Math.min(checking.delay * 2, CHECK_FIRST * 6);
   }
 
@@ -214,9 +219,12 @@
     if (checking.asking) checking.asking.abort(); // asked again at once (the `online` event)
     var giveUp = new AbortController();
     checking.asking = giveUp;
-    var limit = setTimeout(function () {
-      giveUp.abort();
-    }, CHECK_LIMIT);
+    var limit = setTimeout(
+      function () {
+        giveUp.abort();
+      },
+      waitingHere ? CHECK_WAITING_LIMIT : CHECK_LIMIT,
+    );
     fetch(words.check, {
       cache: "no-store",
       credentials: "same-origin",
@@ -271,21 +279,85 @@
     if (!navigator.onLine) return Promise.resolve();
     return userKnown.then(function (user) {
       if (!signedIn(user)) return null;
-      return Queue.sendAll(user, { loginUrl: words.login }).then(function (report) {
-        var here = report.sent.some(function (record) {
-          return record.session === sessionId;
+      return Queue.sendAll(user, { loginUrl: words.login, timeout: Number(words.saveWait) || 0 }).then(
+        function (report) {
+          var here = report.sent.some(function (record) {
+            return record.session === sessionId;
+          });
+          keepAgain(report.sent);
+          // A round of this session arrived: its ledger, as the server now has it.
+          if (here && !roundForm && !storedAt) showArrived();
+          else render();
+          retryLater(report);
+          return report;
+        },
+      );
+    });
+  }
+
+  // The session's page as the server now has it, with the rounds just sent
+  // (at the page's path: a `?queued=` from the worker's redirect is not the
+  // page asked for any more).
+  var arriving = false;
+
+  function showArrived() {
+    if (arriving) return;
+    arriving = true;
+    location.replace(location.pathname + location.hash);
+  }
+
+  // The copies the phone keeps of the pages of a session whose rounds were
+  // just sent say the rounds before them (the round form's number, dealer and
+  // dhoos pending): kept again, as they are now.
+  function keepAgain(sent) {
+    if (!sent.length || !registered) return;
+    var sessions = {};
+    sent.forEach(function (record) {
+      sessions[record.session] = true;
+    });
+    registered.then(function (registration) {
+      if (!registration || !registration.active) return;
+      Object.keys(sessions).forEach(function (session) {
+        ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(function (path) {
+          registration.active.postMessage({ type: "keep", url: new URL(path, location.href).href });
         });
-        // A round of this session arrived: its ledger, as the server now has it.
-        if (here && !roundForm && !storedAt) location.reload();
-        else render();
-        return report;
       });
     });
   }
 
+  // Rounds still waiting after a send that found no network, or a server
+  // error, while the browser says it is online (a line that looks online but
+  // fails, no `online` event to come): tried again by themselves, soon
+  // (RETRY_FIRST), then less often after a server error.
+  var RETRY_FIRST = 1000;
+  var RETRY_MOST = 30000;
+  var retry = { timer: null, delay: RETRY_FIRST };
+
+  function retryLater(report) {
+    clearTimeout(retry.timer);
+    retry.timer = null;
+    if (!report || (report.stopped !== "offline" && report.stopped !== "server")) {
+      retry.delay = RETRY_FIRST;
+      return;
+    }
+    if (storedAt || fallback) return; // a page shown from the phone checks the network itself (below)
+    var wait = report.stopped === "server" ? retry.delay : RETRY_FIRST;
+    retry.delay = Math.min(retry.delay * 2, RETRY_MOST);
+    retry.timer = setTimeout(function () {
+      retry.timer = null;
+      if (document.hidden || !navigator.onLine) return; // shown again, or the `online` event, sends
+      send();
+    }, wait);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && waitingHere && navigator.onLine && !storedAt && !fallback) send();
+  });
+
   // --- Waiting rounds, in their session's page ---------------------------------------------
 
   var list = document.querySelector("[data-offline-queue]");
+  var waitingHere = false; // rounds of this user wait to be sent (set by render)
 
   function element(tag, className, text) {
     var node = document.createElement(tag);
@@ -358,6 +430,17 @@
         var mine = records.filter(function (record) {
           return !list.dataset.session || record.session === list.dataset.session;
         });
+        waitingHere = records.some(function (record) {
+          return record.status === "waiting";
+        });
+        // Rounds waiting: the next check whether the network answers comes sooner.
+        if (waitingHere && !checking.stopped && checking.timer) nextCheck();
+        // "Saved on this phone…" goes once nothing of this session waits to be sent.
+        var queuedNote = document.getElementById("offline-queued-note");
+        var sending = mine.some(function (record) {
+          return record.status !== "refused";
+        });
+        if (queuedNote && !sending) queuedNote.remove();
         list.replaceChildren();
         list.hidden = mine.length === 0;
         if (!mine.length) return;
@@ -384,7 +467,25 @@
       Queue.remove(button.dataset.discard).then(render).then(send);
     });
     var channel = Queue.channel();
-    if (channel) channel.onmessage = render;
+    if (channel) {
+      // A round of this session sent from elsewhere (the worker's Background
+      // Sync, another tab): the ledger as the server now has it, once the
+      // rounds of this session have all gone (the list says what still waits).
+      channel.onmessage = function (event) {
+        var detail = event.data || {};
+        render().then(function () {
+          if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine) return;
+          return userKnown.then(function (user) {
+            return Queue.list(user).then(function (records) {
+              var left = records.some(function (record) {
+                return record.session === sessionId && record.status === "waiting";
+              });
+              if (!left) showArrived();
+            });
+          });
+        });
+      };
+    }
     window.addEventListener("marriage-queue", render);
   }
 
@@ -393,6 +494,10 @@
   // What the ledger shows of a waiting round: names and, where the preview
   // worked it out, each player's net.
   function summaryOf(form) {
+    // The round form's own reading (offline-preview.js): settled on the phone
+    // after the rounds kept before it, as the server will.
+    var reading = typeof window.MarriageRoundSummary === "function" ? window.MarriageRoundSummary() : null;
+    if (reading) return reading;
     var chosen = form.querySelector('input[name="winner"]:checked');
     var winner = null;
     if (chosen && chosen.value !== "none") {
@@ -440,7 +545,7 @@
         })
         .then(function () {
           try {
-            sessionStorage.setItem("offline-queued", "1");
+            sessionStorage.setItem("offline-queued", record.key);
           } catch (error) {
             // no storage: the list says it all the same
           }
@@ -465,7 +570,19 @@
       "submit",
       function (event) {
         if (event.target !== roundForm) return;
-        if (navigator.onLine && !fixing) return; // the usual save, through the worker
+        if (navigator.onLine && !fixing) {
+          // The usual save, through the worker, which keeps it on the phone if
+          // it is lost on the way: with what the list then says of it.
+          var carried = roundForm.querySelector('input[name="offline_summary"]');
+          if (!carried) {
+            carried = document.createElement("input");
+            carried.type = "hidden";
+            carried.name = "offline_summary";
+            roundForm.appendChild(carried);
+          }
+          carried.value = JSON.stringify(summaryOf(roundForm));
+          return;
+        }
         event.preventDefault();
         keepOnPhone(roundForm, fixing);
       },
@@ -509,12 +626,16 @@
   }
 
   // Back on the session's page after a save kept on the phone.
+  var queuedKey = null; // its one-time key
   try {
     // (The worker's redirect after a save lost on the way says ?queued=.)
-    var queued = sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).has("queued");
+    var queued = sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).get("queued");
     if (queued && list) {
+      queuedKey = queued;
       sessionStorage.removeItem("offline-queued");
+      if (location.search) history.replaceState(history.state, "", location.pathname + location.hash);
       var note = document.createElement("p");
+      note.id = "offline-queued-note";
       note.className = "message";
       note.setAttribute("role", "status");
       note.textContent = words.queued;
@@ -556,5 +677,17 @@
       });
   });
 
-  render().then(send);
+  // The round just kept may have been sent while this page loaded (the
+  // worker's Background Sync goes at once when the network is there), before
+  // this page listened to the queue: then the page as the server now has it.
+  function sentMeanwhile() {
+    if (!queuedKey || storedAt || fallback || !navigator.onLine) return null;
+    return Queue.get(queuedKey).then(function (record) {
+      if (!record) showArrived();
+    });
+  }
+
+  render()
+    .then(sentMeanwhile)
+    .then(send);
 })();

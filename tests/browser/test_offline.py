@@ -23,6 +23,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles.storage import StaticFilesStorage
 from django.test import Client
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scoring import services
@@ -52,7 +53,18 @@ def wait_until(page, function_body: str, timeout: int = TIMEOUT_MS) -> None:
       }}
       return false;
     }}"""
-    assert page.evaluate(script, timeout), f"never true: {function_body}"
+    for _attempt in range(3):
+        try:
+            answered = page.evaluate(script, timeout)
+        except PlaywrightError as error:
+            # The page went on meanwhile (a reload once the rounds are sent): ask the new one.
+            if "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+            continue
+        assert answered, f"never true: {function_body}"
+        return
+    raise AssertionError(f"the page kept navigating: {function_body}")
 
 
 def goto(page, url: str) -> None:
@@ -69,6 +81,20 @@ def goto(page, url: str) -> None:
     assert page.url == url, f"never reached {url}, still at {page.url}"
 
 
+def reload(page) -> None:
+    """page.reload, after any navigation the page makes by itself (it reloads
+    once its rounds are sent): asked again if that one cut it short."""
+    for _attempt in range(3):
+        try:
+            page.reload()
+            return
+        except PlaywrightError as error:
+            if "ERR_ABORTED" not in str(error) and "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+    page.reload()
+
+
 CONTROLLED = "async () => Boolean(navigator.serviceWorker.controller)"
 
 
@@ -82,6 +108,13 @@ def kept(path: str) -> str:
       }}
       return false;
     }}"""
+
+
+def session_page(session) -> re.Pattern[str]:
+    """The session's page, where a save kept on the phone lands: from the page's
+    script, or from the worker's redirect (`?queued=`, which the page then
+    takes out of the address), whichever kept it."""
+    return re.compile(rf"/sessions/{session.pk}/(\?queued=[^#]*)?$")
 
 
 def open_kept(page, live_server, *paths: str) -> None:
@@ -156,9 +189,10 @@ def test_installable_manifest_and_a_worker_controlling_the_page(table, live_serv
 
 def test_the_session_page_is_shown_offline_with_its_banner(table, live_server):
     page, _user, session = table
+    line = Line(page, live_server, "page")  # the `online` event, whatever Chromium's emulation
     path = f"/sessions/{session.pk}/"
     open_kept(page, live_server, path, f"/sessions/{session.pk}/settle/")
-    page.context.set_offline(True)
+    line.down()
     goto(page, live_server.url + path)
     expect(page.locator("h1")).to_have_text(session.name)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
@@ -168,43 +202,187 @@ def test_the_session_page_is_shown_offline_with_its_banner(table, live_server):
     goto(page, live_server.url + f"/sessions/{session.pk}/changes/")
     expect(page.locator("h1")).to_have_text("Offline")
     # The network returns: the offline page becomes the page asked for, by itself.
-    page.context.set_offline(False)
+    line.up()
     expect(page.locator("h1")).not_to_have_text("Offline")
     expect(page.locator("#offline-banner")).to_be_hidden()
     goto(page, live_server.url + path)
     expect(page.locator("#offline-banner")).to_be_hidden()
 
 
-def test_a_round_saved_offline_is_sent_once_when_the_network_returns(table, live_server):
-    page, _user, session = table
+# What the page believes of the network, whatever Chromium's own emulation
+# makes navigator.onLine say (it has changed between versions): "page", the
+# phone knows it is offline (navigator.onLine false while the line is down, an
+# `online` event when it is back), so the page's script keeps the round;
+# "lie-fi", the phone thinks it is online all along (navigator.onLine true, no
+# events) while requests fail, so the save goes out and the worker keeps it.
+BELIEF = """(() => {
+  const belief = %s;
+  const real = Object.getOwnPropertyDescriptor(Navigator.prototype, "onLine");
+  Object.defineProperty(Navigator.prototype, "onLine", {
+    configurable: true,
+    get() {
+      if (belief === "lie-fi") return true;
+      return !/(?:^|; )test-line=down(?:;|$)/.test(document.cookie) && real.get.call(this);
+    },
+  });
+  if (belief === "lie-fi") {
+    for (const type of ["online", "offline"]) {
+      window.addEventListener(type, (event) => event.stopImmediatePropagation(), true);
+    }
+  }
+})();"""
+
+
+class Line:
+    """The phone's network, down and back up, as `belief` has the page see it."""
+
+    def __init__(self, page, live_server, belief: str) -> None:
+        self.page = page
+        self.url = live_server.url
+        self.belief = belief
+        page.context.add_init_script(BELIEF % f'"{belief}"')
+        self._mark("up")
+
+    def _mark(self, state: str) -> None:
+        self.page.context.add_cookies([{"name": "test-line", "value": state, "url": self.url}])
+
+    def down(self) -> None:
+        self._mark("down")
+        self.page.context.set_offline(True)
+
+    def up(self) -> None:
+        self._mark("up")
+        self.page.context.set_offline(False)
+        if self.belief == "page":
+            # The event Chromium sends when its own navigator.onLine changes (at
+            # most twice: the page's handlers take it again harmlessly).
+            try:
+                self.page.evaluate("() => window.dispatchEvent(new Event('online'))")
+            except PlaywrightError as error:  # the real event came first and reloaded the page
+                if "context was destroyed" not in str(error):
+                    raise
+
+
+def saves_seen(page, form: str) -> list[str]:
+    """The method of every request for `form` the phone sends from now on (the
+    page's or the worker's), whether or not the network answers."""
+    seen: list[str] = []
+    page.context.on(
+        "request",
+        lambda request: seen.append(request.method) if urlsplit(request.url).path == form else None,
+    )
+    return seen
+
+
+@pytest.mark.parametrize("belief", ["page", "lie-fi"])
+def test_a_round_saved_offline_is_listed_and_sent_once_whichever_kept_it(
+    belief, table, live_server
+):
+    """With the page knowing it is offline, its script keeps the round; on a
+    line that looks online but fails, the save goes out and the worker keeps
+    it. Either way the user sees the same: the round waits, listed with its
+    winner and each player's net, "Saved on this phone" said; when the network
+    is back it is sent once, the message goes and the ledger has it."""
+    page, user, session = table
     form = f"/sessions/{session.pk}/rounds/new/"
+    line = Line(page, live_server, belief)
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
-    page.context.set_offline(True)
+    line.down()
     goto(page, live_server.url + form)  # from the phone
     expect(page.locator("#offline-banner")).to_be_visible()
     fill_hand(page)
     # The preview is worked out on the phone, to the server's figures.
     for name, net in NETS.items():
         expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    seen = saves_seen(page, form)
     page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page).to_have_url(session_page(session))
+    # Whose path it was: the worker's sends the save to the network (and fails).
+    assert ("POST" in seen) == (belief == "lie-fi"), seen
     waiting = page.locator(".offline-queue .queued-round")
     expect(waiting).to_have_count(1)
-    expect(waiting).to_contain_text("waiting to send")
-    expect(waiting).to_contain_text("Didi won")
-    expect(waiting).to_contain_text("Didi +23")
+    expect(waiting.locator(".queued-status")).to_have_text("waiting to send")
+    expect(waiting.locator(".queued-head")).to_contain_text("Didi won")
+    expect(waiting.locator(".num-line")).to_have_text("Aama +3 · Buwa -9 · Didi +23 · Dai -17")
+    note = page.get_by_text("Saved on this phone. It is sent by itself when the network returns.")
+    expect(note).to_be_visible()
     assert Round.objects.filter(session=session).count() == 0
-    page.context.set_offline(False)
-    # Sent by itself on the online event; the page then shows the ledger with it.
-    expect(page.locator(".offline-queue")).to_have_count(0)
-    expect(page.locator("#offline-banner")).to_be_hidden()
+    line.up()
+    # Sent by itself; the page then shows the ledger with it.
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
+    expect(note).to_have_count(0)
+    expect(page.locator("#offline-banner")).to_be_hidden()
     assert Round.objects.filter(session=session).count() == 1
     assert queued_count(page) == 0
     # The next page load sends nothing again.
-    page.reload()
+    reload(page)
     expect(page.locator("h1")).to_have_text(session.name)
     assert Round.objects.filter(session=session).count() == 1
+    assert SavedKey.objects.filter(user=user).count() == 1
+
+
+@pytest.mark.parametrize("belief", ["page", "lie-fi"])
+def test_a_refused_round_is_listed_whichever_kept_it(belief, table, live_server):
+    """A round refused when it arrives (the rules changed meanwhile) is listed
+    with the server's message, whoever kept it, and never sent twice."""
+    page, _user, session = table
+    form = f"/sessions/{session.pk}/rounds/new/"
+    line = Line(page, live_server, belief)
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    line.down()
+    goto(page, live_server.url + form)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.locator(".offline-queue .queued-round")).to_contain_text("Didi won")
+    session.rules = make_rules("pagat", max_players=3).to_options()
+    session.save()
+    line.up()
+    refused = page.locator(".offline-queue .queued-round.refused")
+    expect(refused.locator(".queued-status")).to_have_text("not saved: the server refused it")
+    expect(refused.locator(".errorlist")).to_contain_text("at most 3 players")
+    expect(refused.locator(".num-line")).to_have_text("Aama +3 · Buwa -9 · Didi +23 · Dai -17")
+    assert Round.objects.filter(session=session).count() == 0
+    reload(page)
+    expect(refused).to_have_count(1)
+    assert Round.objects.filter(session=session).count() == 0
+
+
+def test_on_a_line_that_hangs_the_round_waits_and_shows_within_2_seconds(
+    table, live_server, settings
+):
+    """Lie-fi as it usually is: the browser says online, and the save is sent
+    and never answered. The worker gives up (after 600 ms here) and keeps the
+    round; the session page comes from the phone (after 300 ms), listing it
+    with its winner and nets. Once the line answers, the round is sent (once:
+    the held save arrives too, and the second is answered as the first) and
+    the page shows it in its ledger within 2 s, with no `online` event to help
+    (the first check whether the network answers is the usual 5 s away: the
+    rounds waiting make the page ask every second)."""
+    settings.OFFLINE_NAVIGATION_TIMEOUT_MS = 300
+    settings.OFFLINE_SAVE_TIMEOUT_MS = 600
+    page, user, session = table
+    path = f"/sessions/{session.pk}/"
+    form = f"/sessions/{session.pk}/rounds/new/"
+    Line(page, live_server, "lie-fi")
+    open_kept(page, live_server, path, form)
+    network = Hang(page, path, form)
+    goto(page, live_server.url + form)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    fill_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(session_page(session))
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    waiting = page.locator(".offline-queue .queued-round")
+    expect(waiting.locator(".queued-head")).to_contain_text("Didi won")
+    expect(waiting.locator(".num-line")).to_have_text("Aama +3 · Buwa -9 · Didi +23 · Dai -17")
+    assert Round.objects.filter(session=session).count() == 0
+    network.answer()
+    expect(page.locator(".ledger-table, table").first).to_contain_text("23", timeout=2_000)
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
+    wait_until_all_sent(page)
+    assert Round.objects.filter(session=session).count() == 1
+    assert SavedKey.objects.filter(user=user).count() == 1
 
 
 def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server):
@@ -225,7 +403,7 @@ def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server)
     expect(refused.locator(".errorlist")).to_contain_text("at most 3 players")
     assert Round.objects.filter(session=session).count() == 0
     # Kept: a reload still shows it, and nothing is sent.
-    page.reload()
+    reload(page)
     expect(refused).to_have_count(1)
     assert Round.objects.filter(session=session).count() == 0
     # Fixed: Dai sits out, and it goes.
@@ -234,7 +412,7 @@ def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server)
     expect(page.locator('input[name$="-maal"]').first).to_have_value("5")
     page.locator('.player-row[data-player="Dai"] label.plays').click()
     page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page).to_have_url(session_page(session))
     expect(page.locator(".offline-queue")).to_have_count(0)
     assert Round.objects.filter(session=session).count() == 1
 
@@ -313,7 +491,7 @@ def test_a_share_viewer_keeps_the_standings_and_catches_up(
     path = f"/s/{session.share_token}/"
     open_kept(page, live_server, path)
     page.context.set_offline(True)
-    page.reload()
+    reload(page)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     expect(page.locator("h1")).to_have_text(session.name)
     entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
@@ -346,7 +524,7 @@ def test_a_save_lost_on_the_way_is_kept_by_the_worker(table, live_server):
     goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
+    expect(page).to_have_url(session_page(session))
     assert dropped
     # Kept, and sent at once (the network is there): one round, the list empty.
     expect(page.locator("h1")).to_have_text(session.name)
@@ -412,7 +590,7 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     page.context.set_offline(False)
     expect(page.locator(".queued-round.refused")).to_have_count(1)
     page.context.set_offline(True)
-    page.reload()
+    reload(page)
     expect(page.locator("#offline-banner")).to_be_visible()
     expect(page.locator(".queued-round.refused")).to_have_count(1)
     assert violations(page, Axe()) == [], "session page offline, with a refused round"
@@ -514,14 +692,17 @@ def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serve
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
     # Kept on the phone by the worker, while the first save is still unanswered.
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
+    expect(page).to_have_url(session_page(session))
     expect(page.locator("h1")).to_have_text(session.name)
     # Sent again at once (the phone is online) and answered as the first save.
     wait_until_all_sent(page)
     assert arrived == [(302, 1)]  # the held save, saved first
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     assert Round.objects.filter(session=session).count() == 1
-    page.reload()
+    # The page shows it by itself (it reloads once the round is sent), and again.
+    expect(page.locator(".ledger-table")).to_contain_text("+23")
+    page.wait_for_load_state()
+    reload(page)
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
     assert Round.objects.filter(session=session).count() == 1
     assert SavedKey.objects.filter(user=user).count() == 1
@@ -570,7 +751,7 @@ def test_an_edit_made_offline_is_sent_once_when_the_network_returns(table, live_
     for name, net in EDITED_NETS.items():
         expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
     page.get_by_role("button", name="Save changes").tap()
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page).to_have_url(session_page(session))
     waiting = page.locator(".offline-queue .queued-round")
     expect(waiting).to_have_count(1)
     expect(waiting).to_have_attribute("data-key", key)  # the form's key, not a made-up one
@@ -586,7 +767,7 @@ def test_an_edit_made_offline_is_sent_once_when_the_network_returns(table, live_
     assert edited_once(round_) == EDITED
     assert queued_count(page) == 0
     # The next page load sends nothing again.
-    page.reload()
+    reload(page)
     expect(page.locator("h1")).to_have_text(session.name)
     assert edited_once(round_) == EDITED
     assert list(SavedKey.objects.values_list("key", "kind")) == [(key, "edit")]
@@ -609,14 +790,16 @@ def test_an_edit_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serv
     expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+19")
     page.get_by_role("button", name="Save changes").tap()
     # Kept on the phone by the worker, under the form's key, while the edit is unanswered.
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued={key}$"))
+    expect(page).to_have_url(session_page(session))
     expect(page.locator("h1")).to_have_text(session.name)
     # Sent again at once (the phone is online) and answered as the first save.
     wait_until_all_sent(page)
     assert arrived == [(302, EDITED)]  # the held edit, saved first
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     assert edited_once(round_) == EDITED
-    page.reload()
+    expect(page.locator(".ledger-table")).to_contain_text("+19")
+    page.wait_for_load_state()
+    reload(page)
     expect(page.locator(".ledger-table, table").first).to_contain_text("+19")
     assert edited_once(round_) == EDITED
     assert list(SavedKey.objects.filter(user=user).values_list("key", "kind")) == [(key, "edit")]
@@ -646,7 +829,10 @@ class Hang:
     def answer(self) -> None:
         self.answering = True
         for route in self.held:
-            route.continue_()
+            try:
+                route.continue_()
+            except Exception:  # given up by the phone meanwhile: nothing to answer
+                continue
 
 
 def is_check(request) -> bool:
@@ -700,9 +886,13 @@ def test_a_round_kept_while_the_network_hung_is_sent_when_it_answers(table, live
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/\?queued="))
+    expect(page).to_have_url(session_page(session))
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
-    expect(page.locator(".offline-queue .queued-round")).to_contain_text("waiting to send")
+    waiting = page.locator(".offline-queue .queued-round")
+    expect(waiting).to_contain_text("waiting to send")
+    # Kept by the worker, listed as the page's own would be: winner and nets.
+    expect(waiting).to_contain_text("Didi won")
+    expect(waiting.locator(".num-line")).to_have_text("Aama +3 · Buwa -9 · Didi +23 · Dai -17")
     assert Round.objects.filter(session=session).count() == 0
     network.answer()
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
@@ -729,7 +919,8 @@ def test_a_round_form_being_filled_in_stays_when_the_network_answers(
 ):
     """The round form shown from the phone while the network hangs, half filled
     in: when the network answers it is not reloaded (what was typed stays); the
-    banner says the network is back, and its button shows the form as it is now."""
+    banner says the network is back, and its button shows the form as it is now,
+    with what was typed (the draft kept on the phone)."""
     from axe_playwright_python.sync_playwright import Axe
 
     from .test_axe import violations
@@ -755,22 +946,26 @@ def test_a_round_form_being_filled_in_stays_when_the_network_answers(
     assert violations(page, Axe()) == [], "round form, the network back"
     button.tap()
     expect(page.locator("#offline-banner")).to_be_hidden()
-    expect(aama).not_to_have_value("5")
+    # The form as the server has it now, with what was typed: the draft kept on the phone.
+    expect(page.locator("#offline-banner")).to_be_hidden()
     assert page.evaluate("() => window.typedHere === undefined")
+    expect(aama).to_have_value("5")
+    expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+23")
 
 
 def test_a_kept_round_form_says_the_network_is_back_on_the_online_event(table, live_server):
     """Offline, then online: the round form shown from the phone keeps what was
     typed, and says the network is back (it no longer just hides the banner)."""
     page, _user, session = table
+    line = Line(page, live_server, "page")  # the `online` event, whatever Chromium's emulation
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
-    page.context.set_offline(True)
+    line.down()
     goto(page, live_server.url + form)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     fill_hand(page)
     page.evaluate("() => { window.typedHere = true; }")
-    page.context.set_offline(False)
+    line.up()
     back_online(page)
     expect(page.locator('.player-row[data-player="Aama"] input[name$="-maal"]')).to_have_value("5")
     assert page.evaluate("() => window.typedHere === true")
@@ -800,19 +995,20 @@ def test_a_page_kept_before_the_check_still_catches_up_when_the_network_returns(
     the network answers: on the `online` event it does what pages did then. The
     banner goes, the round waiting is sent, and the page reloads with it."""
     page, _user, session = table
+    line = Line(page, live_server, "page")  # the `online` event, whatever Chromium's emulation
     path = f"/sessions/{session.pk}/"
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, path, form)
     wait_until(page, keep_as_before_the_check(path))
-    page.context.set_offline(True)
+    line.down()
     goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page).to_have_url(session_page(session))
     expect(page.locator(".offline-queue .queued-round")).to_contain_text("waiting to send")
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     assert not page.evaluate("() => 'check' in document.getElementById('offline-strings').dataset")
-    page.context.set_offline(False)
+    line.up()
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
     expect(page.locator(".offline-queue")).to_have_count(0)
     expect(page.locator("#offline-banner")).to_be_hidden()
@@ -839,7 +1035,7 @@ def enter_offline(page, live_server, session, winner: str, hand: dict, sits_out:
     if sits_out:
         page.locator(f'.player-row[data-player="{sits_out}"] label.plays').click()
     page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page).to_have_url(session_page(session))
     expect(page.locator(".offline-queue .queued-round")).to_have_count(before + 1)
 
 
@@ -874,7 +1070,7 @@ def test_rounds_saved_offline_go_in_the_order_they_were_saved_each_once(table, l
     assert [(r.number, r.winner.name) for r in rounds] == [(1, "Didi"), (2, "Aama")]
     assert rounds[0].created_at < rounds[1].created_at
     assert sorted(SavedKey.objects.filter(user=user).values_list("key", flat=True)) == sorted(keys)
-    page.reload()
+    reload(page)
     expect(page.locator("h1")).to_have_text(session.name)
     assert Round.objects.filter(session=session).count() == 2
 
@@ -933,7 +1129,7 @@ def test_a_round_whose_winner_was_removed_meanwhile_is_kept_with_its_message(tab
         ]
     )
     assert Round.objects.filter(session=session).count() == 0
-    page.reload()
+    reload(page)
     expect(refused).to_have_count(1)
     expect(refused).to_contain_text("Didi won")
     assert queued_count(page) == 1

@@ -67,7 +67,9 @@ def a_phone_on_the_round_form(
 
 
 def offline_on(page, live_server, form: str) -> None:
-    """The network gone, the kept form opened again from the phone."""
+    """The network gone, the kept form opened again from the phone, empty: the
+    draft of what was typed with the network is dropped (it would fill the form)."""
+    page.evaluate("() => localStorage.clear()")
     page.context.set_offline(True)
     goto(page, live_server.url + form)
 

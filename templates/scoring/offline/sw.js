@@ -162,6 +162,9 @@ async function saveRound(event, match) {
     return await fetch(request, { signal: giveUp.signal });
   } catch (error) {
     if (!form) throw error; // nothing to keep
+    // The page sent its reading of the round with it (offline_summary: the
+    // winner and each player's net), so the list says the same as for a round
+    // the page kept itself.
     const record = self.MarriageQueue.recordFrom({
       user: await currentUser(),
       session: match[1],
@@ -242,6 +245,22 @@ self.addEventListener("message", (event) => {
   }
 });
 
+// The pages of a session whose rounds were just sent, kept again as they are
+// now: the round form's number, dealer and dhoos pending follow the rounds
+// (the page's script does the same when it sends them).
+async function keepAgain(sent) {
+  const sessions = new Set(sent.map((record) => record.session));
+  for (const session of sessions) {
+    for (const path of ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"]) {
+      try {
+        await keep(await fetch(path, { credentials: "same-origin" }));
+      } catch (error) {
+        // the network went again: kept next time the page is opened
+      }
+    }
+  }
+}
+
 // Background Sync, where the browser has it: the rounds go even with the app closed.
 // Rounds left waiting because the network went again or the server failed make
 // the sync fail, so that the browser tries again later; signed out, only logging
@@ -250,8 +269,9 @@ self.addEventListener("sync", (event) => {
   if (event.tag !== self.MarriageQueue.SYNC_TAG) return;
   event.waitUntil(
     currentUser()
-      .then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl }))
-      .then((report) => {
+      .then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl, timeout: SAVE_TIMEOUT }))
+      .then(async (report) => {
+        await keepAgain(report.sent);
         if (report.stopped === "offline" || report.stopped === "server") {
           throw new Error("rounds still waiting to send");
         }
