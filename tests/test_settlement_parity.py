@@ -40,14 +40,9 @@ from scoring.engine.settlement import (
     round_problems,
     settle_round,
 )
-from scoring.templatetags.offline import (
-    _engine_ids,
-    _word_ids,
-    offline_catalogue,
-    offline_number_format,
-    rules_data,
-)
+from scoring.templatetags.offline import offline_catalogue, offline_number_format, rules_data
 from scoring.words.breakdown_words import MINUS_PLAYERS, outside_sentence, round_sentences
+from scoring.words.offline_words import ENGINE_IDS, PHRASES
 
 from .test_i18n import engine_msgids
 
@@ -336,7 +331,7 @@ def test_browser_settlement_agrees_with_the_engine(preset: str) -> None:
     assert listed > 0.02 * len(cases), listed  # rounds with more than one problem
     assert len(notes) >= 3, notes
     # Every id the browser gave is one the page's catalogue carries.
-    assert sorted((errors | notes) - set(_engine_ids())) == []
+    assert sorted((errors | notes) - set(ENGINE_IDS)) == []
 
 
 def test_the_worked_example_in_the_browser() -> None:
@@ -524,15 +519,15 @@ def test_every_note_and_refusal_of_the_browser_says_what_the_engine_says() -> No
             ids.add(expected["error"]["id"])
         else:
             ids |= {note["id"] for p in expected["players"] for note in p["notes"]}
-    assert sorted(set(_engine_ids()) - ids) == []
-    assert sorted(ids - set(_engine_ids())) == []
+    assert sorted(set(ENGINE_IDS) - ids) == []
+    assert sorted(ids - set(ENGINE_IDS)) == []
 
 
 def test_every_note_and_message_of_the_browser_is_the_engines() -> None:
-    """Each id settlement.js can give (its quoted English strings, as the offline
-    catalogue reads them) is a message the engine marks: a renamed or reworded id
+    """Each id settlement.js can give (the offline catalogue's table of them,
+    scoring/words/offline_words.py) is a message the engine marks: a renamed or reworded id
     could never be translated, and the preview would leave its note out."""
-    ids = set(_engine_ids())
+    ids = set(ENGINE_IDS)
     assert "maal %(points)s kidnapped by %(name)s" in ids
     assert "saw by dublees: no seen payment" in ids
     assert len(ids) >= 25
@@ -545,9 +540,9 @@ def test_the_offline_catalogue_has_nepali_for_every_browser_id() -> None:
     on a Nepali page."""
     with translation.override("ne"):
         catalogue = json.loads(offline_catalogue())
-    assert sorted(set(_engine_ids()) - set(catalogue)) == []
+    assert sorted(set(ENGINE_IDS) - set(catalogue)) == []
     # And the payments in words: every phrase, both forms of the plural one.
-    phrases = {*_word_ids(), *MINUS_PLAYERS} - {", ", " "}
+    phrases = {*PHRASES, *MINUS_PLAYERS}
     assert sorted(phrases - set(catalogue)) == []
     assert len(phrases) >= 18
     assert catalogue["maal %(points)s kidnapped by %(name)s"] == (

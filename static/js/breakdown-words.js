@@ -1,7 +1,8 @@
 // A round's payments in words on the phone, for the offline preview: the
 // sentences of scoring/words/breakdown_words.py, built the same way from
 // settlement.js's figures, phrase by phrase. Each phrase is its catalogue id:
-// the page's catalogue (offline_catalogue) gives it in the page's language.
+// the page's catalogue (offline_catalogue) gives it in the page's language,
+// from the table of scoring/words/offline_words.py that declares each phrase.
 // tests/test_settlement_parity.py holds the two to the same words, in English
 // and Nepali.
 
