@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint format demo system-deps test-postgres bench soak clean
+.PHONY: run lan test setup lint format demo system-deps test-postgres bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,15 @@ run: setup
 	DEBUG=1 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=1 $(BIN)/python manage.py demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The same for the family's phones on this wifi: listens on every interface,
+# lets in this machine's private addresses and prints the address and its QR
+# code (docs/lan.md).
+lan: setup
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=1 $(BIN)/python manage.py demo
+	DEBUG=1 $(BIN)/python manage.py lan --port $(PORT)
 
 # The whole suite on SQLite, in random order (pytest-randomly: its seed is in
 # the header; SEED=N replays that order), then all but the browser tests (the

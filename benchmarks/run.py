@@ -23,6 +23,10 @@ Loops are bounded: the whole run takes about a minute.
     .venv/bin/python benchmarks/run.py [--rounds 1000] [--seconds 5] [--postgres] [--no-server]
 
 --no-server skips part 2 (gunicorn and wrk), for the in-process figures alone.
+
+3. A table of phones (benchmarks/phones.py): the latency from a commit to a
+   following phone having it, and the server's CPU for 10 and 50 idle phones
+   watching a session, beside the trivial view.
 """
 
 from __future__ import annotations
@@ -751,6 +755,9 @@ def main() -> None:
             f"Pages within {TARGET:g}× the trivial view under gunicorn: "
             + ("all" if not over else "not " + ", ".join(over))
         )
+        from benchmarks.phones import table_of_phones
+
+        table_of_phones(env, owner, args.workers, max(args.seconds, 10), saves=20)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "accounts",
     "scoring",
     "stats",
+    "table",
     "groups",
     "localise",
 ]

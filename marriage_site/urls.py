@@ -5,6 +5,7 @@ from accounts.ratelimit import RateLimitedAdminAuthenticationForm
 from accounts.views import admin_log_in
 from scoring.urls import session_urls
 from stats.urls import session_urls as record_urls
+from table.urls import session_urls as table_urls
 
 # The admin's log-in counts failures like the site's own (accounts/ratelimit.py).
 admin.site.login_form = RateLimitedAdminAuthenticationForm
@@ -16,8 +17,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
     path("", include("scoring.urls")),
+    path("", include("table.urls")),
     # Every page of one session, each view taking `session_id`.
-    path("sessions/<int:session_id>/", include(session_urls + record_urls)),
+    path("sessions/<int:session_id>/", include(session_urls + record_urls + table_urls)),
     path("", include("stats.urls")),
     path("", include("groups.urls")),
 ]

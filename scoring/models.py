@@ -30,6 +30,9 @@ class GameSession(models.Model):
 
     # Set by the sessions list (views.sessions), not stored: who leads it.
     leaders: list[str]
+    # Set by views.access.session_for_scorer, not stored: the reader let in as
+    # owner or co-scorer.
+    scorer_id: int | None
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,

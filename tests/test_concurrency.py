@@ -190,3 +190,54 @@ def test_saving_and_undoing_at_once_loses_nothing_silently(table):
     # and refused; never is the just-saved round undone without being shown.
     maals = sorted(r.entries.get(player__name="Aama").maal for r in rounds)
     assert maals in ([9], [5, 9])
+
+
+# --- An owner and a co-scorer (issue 21): exactly what one scorer gets ----------------------
+
+
+@pytest.fixture
+def two_scorers(live_server):
+    from table.models import CoScorer
+
+    owner = get_user_model().objects.create_user("aama")
+    helper = get_user_model().objects.create_user("sita")
+    session = make_session(owner)
+    CoScorer.objects.create(session=session, user=helper)
+    return session, Phone(live_server.url, owner), Phone(live_server.url, helper)
+
+
+def test_an_owner_and_a_co_scorer_saving_at_once_get_rounds_1_and_2(two_scorers):
+    session, owner, helper = two_scorers
+    path = f"/sessions/{session.pk}/rounds/new/"
+    one = {**hand(session, 1), "save_key": "owner-key-0001"}
+    two = {**hand(session, 2), "save_key": "helper-key-001"}
+    results = at_once(lambda: owner.post(path, one), lambda: helper.post(path, two))
+    assert [status for status, _body in results] == [302, 302]
+    # Each phone sends its save again (no answer seen): one-time keys, nothing doubled.
+    results = at_once(lambda: owner.post(path, one), lambda: helper.post(path, two))
+    assert [status for status, _body in results] == [302, 302]
+    rounds = list(Round.objects.filter(session=session).order_by("number"))
+    assert [r.number for r in rounds] == [1, 2]
+    assert {r.entries.get(player__name="Aama").maal for r in rounds} == {1, 2}
+    made = dict(
+        RoundChange.objects.filter(action="create").values_list("user__username", "after__winner")
+    )
+    assert set(made) == {"aama", "sita"}  # the history names who saved each
+
+
+def test_an_owner_and_a_co_scorer_editing_at_once_one_wins_one_is_told(two_scorers):
+    session, owner, helper = two_scorers
+    round_ = _opened_round(session)
+    path = f"/sessions/{session.pk}/rounds/{round_.pk}/edit/"
+    opened = {"version": str(round_.version)}
+    one, two = {**hand(session, 30), **opened}, {**hand(session, 40), **opened}
+    results = at_once(lambda: owner.post(path, one), lambda: helper.post(path, two))
+    assert sorted(status for status, _body in results) == [302, 409]
+    refused = next(unescape(body) for status, body in results if status == 409)
+    assert CONFLICT in refused
+    assert f'id="conflict-reload" href="{path}"' in refused  # a link to the round as it is now
+    winner = next(i for i, (status, _b) in enumerate(results) if status == 302)
+    round_.refresh_from_db()
+    assert round_.entries.get(player__name="Aama").maal == (30, 40)[winner]
+    editor = RoundChange.objects.get(action="edit").user.get_username()
+    assert editor == ("aama", "sita")[winner]

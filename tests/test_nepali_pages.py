@@ -199,7 +199,7 @@ def _pages(world) -> list[tuple[str, str, str, dict | None]]:
     for name, (kind, method) in ACCESS.items():
         if method != "GET" or name not in _named_patterns():
             continue
-        who = "owner" if kind in {"owner", "user"} else "anonymous"
+        who = "owner" if kind in {"owner", "user", "scorer", "invite"} else "anonymous"
         pages.append((who, "GET", _url_for(name, world), None))
     pages += [
         ("owner", "GET", reverse("home"), None),

@@ -26,6 +26,8 @@ from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
 from scoring.services import create_share_link
+from table import services as table_services
+from table.models import CoScorer, Invite
 from tests.web_helpers import make_session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,9 +150,19 @@ def world(people):
         paid_on=session.played_on,
         user=owner,
     )
-    clients = {"anonymous": Client(), "owner": Client(), "other": Client(), "viewer": Client()}
+    # A co-scorer (issue 21): rounds yes, the session itself no.
+    co_scorer = get_user_model().objects.create_user("co-scorer", password=PASSWORD)
+    CoScorer.objects.create(session=session, user=co_scorer)
+    clients = {
+        "anonymous": Client(),
+        "owner": Client(),
+        "other": Client(),
+        "viewer": Client(),
+        "co_scorer": Client(),
+    }
     clients["owner"].force_login(owner)
     clients["other"].force_login(other)
+    clients["co_scorer"].force_login(co_scorer)
     # A share-link viewer: has opened the public page, has no account.
     assert clients["viewer"].get(reverse("share_view", args=[session.share_token])).status_code
     return {"session": session, "owner": owner, "other": other, "clients": clients}
@@ -160,7 +172,10 @@ def world(people):
 # Every named URL, and who may use it:
 #   public  - anyone;  user - any logged-in user (their own data only);
 #   owner   - the session's owner; anyone else gets 404, the anonymous a log-in redirect;
-#   share   - anyone holding the share token; a wrong token is 404.
+#   scorer  - the owner or a co-scorer (table.CoScorer); anyone else as for owner;
+#   share   - anyone holding the share token; a wrong token is 404;
+#   seat    - anyone holding that player's seat link; a wrong or revoked one is 404;
+#   invite  - a logged-in user holding a co-scorer invite; the anonymous log in first.
 # The method is the one the view is used with (POST views are tried with an empty form).
 ACCESS = {
     "home": ("public", "GET"),
@@ -179,7 +194,7 @@ ACCESS = {
     "service_worker": ("public", "GET"),
     "web_manifest": ("public", "GET"),
     "offline_page": ("public", "GET"),
-    "session_detail": ("owner", "GET"),
+    "session_detail": ("scorer", "GET"),
     "session_export": ("owner", "GET"),
     "session_share": ("owner", "GET"),
     "share_create": ("owner", "POST"),
@@ -192,19 +207,33 @@ ACCESS = {
     "player_edit": ("owner", "GET"),
     "player_delete": ("owner", "POST"),
     "player_move": ("owner", "POST"),
-    "round_undo": ("owner", "POST"),
-    "maal_calculator": ("owner", "GET"),
+    "round_undo": ("scorer", "POST"),
+    "maal_calculator": ("scorer", "GET"),
     "maal_table": ("owner", "GET"),
-    "round_new": ("owner", "GET"),
-    "round_preview": ("owner", "POST"),
-    "round_detail": ("owner", "GET"),
-    "round_edit": ("owner", "GET"),
-    "round_delete": ("owner", "GET"),
-    "round_changes": ("owner", "GET"),
-    "session_changes": ("owner", "GET"),
-    "round_restore": ("owner", "POST"),
+    "round_new": ("scorer", "GET"),
+    "round_preview": ("scorer", "POST"),
+    "round_detail": ("scorer", "GET"),
+    "round_edit": ("scorer", "GET"),
+    "round_delete": ("scorer", "GET"),
+    "round_changes": ("scorer", "GET"),
+    "session_changes": ("scorer", "GET"),
+    "round_restore": ("scorer", "POST"),
     "ledger_csv": ("owner", "GET"),
     "session_summary": ("owner", "GET"),
+    "session_live": ("scorer", "GET"),
+    "seat_feed": ("scorer", "GET"),
+    "seats_manage": ("owner", "GET"),
+    "seats_make": ("owner", "POST"),
+    "seat_renew": ("owner", "POST"),
+    "seat_revoke": ("owner", "POST"),
+    "scorers_manage": ("owner", "GET"),
+    "invite_create": ("owner", "POST"),
+    "invite_revoke": ("owner", "POST"),
+    "co_scorer_remove": ("owner", "POST"),
+    "seat_page": ("seat", "GET"),
+    "seat_live": ("seat", "GET"),
+    "seat_maal": ("seat", "POST"),
+    "invite_accept": ("invite", "GET"),
     # The family purse (groups/): a group is owned like a session.
     "group_list": ("user", "GET"),
     "group_import": ("user", "GET"),
@@ -243,10 +272,39 @@ def test_access_matrix_covers_every_named_url():
     assert not missing, f"add these views to ACCESS in {__file__}: {sorted(missing)}"
 
 
+def _table_of(world) -> dict:
+    """The session's seats, an invite and a co-scorer's membership, made once per world."""
+    if "table" not in world:
+        session = world["session"]
+        seats = table_services.make_seats(session=session)
+        invite = Invite.objects.create(session=session)
+        co_scorer = CoScorer.objects.filter(session=session).first()
+        if co_scorer is None:
+            user = get_user_model().objects.create_user(
+                "हरि", password=PASSWORD
+            )  # a name, in Nepali pages too
+            co_scorer = CoScorer.objects.create(session=session, user=user)
+        world["table"] = {"seat": seats[0], "invite": invite, "co_scorer": co_scorer}
+    return world["table"]
+
+
 def _url_for(name: str, world) -> str:
     session = world["session"]
     from django.urls import NoReverseMatch
 
+    if name.startswith("seat_") and name not in ("seat_feed", "seat_renew", "seat_revoke"):
+        return reverse(name, args=[_table_of(world)["seat"].token])
+    if name == "invite_accept":
+        return reverse(name, args=[_table_of(world)["invite"].token])
+    if name in ("seat_renew", "seat_revoke", "invite_revoke", "co_scorer_remove"):
+        table = _table_of(world)
+        thing = {
+            "seat_renew": table["seat"],
+            "seat_revoke": table["seat"],
+            "invite_revoke": table["invite"],
+            "co_scorer_remove": table["co_scorer"],
+        }[name]
+        return reverse(name, args=[session.pk, thing.pk])
     candidates = [
         {},
         {"session_id": session.pk},
@@ -296,7 +354,49 @@ def test_owner_views(world, name):
         assert response.status_code == 302, (who, name)
         assert response["Location"].startswith(f"{login_url}?next="), (who, name)
     assert _request(clients["other"], method, url).status_code == 404, name
+    # A co-scorer enters rounds only: every other view of the session is a 404.
+    assert _request(clients["co_scorer"], method, url).status_code == 404, name
     assert _request(clients["owner"], method, url).status_code in (200, 302), name
+
+
+@pytest.mark.parametrize("name", _existing(n for n, (k, _m) in ACCESS.items() if k == "scorer"))
+def test_scorer_views(world, name):
+    """The owner and a co-scorer are let in; anyone else is refused as for the owner's views."""
+    method = ACCESS[name][1]
+    url = _url_for(name, world)
+    clients = world["clients"]
+    for who in ("anonymous", "viewer"):
+        response = _request(clients[who], method, url)
+        assert response.status_code == 302, (who, name)
+        assert response["Location"].startswith(f"{reverse('login')}?next="), (who, name)
+    assert _request(clients["other"], method, url).status_code == 404, name
+    assert _request(clients["co_scorer"], method, url).status_code in (200, 302), name
+    assert _request(clients["owner"], method, url).status_code in (200, 302), name
+
+
+@pytest.mark.parametrize("name", _existing(n for n, (k, _m) in ACCESS.items() if k == "seat"))
+def test_seat_views_need_the_seat_link_and_nothing_else(world, name):
+    method = ACCESS[name][1]
+    url = _url_for(name, world)
+    for client in world["clients"].values():
+        assert _request(client, method, url).status_code == 200, name
+    seat = _table_of(world)["seat"]
+    wrong = url.replace(seat.token, seat.token[:-1] + ("y" if seat.token.endswith("x") else "x"))
+    assert _request(world["clients"]["anonymous"], method, wrong).status_code == 404
+    table_services.revoke_seat(seat=seat)
+    for client in world["clients"].values():
+        assert _request(client, method, url).status_code == 404, name
+
+
+def test_an_invite_needs_a_log_in_and_works_once(world):
+    url = _url_for("invite_accept", world)
+    clients = world["clients"]
+    for who in ("anonymous", "viewer"):
+        assert clients[who].get(url)["Location"].startswith(reverse("login")), who
+    assert clients["other"].get(url).status_code == 200
+    assert clients["other"].post(url).status_code == 302
+    for who in ("other", "co_scorer", "owner"):
+        assert clients[who].get(url).status_code == 404, who
 
 
 @pytest.mark.parametrize("name", _existing(n for n, (k, _m) in ACCESS.items() if k == "user"))
@@ -385,9 +485,9 @@ def _pages(world) -> list[tuple[str, str]]:
     for name, (kind, method) in ACCESS.items():
         if method != "GET" or name not in _named_patterns():
             continue
-        if kind == "owner":
+        if kind in ("owner", "scorer"):
             pages.append(("owner", _url_for(name, world)))
-        elif kind == "share":
+        elif kind in ("share", "seat"):
             pages.append(("anonymous", _url_for(name, world)))
         elif kind == "user":
             pages.append(("owner", _url_for(name, world)))

@@ -165,7 +165,7 @@ def test_live_partial_is_304_until_a_round_is_added(logged_in, client, session):
     assert etag.startswith('"') and etag.endswith('"')
     assert "no-cache" in first["Cache-Control"]
     # The partial carries the validator for the next poll, and polls again.
-    assert 'hx-trigger="every 1.5s, live-now"' in first.content.decode()
+    assert 'hx-trigger="every 1s, live-now"' in first.content.decode()
     assert "If-None-Match" in first.content.decode()
     assert "<html" not in first.content.decode()
 

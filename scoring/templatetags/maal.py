@@ -84,6 +84,7 @@ def maal_dialog(context: template.Context, session: GameSession) -> dict[str, An
         "session": session,
         "calc": Calculator(_rules(context, session)),
         "csrf_token": context.get("csrf_token"),
+        "calc_url": context.get("calc_url"),
     }
 
 

@@ -2,11 +2,17 @@
 
 Each answers 404 for anything the reader does not own, so another user's
 session, round, player or change looks exactly like one that does not exist.
+
+A session's co-scorers (the table app's CoScorer, invited by the owner) are
+let in by the `*_for_scorer` helpers only: the round views (enter, edit,
+delete, undo, restore), the session's page and its history. Every
+other view (the session's details, rules, players, share link, seats, files)
+fetches through `session_for_user` and keeps answering them 404.
 """
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
@@ -31,6 +37,41 @@ def session_version_for_user(request: HttpRequest, session_id: int) -> str:
     return version
 
 
+def _scored_by(request: HttpRequest) -> QuerySet[GameSession]:
+    user_id = request.user.pk
+    if user_id is None:
+        return GameSession.objects.none()
+    # The co-scored sessions as a subquery, not a join: one row per session.
+    co_scored = GameSession.objects.filter(co_scorers__user_id=user_id).values("pk")
+    return GameSession.objects.filter(Q(owner_id=user_id) | Q(pk__in=co_scored))
+
+
+def session_for_scorer(request: HttpRequest, session_id: int) -> GameSession:
+    """The reader's session, or one they co-score: for the views that read the
+    ledger or write rounds. Marked, so round_for_user and change_for_user let the
+    co-scorer through for this session alone."""
+    # With its owner's counter: its version (versions.py) costs no query of its own.
+    session = get_object_or_404(with_owner_version(_scored_by(request)), pk=session_id)
+    session.scorer_id = request.user.pk
+    return session
+
+
+def session_version_for_scorer(request: HttpRequest, session_id: int) -> str:
+    """session_version_for_user, for the owner or a co-scorer."""
+    version = owned_version(session_id, request.user.pk)
+    if version is not None:
+        return version
+    owner_id = _scored_by(request).filter(pk=session_id).values_list("owner_id", flat=True).first()
+    version = owned_version(session_id, owner_id) if owner_id is not None else None
+    if version is None:
+        raise Http404
+    return version
+
+
+def is_owner(request: HttpRequest, session: GameSession) -> bool:
+    return session.owner_id is not None and session.owner_id == request.user.pk
+
+
 def sessions_for_user(request: HttpRequest) -> QuerySet[GameSession]:
     return GameSession.objects.filter(owner_id=request.user.pk)
 
@@ -49,13 +90,20 @@ def saved_key_for_user(
 
 
 def _check_owner(request: HttpRequest, session: GameSession) -> None:
-    if session.owner_id is None or session.owner_id != request.user.pk:
+    if not is_owner(request, session):
+        raise Http404
+
+
+def _check_scorer(request: HttpRequest, session: GameSession) -> None:
+    """The owner, or a co-scorer of this session (fetched by session_for_scorer)."""
+    scorer = getattr(session, "scorer_id", None)
+    if not is_owner(request, session) and (scorer is None or scorer != request.user.pk):
         raise Http404
 
 
 def round_for_user(request: HttpRequest, session: GameSession, round_id: int) -> Round:
-    """A round of the reader's `session`, with its entries and players."""
-    _check_owner(request, session)
+    """A round of the reader's `session` (owned or co-scored), with its entries and players."""
+    _check_scorer(request, session)
     return get_object_or_404(rounds_with_entries(session), pk=round_id)
 
 
@@ -65,8 +113,8 @@ def player_for_user(request: HttpRequest, session: GameSession, player_id: int) 
 
 
 def change_for_user(request: HttpRequest, session: GameSession, change_id: int) -> RoundChange:
-    """One entry of the audit trail of the reader's `session`."""
-    _check_owner(request, session)
+    """One entry of the audit trail of the reader's `session` (owned or co-scored)."""
+    _check_scorer(request, session)
     return get_object_or_404(RoundChange, pk=change_id, session=session)
 
 

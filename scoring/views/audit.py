@@ -19,7 +19,7 @@ from .. import services
 from ..engine import RoundError
 from ..models import Round, RoundChange
 from ..words.i18n import translate
-from .access import change_for_user, session_for_user
+from .access import change_for_user, session_for_scorer
 
 SHOWN = 200  # a session's page lists this many latest changes
 
@@ -111,7 +111,7 @@ def _page(request, session, changes, round_pk=None) -> HttpResponse:
 
 @login_required
 def session_changes(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     changes = list(RoundChange.objects.filter(session=session).select_related("user")[:SHOWN])
     return _page(request, session, changes)
 
@@ -119,7 +119,7 @@ def session_changes(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 def round_changes(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     """One round's history; still there after the round was deleted."""
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     changes = list(
         RoundChange.objects.filter(session=session, round_pk=round_id).select_related("user")
     )
@@ -131,7 +131,7 @@ def round_changes(request: HttpRequest, session_id: int, round_id: int) -> HttpR
 @login_required
 @require_POST
 def round_restore(request: HttpRequest, session_id: int, change_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     change = change_for_user(request, session, change_id)
     try:
         round_ = services.restore_round(change, user=request.user)

@@ -22,13 +22,13 @@ from ..engine.maal import ITEM_LABELS, TIER_ITEMS, point_table_for
 from ..forms.maal import TableForm, read_calculator, read_table
 from ..web.htmx import HtmxHttpRequest
 from ..words.i18n import translate
-from .access import session_for_user
+from .access import session_for_scorer, session_for_user
 
 
 @login_required
 def maal_calculator(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """GET: the calculator on its own page. POST: its result (htmx: the partial)."""
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     rules = session.get_rules()
     data = request.POST if request.method == "POST" else request.GET
     calc = read_calculator(data, rules)

@@ -32,7 +32,7 @@ from ..templatetags.message_actions import restore_tag
 from ..web.htmx import HtmxHttpRequest
 from ..web.pagecache import render_page
 from ..words.i18n import translate
-from .access import round_for_user, session_for_user, session_version_for_user
+from .access import round_for_user, session_for_scorer, session_version_for_scorer
 from .sessions import saved_round_tag
 
 
@@ -89,7 +89,7 @@ def _form(session: GameSession, setting: NextRound, data=None, **initial: Any) -
 def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.method != "POST":
         return _empty_round_page(request, session_id)
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     # A repeat (a double tap, a retry) is answered as the first save was, before
     # the form is read: the session may be full since, or its rules changed.
     earlier = repeated_save(request, kind="round", session_id=session.pk)
@@ -136,11 +136,11 @@ def _round_saved(request: HttpRequest, round_: Round) -> HttpResponse:
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_user(request, session_id)
+    version = session_version_for_scorer(request, session_id)
 
     def context() -> dict[str, object]:
         # Read in one snapshot (render_page): the last round and the players as of one moment.
-        session = session_for_user(request, session_id)
+        session = session_for_scorer(request, session_id)
         setting = new_round_setting(session)
         return _round_context(session, _form(session, setting), setting)
 
@@ -150,7 +150,7 @@ def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     number = _posted_whole(request, "number")
     setting = round_setting(session, number) if number is not None else new_round_setting(session)
     form = _form(session, setting, data=request.POST)
@@ -164,7 +164,7 @@ def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @login_required
 def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     with read_snapshot():  # the round and its entries as of one moment
-        session = session_for_user(request, session_id)
+        session = session_for_scorer(request, session_id)
         round_ = round_for_user(request, session, round_id)
         played = {e.player_id for e in round_.entries.all()}
         sat_out = [p for p in session.players.all() if p.pk not in played]
@@ -303,7 +303,7 @@ def _round_changed(
 
 @login_required
 def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     # Looked at before anything else: a repeat is answered as its first save was.
     repeat = _saved_edit(request, session, round_id)
     try:
@@ -397,7 +397,7 @@ def _deleted_message(
 
 @login_required
 def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     round_ = round_for_user(request, session, round_id)
     if request.method == "POST":
         position = _position(round_)
@@ -409,7 +409,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
 
 @login_required
 def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = session_for_user(request, session_id)
+    session = session_for_scorer(request, session_id)
     round_ = services.rounds_with_entries(session).order_by("-number").first()
     if round_ is None:
         messages.info(request, _("There is no round to undo."))

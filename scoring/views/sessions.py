@@ -7,6 +7,7 @@ another user's session is a 404. Writes go through `services`.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from django.contrib import messages
@@ -34,7 +35,13 @@ from ..selectors.snapshot import read_snapshot
 from ..selectors.versions import owner_version, remember
 from ..services.savekeys import posted_save_key
 from ..web.pagecache import render_page
-from .access import saved_key_for_user, session_for_user, session_version_for_user
+from .access import (
+    is_owner,
+    saved_key_for_user,
+    session_for_scorer,
+    session_for_user,
+    session_version_for_scorer,
+)
 
 
 def _leaders(sessions: list[GameSession]) -> dict[int, list[str]]:
@@ -72,15 +79,25 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
     user = request.user
-    version = owner_version(user.pk)
+    # The sessions the reader co-scores (table.CoScorer): listed apart, and part
+    # of the page's version, so that accepting an invite shows at once.
+    co_scored = list(
+        GameSession.objects.filter(co_scorers__user_id=user.pk)
+        .order_by("-played_on", "-id")
+        .values_list("pk", "name", "owner__username", "played_on")
+    )
+    owned = owner_version(user.pk)
+    listed = hashlib.sha256(repr(co_scored).encode()).hexdigest()[:16]
+    version = f"{owned}-co{listed}" if co_scored else owned
     number = request.GET.get("page", "1")
     return render_page(
         request,
         "home.html",
         lambda: {
             "page": remember(
-                f"home-{number[:8]}", version, lambda: _sessions_with_leaders(user, number)
-            )
+                f"home-{number[:8]}", owned, lambda: _sessions_with_leaders(user, number)
+            ),
+            "co_scored": co_scored,
         },
         version=version,
     )
@@ -211,17 +228,22 @@ def _session_created(request: HttpRequest, save: Callable[[], GameSession]) -> H
 
 @login_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = session_version_for_user(request, session_id)
+    version = session_version_for_scorer(request, session_id)
     latest = None if request.GET.get("all") else LATEST_ROUNDS
 
     def context() -> dict[str, object]:
-        session = session_for_user(request, session_id)
+        session = session_for_scorer(request, session_id)
         rules = session.get_rules()
         ledger = ledger_context(session, latest=latest, can_edit=True, chart=True)
         return {
             "session": session,
             **ledger,
             "can_edit": True,
+            # A co-scorer's page: rounds only, no links to the owner's pages.
+            "is_owner": is_owner(request, session),
+            # Followed live: table/views.session_live answers 304 while this holds.
+            "follow_etag": f"{version}-{get_language()}",
+            "poll_seconds": 1,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]

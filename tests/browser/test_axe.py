@@ -19,6 +19,8 @@ from groups.services import add_evening, create_group, delete_payment, record_pa
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import RoundChange, new_share_token
+from table import services as table_services
+from table.models import CoScorer
 
 from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
@@ -68,6 +70,15 @@ OWNER_PAGES = [
     ("group import", "/groups/import/"),
     ("group delete", "/groups/{g}/delete/"),
 ]
+# A table of phones (issue 21): the owner's Seats and Co-scorers pages and an
+# invite ({i}), and a player's seat page ({seat}); kept apart from the lists
+# above, which test_phone_pages formats with {s}, {r} and {t} alone.
+TABLE_OWNER_PAGES = [
+    ("seats", "/sessions/{s}/seats/"),
+    ("co-scorers", "/sessions/{s}/scorers/"),
+    ("co-scorer invite (the owner's own)", "/join/{i}/"),
+]
+TABLE_PUBLIC_PAGES = [("seat page", "/t/{seat}/")]
 PUBLIC_PAGES = [
     ("home", "/"),
     ("log in", "/accounts/login/"),
@@ -93,6 +104,11 @@ def a_played_session(user):
     services.delete_round(rounds[-1], user=user)
     session.share_token = new_share_token()
     session.save(update_fields=["share_token"])
+    # A table of phones: seat links, a co-scorer and an invite waiting.
+    table_services.make_seats(session=session)
+    helper = type(user).objects.create_user("sita", password="tihar-cards-2083")
+    CoScorer.objects.create(session=session, user=helper)
+    table_services.create_invite(session=session)
     return session, rounds[0]
 
 
@@ -149,7 +165,14 @@ def test_every_page_has_no_axe_violation(
     found: dict[str, list[str]] = {}
 
     def check(page, what: str, path: str) -> None:
-        url = live_server.url + path.format(s=session.pk, r=round_.pk, t=session.share_token, **ids)
+        url = live_server.url + path.format(
+            s=session.pk,
+            r=round_.pk,
+            t=session.share_token,
+            seat=session.seats.first().token,
+            i=session.invites.first().token,
+            **ids,
+        )
         response = page.goto(url)
         assert response is not None and response.ok, f"{what}: {url} answered {response}"
         page.wait_for_load_state("load")
@@ -168,6 +191,31 @@ def test_every_page_has_no_axe_violation(
         found["round form with the maal dialog open"] = problems
     for what, path in PUBLIC_PAGES:
         check(guest, what, path)
+    for what, path in TABLE_OWNER_PAGES:
+        check(owner, what, path)
+    for what, path in TABLE_PUBLIC_PAGES:
+        check(guest, what, path)
+    # The round form with a seat's count in it, marked with who sent it, once
+    # the preview that follows it has come (axe-core on a settled page).
+    seat = session.seats.first()
+    table_services.send_entry(
+        seat=seat,
+        position=session.rounds.count() + 1,
+        values=table_services.SeatValues(
+            status="seen", maal=5, tunnel=0, dhoos=False, dublees=False, maal_tally=None, tiplu=""
+        ),
+    )
+    owner.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    owner.locator("[data-seat-note]").wait_for()
+    owner.locator("#preview h2").wait_for()
+    if problems := violations(owner, axe):
+        found["round form with a seat's count"] = problems
+    # A seat's maal calculator, open on the player's own cards.
+    check(guest, "seat page, maal dialog", "/t/{seat}/")
+    guest.locator("[data-maal-open]").first.click()
+    guest.locator("#maal-dialog .maal-outcome").wait_for(state="attached")
+    if problems := violations(guest, axe):
+        found["seat page with the maal dialog open"] = problems
 
     # The error pages: not found, a round deleted while open, a server error.
     def check_error(page, what: str, path: str, status: int) -> None:

@@ -908,6 +908,7 @@ def back_online(page):
     expect(banner).to_have_text("Back online. Show the latest")
     expect(banner).to_have_attribute("role", "status")
     button = banner.get_by_role("button", name="Show the latest")
+    expect(button).to_be_visible()  # the text may come a moment before its button shows
     box = button.bounding_box()
     assert box and box["height"] >= 44 and box["width"] >= 44
     return button

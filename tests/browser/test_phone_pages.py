@@ -12,7 +12,14 @@ from playwright.sync_api import expect
 
 from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
-from .test_axe import OWNER_PAGES, PUBLIC_PAGES, a_played_session
+from .test_axe import (
+    OWNER_PAGES,
+    PUBLIC_PAGES,
+    TABLE_OWNER_PAGES,
+    TABLE_PUBLIC_PAGES,
+    a_family_group,
+    a_played_session,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -97,15 +104,27 @@ def test_the_top_bar_cuts_nothing_off(language, logged_in_page, new_page, live_s
 def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
     page, user = logged_in_page(**TOUCH_PHONE)
     session, round_ = a_played_session(user)
+    group, member, payment = a_family_group(user, session)
+    ids = {
+        "s": session.pk,
+        "r": round_.pk,
+        "t": session.share_token,
+        "seat": session.seats.first().token,
+        "i": session.invites.first().token,
+        "g": group.pk,
+        "m": member.pk,
+        "p": payment.pk,
+        "q": f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50",
+    }
     small = {}
 
     def measure(page, what: str, path: str) -> None:
-        page.goto(live_server.url + path.format(s=session.pk, r=round_.pk, t=session.share_token))
+        page.goto(live_server.url + path.format(**ids))
         if found := page.evaluate(SMALL_TARGETS_JS):
             small[what] = found
 
     # Every page but the round form (its own compact layout is tested with it).
-    for what, path in OWNER_PAGES:
+    for what, path in [*OWNER_PAGES, *TABLE_OWNER_PAGES]:
         if what not in ("round form", "round edit"):
             measure(page, what, path)
     # The menu, open.
@@ -113,7 +132,7 @@ def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
     if found := page.evaluate(SMALL_TARGETS_JS):
         small["menu"] = found
     guest = new_page(**TOUCH_PHONE)
-    for what, path in PUBLIC_PAGES:
+    for what, path in [*PUBLIC_PAGES, *TABLE_PUBLIC_PAGES]:
         measure(guest, what, path)
     assert small == {}
 

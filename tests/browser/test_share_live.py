@@ -1,5 +1,5 @@
 """Live standings on a phone watching the share link: a round saved by another
-client shows within 3 s (the page polls every 1.5 s while visible), the polls of
+client shows within 3 s (the page polls every second while visible), the polls of
 an unchanged session are bare 304s, a hidden page stops polling and asks at once
 when it is shown again. The page left open when the network goes, or hangs,
 says so with the time of its last poll answered, and catches up when it returns

@@ -1,0 +1,108 @@
+"""Every write of the table app, with keyword-only arguments, each in one
+transaction. Seats and invites are revoked by deleting them: an old link is
+then a 404, exactly like one never made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from scoring.models import GameSession, Player
+
+from .models import CoScorer, Invite, Seat, SeatEntry, new_token
+
+
+def make_seats(*, session: GameSession) -> list[Seat]:
+    """A seat for every player of the session who has none yet; all of them, in seat order."""
+    with transaction.atomic():
+        have = set(Seat.objects.filter(session=session).values_list("player_id", flat=True))
+        Seat.objects.bulk_create(
+            Seat(session=session, player=player)
+            for player in session.players.all()
+            if player.pk not in have
+        )
+    return list(Seat.objects.filter(session=session).select_related("player"))
+
+
+def renew_seat(*, seat: Seat) -> Seat:
+    """A new link for the seat: the old one stops working at once."""
+    seat.token = new_token()
+    seat.save(update_fields=["token"])
+    return seat
+
+
+def revoke_seat(*, seat: Seat) -> None:
+    seat.delete()
+
+
+@dataclass(frozen=True)
+class SeatValues:
+    """One player's entry as a seat sends it (table/forms.py checked it)."""
+
+    status: str
+    maal: int
+    tunnel: int
+    dhoos: bool
+    dublees: bool
+    maal_tally: dict[str, Any] | None
+    tiplu: str
+
+
+def send_entry(*, seat: Seat, position: int, values: SeatValues) -> SeatEntry:
+    """Keep the seat's entry for round `position` (the one being entered),
+    replacing what it sent before for that round; older rounds' entries go."""
+    with transaction.atomic():
+        SeatEntry.objects.filter(player_id=seat.player_id, position__lt=position).delete()
+        entry, _created = SeatEntry.objects.update_or_create(
+            player_id=seat.player_id,
+            position=position,
+            defaults={
+                "session_id": seat.session_id,
+                "status": values.status,
+                "maal": values.maal,
+                "tunnel": values.tunnel,
+                "dhoos": values.dhoos,
+                "dublees": values.dublees,
+                "maal_tally": values.maal_tally,
+                "tiplu": values.tiplu,
+            },
+        )
+    return entry
+
+
+def create_invite(*, session: GameSession) -> Invite:
+    return Invite.objects.create(session=session)
+
+
+def revoke_invite(*, invite: Invite) -> None:
+    invite.delete()
+
+
+def accept_invite(*, invite: Invite, user) -> CoScorer | None:
+    """The invite used up, the user made a co-scorer (once: accepting again, or
+    an invite of a session they already score, changes nothing). None for the
+    owner, who needs no invite; the invite then stays."""
+    session = invite.session
+    if session.owner_id == user.pk:
+        return None
+    with transaction.atomic():
+        # Deleting first makes the invite one-time even for two taps at once:
+        # only one delete finds the row.
+        deleted, _rows = Invite.objects.filter(pk=invite.pk).delete()
+        if not deleted:
+            return None
+        try:
+            with transaction.atomic():
+                return CoScorer.objects.create(session=session, user=user)
+        except IntegrityError:  # a co-scorer already
+            return CoScorer.objects.get(session=session, user=user)
+
+
+def remove_co_scorer(*, co_scorer: CoScorer) -> None:
+    co_scorer.delete()
+
+
+def seat_player(seat: Seat) -> Player:
+    return seat.player

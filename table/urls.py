@@ -1,0 +1,26 @@
+from django.urls import path
+
+from . import views
+
+# Under /sessions/<id>/ (marriage_site/urls.py): each takes session_id.
+session_urls = [
+    path("seats/", views.seats_manage, name="seats_manage"),
+    path("seats/make/", views.seats_make, name="seats_make"),
+    path("seats/<int:seat_id>/renew/", views.seat_renew, name="seat_renew"),
+    path("seats/<int:seat_id>/revoke/", views.seat_revoke, name="seat_revoke"),
+    path("seats/feed/", views.seat_feed, name="seat_feed"),
+    path("live/", views.session_live, name="session_live"),
+    path("scorers/", views.scorers_manage, name="scorers_manage"),
+    path("scorers/invite/", views.invite_create, name="invite_create"),
+    path("scorers/invite/<int:invite_id>/revoke/", views.invite_revoke, name="invite_revoke"),
+    path("scorers/<int:co_scorer_id>/remove/", views.co_scorer_remove, name="co_scorer_remove"),
+]
+
+urlpatterns = [
+    # A seat link: no log-in, the token is the key.
+    path("t/<str:token>/", views.seat_page, name="seat_page"),
+    path("t/<str:token>/live/", views.seat_live, name="seat_live"),
+    path("t/<str:token>/maal/", views.seat_maal, name="seat_maal"),
+    # A co-scorer invite, accepted by a logged-in user.
+    path("join/<str:token>/", views.invite_accept, name="invite_accept"),
+]

@@ -1,0 +1,441 @@
+"""A table of phones: the owner's Seats and Co-scorers pages, a seat's own page
+(no log-in: the seat link is the key), the feed of seat entries that the
+scorer's open round form follows, and the live checks every following page
+polls.
+
+Live pages poll with conditional requests keyed on the session's version in
+the database (scoring/versions.py): an unchanged session answers 304 from one
+indexed row, on any host, with no memory shared between processes
+(docs/lan.md, benchmarks/run.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Max
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_POST
+
+from scoring.forms.maal import read_calculator
+from scoring.models import GameSession, Round
+from scoring.selectors.ledger_table import ledger_context
+from scoring.selectors.reports import new_round_setting
+from scoring.selectors.snapshot import read_snapshot
+from scoring.selectors.versions import owned_version, version_of
+from scoring.services import rounds_with_entries
+from scoring.templatetags.maal import card_label
+from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
+
+from . import services
+from .forms import SeatForm
+from .models import CoScorer, Invite, Seat, SeatEntry
+
+# A change shows on every following phone within this (plus one request):
+# half of it on average. An unchanged session answers each poll with a bare
+# 304, and a hidden page does not poll at all (static/js/follow.js).
+POLL_SECONDS = 1
+
+
+def qr_svg(url: str, title: str) -> SafeString:
+    """The link as an inline SVG QR code; segno writes only paths and numbers,
+    and escapes the title."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=4, border=3, omitsize=True, light="#fff", title=title
+    )
+    return mark_safe(svg)
+
+
+def _fresh(response: HttpResponse) -> HttpResponse:
+    """Never served stale from a cache: every poll asks the server."""
+    patch_cache_control(response, no_cache=True, private=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _validator(version: str) -> str:
+    return f"{version}-{get_language()}"
+
+
+# --- The owner's pages: seats and co-scorers ---------------------------------------------------
+
+
+@login_required
+def seats_manage(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    seats = {s.player_id: s for s in Seat.objects.filter(session=session)}
+    rows = []
+    for player in session.players.all():
+        seat = seats.get(player.pk)
+        row: dict[str, Any] = {"player": player, "seat": seat}
+        if seat is not None:
+            url = request.build_absolute_uri(reverse("seat_page", args=[seat.token]))
+            title = _("QR code of %(name)s's seat link") % {"name": player.name}
+            row.update(url=url, qr=qr_svg(url, title))
+        rows.append(row)
+    missing = any(row["seat"] is None for row in rows)
+    return render(
+        request,
+        "table/seats.html",
+        {"session": session, "rows": rows, "missing": missing},
+    )
+
+
+@login_required
+@require_POST
+def seats_make(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    services.make_seats(session=session)
+    messages.success(request, _("Seat links made. Each player scans their own code."))
+    return redirect("seats_manage", session_id=session.pk)
+
+
+def _owned_seat(request: HttpRequest, session_id: int, seat_id: int) -> tuple[GameSession, Seat]:
+    session = session_for_user(request, session_id)
+    return session, get_object_or_404(
+        Seat.objects.select_related("player"), pk=seat_id, session=session
+    )
+
+
+@login_required
+@require_POST
+def seat_renew(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
+    session, seat = _owned_seat(request, session_id, seat_id)
+    services.renew_seat(seat=seat)
+    messages.success(
+        request,
+        _("New seat link for %(name)s. The old link no longer works.") % {"name": seat.player.name},
+    )
+    return redirect("seats_manage", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def seat_revoke(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
+    session, seat = _owned_seat(request, session_id, seat_id)
+    services.revoke_seat(seat=seat)
+    messages.success(
+        request,
+        _("Seat link of %(name)s turned off. Nobody can open it any more.")
+        % {"name": seat.player.name},
+    )
+    return redirect("seats_manage", session_id=session.pk)
+
+
+@login_required
+def scorers_manage(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    invites = []
+    for invite in Invite.objects.filter(session=session):
+        url = request.build_absolute_uri(reverse("invite_accept", args=[invite.token]))
+        invites.append(
+            {"invite": invite, "url": url, "qr": qr_svg(url, _("QR code of the invite link"))}
+        )
+    co_scorers = CoScorer.objects.filter(session=session).select_related("user")
+    return render(
+        request,
+        "table/scorers.html",
+        {"session": session, "invites": invites, "co_scorers": co_scorers},
+    )
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    services.create_invite(session=session)
+    messages.success(
+        request, _("Invite link made. It works once, for the first person who accepts it.")
+    )
+    return redirect("scorers_manage", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, session_id: int, invite_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    invite = get_object_or_404(Invite, pk=invite_id, session=session)
+    services.revoke_invite(invite=invite)
+    messages.success(request, _("Invite link turned off. Nobody can accept it any more."))
+    return redirect("scorers_manage", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def co_scorer_remove(request: HttpRequest, session_id: int, co_scorer_id: int) -> HttpResponse:
+    session = session_for_user(request, session_id)
+    co_scorer = get_object_or_404(
+        CoScorer.objects.select_related("user"), pk=co_scorer_id, session=session
+    )
+    services.remove_co_scorer(co_scorer=co_scorer)
+    messages.success(
+        request,
+        _("%(name)s can no longer enter rounds of this session.")
+        % {"name": co_scorer.user.get_username()},
+    )
+    return redirect("scorers_manage", session_id=session.pk)
+
+
+@login_required
+def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """An invite link: a logged-in user accepts it once (a POST, from the
+    page's button); used, revoked or made up, it is a 404."""
+    invite = get_object_or_404(Invite.objects.select_related("session__owner"), token=token)
+    session = invite.session
+    own = session.owner_id == request.user.pk
+    if request.method == "POST" and not own:
+        if services.accept_invite(invite=invite, user=request.user) is None:
+            raise Http404  # accepted by someone else a moment ago
+        messages.success(
+            request,
+            _("You can now enter and change the rounds of “%(name)s”.") % {"name": session.name},
+        )
+        return redirect("session_detail", session_id=session.pk)
+    return render(request, "table/invite.html", {"invite": invite, "session": session, "own": own})
+
+
+# --- A seat: one player's own page -------------------------------------------------------------
+
+
+def _seat(token: str) -> Seat:
+    if not token or len(token) > 64:
+        raise Http404
+    return get_object_or_404(Seat.objects.select_related("player", "session"), token=token)
+
+
+def _position(session: GameSession) -> int:
+    """The round being entered: one past the last on the ledger."""
+    return new_round_setting(session).number
+
+
+def _other_tallies(seat: Seat, position: int) -> dict[str, dict[str, int]]:
+    entries = (
+        SeatEntry.objects.filter(session_id=seat.session_id, position=position)
+        .exclude(player_id=seat.player_id)
+        .filter(maal_tally__isnull=False)
+        .select_related("player")
+    )
+    return {e.player.name: e.maal_tally for e in entries if isinstance(e.maal_tally, dict)}
+
+
+def _round_tiplu(seat: Seat, position: int) -> str:
+    """The tiplu another seat picked for this round, to start this one's calculator."""
+    return (
+        SeatEntry.objects.filter(session_id=seat.session_id, position=position)
+        .exclude(tiplu="")
+        .order_by("updated_at")
+        .values_list("tiplu", flat=True)
+        .first()
+        or ""
+    )
+
+
+def _last_round(session: GameSession) -> tuple[int, Round | None]:
+    last = rounds_with_entries(session).order_by("-number").first()
+    return Round.objects.filter(session=session).count(), last
+
+
+def _seat_context(seat: Seat, form: SeatForm | None = None) -> dict[str, Any]:
+    session = seat.session
+    with read_snapshot():
+        position = _position(session)
+        entry = SeatEntry.objects.filter(player_id=seat.player_id, position=position).first()
+        count, last = _last_round(session)
+        tiplu = _round_tiplu(seat, position)
+        ledger = ledger_context(session, latest=0, can_edit=False)
+    if form is None:
+        initial: dict[str, Any] = {"tiplu": tiplu}
+        if entry is not None:
+            initial = {
+                "status": entry.status,
+                "maal": str(entry.maal) if entry.maal else "",
+                "tunnel": str(entry.tunnel) if entry.tunnel else "",
+                "dhoos": entry.dhoos,
+                "dublees": entry.dublees,
+                "maal_tally": json_text(entry.maal_tally),
+                "tiplu": entry.tiplu or tiplu,
+            }
+        form = SeatForm(seat.player, session.get_rules(), initial=initial)
+    last_entries = []
+    if last is not None:
+        last_entries = sorted(last.entries.all(), key=lambda e: (e.player.position, e.player_id))
+    return {
+        "session": session,
+        "seat": seat,
+        "player": seat.player,
+        "position": position,
+        "entry": entry,
+        "form": form,
+        "row": form,  # the maal calculator's row partial reads row.player and row.maal_tally
+        "last": last,
+        "last_position": count,
+        "last_entries": last_entries,
+        "played_last": any(e.player_id == seat.player_id for e in last_entries),
+        **ledger,
+        "can_edit": False,
+        "calc_url": reverse("seat_maal", args=[seat.token]),
+        "follow_url": reverse("seat_live", args=[seat.token]),
+        "follow_etag": _validator(version_of(session)),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def json_text(value: object) -> str:
+    return "" if value is None else json.dumps(value, separators=(",", ":"))
+
+
+def seat_page(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: the seat's page. POST: its entry for the round being entered, kept
+    for the scorer's open form (nothing is saved to the ledger from here)."""
+    seat = _seat(token)
+    wants_json = request.headers.get("X-Seat-Send") == "1"
+    if request.method == "POST":
+        session = seat.session
+        posted = request.POST.get("position", "")
+        position = _position(session)
+        form = SeatForm(seat.player, session.get_rules(), data=request.POST)
+        if not (posted.isdigit() and len(posted) < 8) or int(posted) != position:
+            form.add_error(
+                "round",
+                _(
+                    "Round %(position)d was saved meanwhile, so this count was not sent. "
+                    "Enter your count for round %(next)d."
+                )
+                % {"position": position - 1, "next": position},
+            )
+            status = 409
+        elif form.is_valid(others=_other_tallies(seat, position)) and form.values is not None:
+            services.send_entry(seat=seat, position=position, values=form.values)
+            said = _("Sent to the scorer for round %(position)d.") % {"position": position}
+            if wants_json:
+                return _fresh(JsonResponse({"ok": True, "message": said, "position": position}))
+            messages.success(request, said)
+            return redirect("seat_page", token=seat.token)
+        else:
+            status = 400
+        if wants_json:
+            errors = {
+                name: [f"{_(name)}: {m}" if name != "round" else m for m in found]
+                for name, found in form.errors.items()
+            }
+            return _fresh(JsonResponse({"ok": False, "errors": errors}, status=status))
+        context = _seat_context(seat, form if status == 400 else None)
+        context["refused"] = form.errors
+        return _fresh(render(request, "table/seat.html", context, status=status))
+    return _fresh(render(request, "table/seat.html", _seat_context(seat)))
+
+
+def _seat_etag(request: HttpRequest, token: str) -> str | None:
+    """The version of the seat's session (as its page was rendered with, its
+    owner's counter included); None for a made-up or revoked link: 404."""
+    if not token or len(token) > 64:
+        return None
+    row = Seat.objects.filter(token=token).values_list("session_id", "session__owner_id").first()
+    if row is None:
+        return None
+    if row[1] is None:  # a session nobody owns (imported from the command line)
+        return _validator(version_of(GameSession.objects.get(pk=row[0])))
+    version = owned_version(row[0], row[1])
+    return None if version is None else _validator(version)
+
+
+@condition(etag_func=_seat_etag)
+def seat_live(request: HttpRequest, token: str) -> HttpResponse:
+    """Polled by the seat's page: 304 while nothing changed, 404 once revoked."""
+    _seat(token)
+    return _fresh(HttpResponse(b"", content_type="text/plain"))
+
+
+@require_POST
+def seat_maal(request: HttpRequest, token: str) -> HttpResponse:
+    """The maal calculator's count for the seat's own cards (the partial)."""
+    seat = _seat(token)
+    calc = read_calculator(request.POST, seat.session.get_rules())
+    return render(
+        request,
+        "scoring/maal/calculator.html#result",
+        {"session": seat.session, "calc": calc},
+    )
+
+
+# --- What the scorer's pages follow ---------------------------------------------------------------
+
+
+def _session_etag(request: HttpRequest, session_id: int) -> str | None:
+    if not request.user.is_authenticated:
+        return None
+    try:
+        return _validator(session_version_for_scorer(request, session_id))
+    except Http404:
+        return None
+
+
+@login_required
+@condition(etag_func=_session_etag)
+def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Polled by the owner's and co-scorers' session page: 304 while nothing changed."""
+    session_version_for_scorer(request, session_id)  # 404 for anyone else
+    return _fresh(HttpResponse(b"", content_type="text/plain"))
+
+
+def _feed_position(request: HttpRequest, session_id: int) -> int:
+    """The round the form is for (its number), by default the one being entered."""
+    raw = request.GET.get("position", "")
+    if not raw:
+        return Round.objects.filter(session_id=session_id).count() + 1
+    if not raw.isdigit() or len(raw) > 6:
+        raise Http404
+    return int(raw)
+
+
+def _feed_etag(request: HttpRequest, session_id: int) -> str | None:
+    if not request.user.is_authenticated:
+        return None
+    try:
+        session_version_for_scorer(request, session_id)
+        position = _feed_position(request, session_id)
+    except Http404:
+        return None
+    found = SeatEntry.objects.filter(session_id=session_id, position=position).aggregate(
+        n=Count("id"), latest=Max("updated_at")
+    )
+    latest = found["latest"].timestamp() if found["latest"] else 0
+    return f"seats-{session_id}-{position}-{found['n']}-{latest:.6f}-{get_language()}"
+
+
+@login_required
+@condition(etag_func=_feed_etag)
+def seat_feed(request: HttpRequest, session_id: int) -> HttpResponse:
+    """What the seats sent for round `position`, for the scorer's open round form
+    (static/js/seat-feed.js): 304 while nothing new came in."""
+    session = session_for_scorer(request, session_id)
+    position = _feed_position(request, session_id)
+    entries = SeatEntry.objects.filter(session=session, position=position).select_related("player")
+    data = [
+        {
+            "player": e.player_id,
+            "name": e.player.name,
+            "status": e.status,
+            "maal": e.maal,
+            "tunnel": e.tunnel,
+            "dhoos": e.dhoos,
+            "dublees": e.dublees,
+            "maal_tally": json_text(e.maal_tally),
+            "tiplu": e.tiplu,
+            "tiplu_label": card_label(e.tiplu) if e.tiplu else "",
+            "at": e.updated_at.isoformat(),
+        }
+        for e in entries
+    ]
+    return _fresh(JsonResponse({"position": position, "entries": data}))
