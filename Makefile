@@ -55,21 +55,25 @@ bench: setup system-deps
 soak: setup system-deps
 	$(BIN)/python benchmarks/soak.py
 
-# Lint: eslint (the JavaScript, pinned in package.json), ruff (code and format), djade
+# Lint: eslint and prettier (the JavaScript's rules and layout, both pinned in
+# package.json; .prettierrc), ruff (code and format), djade
 # (templates' format) and mypy (with django-stubs; settings in pyproject.toml).
+JS := static/js stats/static tests/js
 TEMPLATES := $(shell find templates */templates -name '*.html' -not -path './.venv/*')
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 lint: setup node_modules/.installed
-	npx --no-install eslint static/js stats/static tests/js
+	npx --no-install eslint $(JS)
+	npx --no-install prettier --check $(JS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/djade --target-version 6.1 --check $(TEMPLATES)
 	$(BIN)/mypy .
 
-format: setup
+format: setup node_modules/.installed
+	npx --no-install prettier --write $(JS)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 	$(BIN)/djade --target-version 6.1 $(TEMPLATES)

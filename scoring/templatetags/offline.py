@@ -5,13 +5,9 @@ before the round and the engine's words for the preview worked out on the phone.
 from __future__ import annotations
 
 import json
-import re
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from django import template
-from django.conf import settings
 from django.templatetags.static import static
 from django.utils.translation import gettext, ngettext
 
@@ -20,11 +16,9 @@ from localise.numbers import NumberFormat
 from ..engine.rules import Rules, option_schema
 from ..engine.settlement import FIELD_WORDS, BetterDefault, Dhoos
 from ..web.offline import navigation_timeout_ms, save_timeout_ms, user_bucket
-from ..words.breakdown_words import MINUS_PLAYERS
+from ..words.offline_words import ENGINE_IDS, PHRASES, PLURALS
 
 register = template.Library()
-SETTLEMENT_JS = Path(settings.BASE_DIR) / "static" / "js" / "settlement.js"
-WORDS_JS = Path(settings.BASE_DIR) / "static" / "js" / "breakdown-words.js"
 
 
 @register.simple_tag(takes_context=True)
@@ -116,46 +110,23 @@ def offline_chain(setting: Any, session: Any) -> str:
     )
 
 
-# A line comment, or a double-quoted string literal (escapes included): read
-# left to right, so a quote inside a comment or a string never pairs with the next.
-_COMMENT_OR_STRING = re.compile(r'//[^\n]*|"((?:[^"\\\n]|\\.)*)"')
-
-
-def _ids(script: Path) -> tuple[str, ...]:
-    # A script's double-quoted English strings with a space in them: its
-    # catalogue ids (the same the Python side marks for translation).
-    source = script.read_text(encoding="utf-8")
-    strings = (match.group(1) for match in _COMMENT_OR_STRING.finditer(source))
-    return tuple(sorted({s for s in strings if s and " " in s and "\\" not in s}))
-
-
-@cache
-def _engine_ids() -> tuple[str, ...]:
-    """Every message and note settlement.js can give."""
-    return _ids(SETTLEMENT_JS)
-
-
-@cache
-def _word_ids() -> tuple[str, ...]:
-    """Every phrase of breakdown-words.js, the payments in words."""
-    return _ids(WORDS_JS)
-
-
 @register.simple_tag
 def offline_catalogue() -> str:
-    """The engine's words settlement.js uses, the names of the fields its
-    problems name, and the phrases of the payments in words
-    (breakdown-words.js), in the page's language (those with a translation)."""
+    """The words the phone's scripts may say (scoring/words/offline_words.py: the
+    engine's messages and notes settlement.js gives, and the phrases of the
+    payments in words of breakdown-words.js) and the names of the fields its
+    problems name, in the page's language (those with a translation)."""
     words = {}
-    for text in (*_engine_ids(), *FIELD_WORDS, *_word_ids()):
+    for text in (*ENGINE_IDS, *FIELD_WORDS, *PHRASES):
         translated = gettext(text)
         if translated != text:
             words[text] = translated
-    # The phrase with a plural: each of its ids in its own form.
-    for count, text in enumerate(MINUS_PLAYERS, start=1):
-        translated = ngettext(*MINUS_PLAYERS, count)
-        if translated != text:
-            words[text] = translated
+    # A phrase with a plural: each of its ids in its own form.
+    for ids in PLURALS:
+        for count, text in enumerate(ids, start=1):
+            translated = ngettext(*ids, count)
+            if translated != text:
+                words[text] = translated
     return json.dumps(words, ensure_ascii=False)
 
 

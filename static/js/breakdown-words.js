@@ -1,7 +1,8 @@
 // A round's payments in words on the phone, for the offline preview: the
 // sentences of scoring/words/breakdown_words.py, built the same way from
 // settlement.js's figures, phrase by phrase. Each phrase is its catalogue id:
-// the page's catalogue (offline_catalogue) gives it in the page's language.
+// the page's catalogue (offline_catalogue) gives it in the page's language,
+// from the table of scoring/words/offline_words.py that declares each phrase.
 // tests/test_settlement_parity.py holds the two to the same words, in English
 // and Nepali.
 
@@ -37,12 +38,17 @@ function filled(text, params) {
 // (settlement.js's result.outside: {player, amount, from}), as
 // scoring/words/breakdown_words.py's outside_sentence says it.
 export function outsideSentence(result, owed, { translate, num }) {
-  return filled(translate("%(name)s sits this round out and pays %(winner)s %(amount)s: dhoos from round %(round)s."), {
-    name: owed.player,
-    winner: result.winner,
-    amount: num(owed.amount),
-    round: owed.from,
-  });
+  return filled(
+    translate(
+      "%(name)s sits this round out and pays %(winner)s %(amount)s: dhoos from round %(round)s.",
+    ),
+    {
+      name: owed.player,
+      winner: result.winner,
+      amount: num(owed.amount),
+      round: owed.from,
+    },
+  );
 }
 
 // One player's part of the round as a sentence. `translate` maps a phrase to
@@ -101,10 +107,18 @@ export function playerSentence(result, p, { translate, num }) {
   }
 
   function loser() {
-    const values = { loser: p.player, winner: result.winner, amount: num(Math.abs(p.pay)), working: working() };
+    const values = {
+      loser: p.player,
+      winner: result.winner,
+      amount: num(Math.abs(p.pay)),
+      working: working(),
+    };
     if (p.pay > 0) return say("%(loser)s pays %(winner)s %(amount)s: %(working)s.", values);
     if (p.pay < 0) {
-      return say("%(loser)s receives %(amount)s from %(winner)s: %(working)s makes −%(amount)s.", values);
+      return say(
+        "%(loser)s receives %(amount)s from %(winner)s: %(working)s makes −%(amount)s.",
+        values,
+      );
     }
     return say("%(loser)s and %(winner)s are even: %(working)s makes 0.", values);
   }
@@ -115,10 +129,14 @@ export function playerSentence(result, p, { translate, num }) {
     const parts = [
       ...losers
         .filter((other) => other.pay > 0)
-        .map((other) => say("%(amount)s from %(name)s", { name: other.player, amount: num(other.pay) })),
+        .map((other) =>
+          say("%(amount)s from %(name)s", { name: other.player, amount: num(other.pay) }),
+        ),
       ...losers
         .filter((other) => other.pay < 0)
-        .map((other) => say("less %(amount)s to %(name)s", { name: other.player, amount: num(-other.pay) })),
+        .map((other) =>
+          say("less %(amount)s to %(name)s", { name: other.player, amount: num(-other.pay) }),
+        ),
     ];
     const take = losers.reduce((sum, other) => sum + other.pay, 0);
     const values = { winner: p.player, amount: num(Math.abs(take)), parts: parts.join(", ") };

@@ -27,11 +27,7 @@
     doc.querySelectorAll("[data-follow-part]").forEach(function (part) {
       var here = document.getElementById(part.id);
       if (!here) return;
-      if (
-        here.dataset.position &&
-        here.dataset.position === part.dataset.position
-      )
-        return;
+      if (here.dataset.position && here.dataset.position === part.dataset.position) return;
       var fresh = document.importNode(part, true);
       here.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
@@ -78,9 +74,7 @@
           return;
         }
         if (response.status !== 200) return;
-        var sent = (response.headers.get("ETag") || "")
-          .replace(/^W\//, "")
-          .replace(/"/g, "");
+        var sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
         return refresh().then(function () {
           if (sent) etag = sent;
         });

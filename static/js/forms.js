@@ -23,7 +23,12 @@
     box.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-name]");
       if (!button || !target) return;
-      var names = target.value.split("\n").map(function (s) { return s.trim(); }).filter(Boolean);
+      var names = target.value
+        .split("\n")
+        .map(function (s) {
+          return s.trim();
+        })
+        .filter(Boolean);
       if (names.indexOf(button.dataset.name) === -1) names.push(button.dataset.name);
       target.value = names.join("\n") + "\n";
       button.disabled = true;

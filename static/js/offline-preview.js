@@ -120,7 +120,13 @@
     box.appendChild(element("summary", "", t.inWords));
     var list = element("ul");
     result.players.forEach(function (p) {
-      list.appendChild(element("li", "in-words", module.playerSentence(result, p, { translate: translate, num: num })));
+      list.appendChild(
+        element(
+          "li",
+          "in-words",
+          module.playerSentence(result, p, { translate: translate, num: num }),
+        ),
+      );
     });
     box.appendChild(list);
     return box;
@@ -142,11 +148,24 @@
     var list = element("ul", "breakdown-list");
     // What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"
     // (the winner_take filter's).
-    var pays = result.players.filter(function (p) { return !p.is_winner; }).map(function (p) { return p.pay; });
-    var take = pays.reduce(function (sum, pay) { return sum + pay; }, 0);
+    var pays = result.players
+      .filter(function (p) {
+        return !p.is_winner;
+      })
+      .map(function (p) {
+        return p.pay;
+      });
+    var take = pays.reduce(function (sum, pay) {
+      return sum + pay;
+    }, 0);
     var collects =
-      pays.map(function (pay) { return pay >= 0 ? num(pay) : "(−" + num(-pay) + ")"; }).join(" + ") +
-      " = " + (take >= 0 ? num(take) : "−" + num(-take));
+      pays
+        .map(function (pay) {
+          return pay >= 0 ? num(pay) : "(−" + num(-pay) + ")";
+        })
+        .join(" + ") +
+      " = " +
+      (take >= 0 ? num(take) : "−" + num(-take));
     result.players.forEach(function (p) {
       var li = element("li", "breakdown-player" + (p.is_winner ? " winner" : ""));
       li.dataset.player = p.player;
@@ -156,7 +175,9 @@
       who.appendChild(element("span", "tag", p.status === "seen" ? t.seen : t.unseen));
       if (p.dhoos) who.appendChild(element("span", "tag dhoos", t.dhoos));
       if (p.dublees) who.appendChild(element("span", "tag", t.byDublees));
-      who.appendChild(element("span", "net num " + (p.net > 0 ? "pos" : p.net < 0 ? "neg" : ""), signed(p.net)));
+      who.appendChild(
+        element("span", "net num " + (p.net > 0 ? "pos" : p.net < 0 ? "neg" : ""), signed(p.net)),
+      );
       li.appendChild(who);
       var calc = element("div", "calc");
       calc.appendChild(element("span", "", "S = " + num(p.points)));
@@ -171,7 +192,8 @@
         // unseen_pairs = skip (RULES.md 3a): T_seen and k·S on an unseen loser's line.
         calc.appendChild(element("span", "ns", (p.seen_only ? "k·S = " : "n·S = ") + num(p.n_s)));
         var base = p.seen_only ? result.total_seen : result.total;
-        var sum = "(" + num(base) + " + " + num(p.w) + " − " + num(p.n_s) + ") × " + result.multiplier;
+        var sum =
+          "(" + num(base) + " + " + num(p.w) + " − " + num(p.n_s) + ") × " + result.multiplier;
         var formula = element("span", "formula", sum + " = ");
         formula.appendChild(element("b", "", num(p.pay)));
         calc.appendChild(formula);
@@ -198,7 +220,13 @@
     if (result.outside && result.outside.length) {
       var outside = element("ul", "breakdown-outside small");
       result.outside.forEach(function (owed) {
-        outside.appendChild(element("li", "", words.outsideSentence(result, owed, { translate: translate, num: num })));
+        outside.appendChild(
+          element(
+            "li",
+            "",
+            words.outsideSentence(result, owed, { translate: translate, num: num }),
+          ),
+        );
       });
       box.appendChild(outside);
     }
@@ -215,7 +243,11 @@
   // player's in the form's order, each message after its field's name.
   function problemLines(module, problems, round) {
     var general = new Map();
-    var players = new Map(round.entries.map(function (e) { return [e.player, new Map()]; }));
+    var players = new Map(
+      round.entries.map(function (e) {
+        return [e.player, new Map()];
+      }),
+    );
     function add(groups, key, line) {
       if (!groups.has(key)) groups.set(key, []);
       groups.get(key).push(line);
@@ -233,7 +265,9 @@
     });
     var lines = [];
     [general].concat(Array.from(players.values())).forEach(function (groups) {
-      groups.forEach(function (group) { lines = lines.concat(group); });
+      groups.forEach(function (group) {
+        lines = lines.concat(group);
+      });
     });
     return lines;
   }
@@ -293,12 +327,18 @@
     if (!line || !chainData.words) return;
     var words = chainData.words;
     var dealer = loaded.chain.dealerOf(chainData.seats || [], state.number);
-    var parts = [document.createTextNode(say(words.round, { number: state.number }) +
-      (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""))];
+    var parts = [
+      document.createTextNode(
+        say(words.round, { number: state.number }) +
+          (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""),
+      ),
+    ];
     if (fallback.better) {
       var reasons = [];
       if (fallback.rotation) {
-        reasons.push(say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback));
+        reasons.push(
+          say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
+        );
       }
       if (fallback.dublee) reasons.push(words.dublee);
       parts.push(document.createElement("br"));
@@ -396,7 +436,10 @@
     return load().then(function (loaded) {
       var module = loaded.engine;
       var note = kept.length && chainData.words.afterKept ? chainData.words.afterKept : t.onPhone;
-      var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", note)];
+      var content = [
+        element("h2", "", t.settlement),
+        element("p", "muted small offline-note", note),
+      ];
       var problems = module.roundProblems(round, rules);
       if (!problems.length) {
         try {
@@ -438,7 +481,9 @@
   var restoring = false;
 
   function draftKey() {
-    return "marriage-draft:" + (user || "") + ":" + location.pathname + (fixing ? "?fix=" + fixing : "");
+    return (
+      "marriage-draft:" + (user || "") + ":" + location.pathname + (fixing ? "?fix=" + fixing : "")
+    );
   }
 
   function formMark() {
@@ -482,14 +527,16 @@
     form.querySelectorAll("input").forEach(function (input) {
       if (!input.name || SKIP[input.name]) return;
       var given = values.getAll(input.name);
-      if (input.type === "checkbox" || input.type === "radio") input.checked = given.indexOf(input.value) !== -1;
+      if (input.type === "checkbox" || input.type === "radio")
+        input.checked = given.indexOf(input.value) !== -1;
       else input.value = given.length ? given[0] : "";
     });
     if (betterBox) betterTouched = true; // as it was typed
     // "More" open where something behind it is set, as the server opens it.
     form.querySelectorAll("details.more").forEach(function (details) {
       details.querySelectorAll("input").forEach(function (input) {
-        var set = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value.trim();
+        var set =
+          input.type === "checkbox" || input.type === "radio" ? input.checked : input.value.trim();
         if (set && input.name && !SKIP[input.name]) details.open = true;
       });
     });

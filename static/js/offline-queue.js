@@ -19,7 +19,8 @@
   var STORE = "rounds";
   var SYNC_TAG = "marriage-send-rounds";
   var LOCK = "marriage-send-rounds";
-  var channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
+  var channel =
+    typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
 
   function promised(request) {
     return new Promise(function (resolve, reject) {
@@ -260,7 +261,8 @@
       var path = new URL(response.url).pathname;
       if (path === loginUrl) return { outcome: "login" };
       if (response.status >= 500) return { outcome: "server" };
-      if (response.redirected && path === sessionPath(record) && response.ok) return { outcome: "sent" };
+      if (response.redirected && path === sessionPath(record) && response.ok)
+        return { outcome: "sent" };
       if (response.status === 403 && !retried) {
         // A token from before a new log-in: a fresh one from the form, and once more.
         return fetch(record.url, { credentials: "same-origin" })
@@ -299,15 +301,22 @@
           function (result) {
             if (result.outcome === "sent") {
               report.sent.push(record);
-              return remove(record.key, { session: record.session, sent: true, key: record.key }).then(next);
+              return remove(record.key, {
+                session: record.session,
+                sent: true,
+                key: record.key,
+              }).then(next);
             }
             if (result.outcome === "refused") {
               held[record.session] = true;
               report.refused.push(record);
-              return update(record.key, { status: "refused", messages: result.messages }).then(next);
+              return update(record.key, { status: "refused", messages: result.messages }).then(
+                next,
+              );
             }
             report.stopped = result.outcome;
-            if (result.outcome === "login") return update(record.key, { status: "login" }).then(() => report);
+            if (result.outcome === "login")
+              return update(record.key, { status: "login" }).then(() => report);
             return report;
           },
           function () {
@@ -324,7 +333,8 @@
   // the worker (Web Locks where the browser has them; the save keys make an
   // overlap harmless where it does not).
   function sendAll(user, options) {
-    if (!user || user === "public") return Promise.resolve({ sent: [], refused: [], stopped: null });
+    if (!user || user === "public")
+      return Promise.resolve({ sent: [], refused: [], stopped: null });
     var run = function () {
       return sendAllNow(user, options);
     };

@@ -64,7 +64,8 @@
         // This page came from the network before the worker ran: the worker
         // learns whose it is, and keeps it if the server marked it.
         if (!registration.active) return;
-        if (signedIn(words.user)) registration.active.postMessage({ type: "user", user: words.user });
+        if (signedIn(words.user))
+          registration.active.postMessage({ type: "user", user: words.user });
         registration.active.postMessage({ type: "keep", url: location.href });
       });
     }
@@ -79,7 +80,9 @@
 
   function showBanner() {
     if (!banner) return;
-    banner.textContent = say("offlineAt", { time: clock(Math.max(storedAt, lastPoll) || loadedAt) });
+    banner.textContent = say("offlineAt", {
+      time: clock(Math.max(storedAt, lastPoll) || loadedAt),
+    });
     banner.hidden = false;
     document.documentElement.classList.add("is-offline");
   }
@@ -204,7 +207,10 @@
 
   function nextCheck() {
     clearTimeout(checking.timer);
-    checking.timer = setTimeout(check, waitingHere ? Math.min(checking.delay, CHECK_WAITING) : checking.delay);
+    checking.timer = setTimeout(
+      check,
+      waitingHere ? Math.min(checking.delay, CHECK_WAITING) : checking.delay,
+    );
     checking.delay = Math.min(checking.delay * 2, CHECK_FIRST * 6);
   }
 
@@ -279,19 +285,20 @@
     if (!navigator.onLine) return Promise.resolve();
     return userKnown.then(function (user) {
       if (!signedIn(user)) return null;
-      return Queue.sendAll(user, { loginUrl: words.login, timeout: Number(words.saveWait) || 0 }).then(
-        function (report) {
-          var here = report.sent.some(function (record) {
-            return record.session === sessionId;
-          });
-          keepAgain(report.sent);
-          // A round of this session arrived: its ledger, as the server now has it.
-          if (here && !roundForm && !storedAt) showArrived();
-          else render();
-          retryLater(report);
-          return report;
-        },
-      );
+      return Queue.sendAll(user, {
+        loginUrl: words.login,
+        timeout: Number(words.saveWait) || 0,
+      }).then(function (report) {
+        var here = report.sent.some(function (record) {
+          return record.session === sessionId;
+        });
+        keepAgain(report.sent);
+        // A round of this session arrived: its ledger, as the server now has it.
+        if (here && !roundForm && !storedAt) showArrived();
+        else render();
+        retryLater(report);
+        return report;
+      });
     });
   }
 
@@ -318,9 +325,14 @@
     registered.then(function (registration) {
       if (!registration || !registration.active) return;
       Object.keys(sessions).forEach(function (session) {
-        ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(function (path) {
-          registration.active.postMessage({ type: "keep", url: new URL(path, location.href).href });
-        });
+        ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(
+          function (path) {
+            registration.active.postMessage({
+              type: "keep",
+              url: new URL(path, location.href).href,
+            });
+          },
+        );
       });
     });
   }
@@ -474,7 +486,8 @@
       channel.onmessage = function (event) {
         var detail = event.data || {};
         render().then(function () {
-          if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine) return;
+          if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine)
+            return;
           return userKnown.then(function (user) {
             return Queue.list(user).then(function (records) {
               var left = records.some(function (record) {
@@ -496,7 +509,8 @@
   function summaryOf(form) {
     // The round form's own reading (offline-preview.js): settled on the phone
     // after the rounds kept before it, as the server will.
-    var reading = typeof window.MarriageRoundSummary === "function" ? window.MarriageRoundSummary() : null;
+    var reading =
+      typeof window.MarriageRoundSummary === "function" ? window.MarriageRoundSummary() : null;
     if (reading) return reading;
     var chosen = form.querySelector('input[name="winner"]:checked');
     var winner = null;
@@ -609,7 +623,8 @@
       roundForm.querySelectorAll("input").forEach(function (input) {
         if (keep[input.name] || !input.name) return;
         var given = values[input.name] || [];
-        if (input.type === "checkbox" || input.type === "radio") input.checked = given.indexOf(input.value) !== -1;
+        if (input.type === "checkbox" || input.type === "radio")
+          input.checked = given.indexOf(input.value) !== -1;
         else input.value = given.length ? given[0] : "";
       });
       var note = element("div", "message error fixing-note");
@@ -629,11 +644,14 @@
   var queuedKey = null; // its one-time key
   try {
     // (The worker's redirect after a save lost on the way says ?queued=.)
-    var queued = sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).get("queued");
+    var queued =
+      sessionStorage.getItem("offline-queued") ||
+      new URLSearchParams(location.search).get("queued");
     if (queued && list) {
       queuedKey = queued;
       sessionStorage.removeItem("offline-queued");
-      if (location.search) history.replaceState(history.state, "", location.pathname + location.hash);
+      if (location.search)
+        history.replaceState(history.state, "", location.pathname + location.hash);
       var note = document.createElement("p");
       note.id = "offline-queued-note";
       note.className = "message";
@@ -687,7 +705,5 @@
     });
   }
 
-  render()
-    .then(sentMeanwhile)
-    .then(send);
+  render().then(sentMeanwhile).then(send);
 })();

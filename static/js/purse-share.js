@@ -6,7 +6,9 @@ document.addEventListener("click", async (event) => {
   if (!button) return;
   const text = button.dataset.shareText;
   const status = document.getElementById(button.dataset.status);
-  const say = (words) => { if (status) status.textContent = words; };
+  const say = (words) => {
+    if (status) status.textContent = words;
+  };
   if (navigator.share) {
     try {
       await navigator.share({ text });

@@ -10,7 +10,9 @@
 
   function visible(element) {
     // Inside a closed "more" a box still has a layout box, but cannot be seen.
-    return element.offsetParent !== null && !element.disabled && !element.closest("details:not([open])");
+    return (
+      element.offsetParent !== null && !element.disabled && !element.closest("details:not([open])")
+    );
   }
 
   // Ticks or unticks a box and announces it, so the preview (and the rules
@@ -75,7 +77,10 @@
   });
   form.addEventListener("mouseup", function (event) {
     // A mouse click would put the caret back where it landed.
-    if (event.target.matches("[data-points]") && event.target.selectionStart !== event.target.selectionEnd) {
+    if (
+      event.target.matches("[data-points]") &&
+      event.target.selectionStart !== event.target.selectionEnd
+    ) {
       event.preventDefault();
     }
   });

@@ -11,9 +11,11 @@
     if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
     var bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) {
-      return ("0" + b.toString(16)).slice(-2);
-    }).join("");
+    return Array.prototype.map
+      .call(bytes, function (b) {
+        return ("0" + b.toString(16)).slice(-2);
+      })
+      .join("");
   }
 
   function buttons(form) {

@@ -37,9 +37,7 @@
       row.appendChild(note);
     }
     var time = new Date(entry.at).toTimeString().slice(0, 5);
-    note.textContent = feed.dataset.from
-      .replace("%(name)s", entry.name)
-      .replace("%(time)s", time);
+    note.textContent = feed.dataset.from.replace("%(name)s", entry.name).replace("%(time)s", time);
     row.classList.add("from-seat");
   }
 
@@ -49,11 +47,7 @@
     if (!row) return false;
     setChecked(field(pid, "plays"), true);
     var status = roundForm.querySelector(
-      '[name="p-' +
-        pid +
-        '-status"][value="' +
-        (entry.dublees ? "seen" : entry.status) +
-        '"]',
+      '[name="p-' + pid + '-status"][value="' + (entry.dublees ? "seen" : entry.status) + '"]',
     );
     setChecked(status, true);
     setChecked(field(pid, "dublees"), entry.dublees);
@@ -96,8 +90,7 @@
             }
           });
           // The settlement preview follows, as after a tap.
-          if (changed)
-            roundForm.dispatchEvent(new Event("change", { bubbles: true }));
+          if (changed) roundForm.dispatchEvent(new Event("change", { bubbles: true }));
         });
       })
       .catch(function () {

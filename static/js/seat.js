@@ -78,8 +78,7 @@
     var body = new URLSearchParams();
     fields.forEach(function (pair) {
       // The page's own CSRF token: a count kept from an earlier page carries its own.
-      var value =
-        pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
+      var value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
       body.append(pair[0], value);
     });
     var button = el && el.querySelector('button[type="submit"]');
@@ -94,8 +93,7 @@
       body: body.toString(),
     })
       .then(function (response) {
-        var json =
-          (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+        var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
         if (!json) {
           // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
           keep(fields);
@@ -107,10 +105,7 @@
           say("seat-offline", "");
           if (answer.ok) {
             showErrors({});
-            say(
-              "seat-sent",
-              strings.dataset.sentAt.replace("%(time)s", clock(new Date())),
-            );
+            say("seat-sent", strings.dataset.sentAt.replace("%(time)s", clock(new Date())));
             document.dispatchEvent(new CustomEvent("marriage-follow-now"));
           } else {
             showErrors(answer.errors);
@@ -155,9 +150,7 @@
       var input = el.querySelector('[name="' + pair[0] + '"]');
       if (!input) return;
       if (input.type === "radio") {
-        var radio = el.querySelector(
-          '[name="' + pair[0] + '"][value="' + pair[1] + '"]',
-        );
+        var radio = el.querySelector('[name="' + pair[0] + '"][value="' + pair[1] + '"]');
         if (radio) radio.checked = true;
       } else if (input.type === "checkbox") {
         input.checked = true;

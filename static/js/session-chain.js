@@ -42,7 +42,10 @@ export function betterDefault(engine, state, options) {
 export function step(engine, state, round, options) {
   const rules = engine.resolveRules(options);
   const fallback = betterDefault(engine, state, options);
-  const played = round.better === null || round.better === undefined ? { ...round, better: fallback.better } : round;
+  const played =
+    round.better === null || round.better === undefined
+      ? { ...round, better: fallback.better }
+      : round;
   let result = null;
   let error = null;
   try {
@@ -62,7 +65,11 @@ export function step(engine, state, round, options) {
     ? state.pending.filter((owed) => winner === null || (!anyRound && !players.has(owed.player)))
     : state.pending;
   const deferred = result
-    ? (result.pending_dhoos || []).map((owed) => ({ player: owed.player, amount: owed.amount, from: state.number }))
+    ? (result.pending_dhoos || []).map((owed) => ({
+        player: owed.player,
+        amount: owed.amount,
+        from: state.number,
+      }))
     : [];
   const due = state.players > 0 && state.counter >= state.players;
   return {
@@ -75,7 +82,8 @@ export function step(engine, state, round, options) {
       counter: due ? 0 : state.counter + 1,
       since: due ? state.number : (state.since ?? null),
       players: round.entries.length,
-      dublee: winner !== null && round.win_type === "dublee" && Boolean(rules.dublee_triggers_better),
+      dublee:
+        winner !== null && round.win_type === "dublee" && Boolean(rules.dublee_triggers_better),
     },
   };
 }

@@ -3,7 +3,8 @@
 // tests/test_settlement_parity.py runs both on thousands of generated rounds
 // and requires the same figures, the same notes and the same refusals (message
 // ids and values: the engine's own, which the page's catalogue translates), so
-// there is one truth.
+// there is one truth. Every id this script may give is declared in
+// scoring/words/offline_words.py (tests/test_offline_words.py holds it to that).
 //
 // Plain ES module, no build step. Input and output use the engine's names:
 //   round = {entries: [{player, status, maal, tunnel, dhoos, dublees}],
@@ -53,7 +54,8 @@ function repr(value) {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (typeof value === "string") return "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+  if (typeof value === "string")
+    return "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
   return String(value);
 }
 
@@ -64,7 +66,11 @@ function isWhole(value) {
 // The problem with a maal or tunnel figure, or null when it is fine.
 function pointsProblem(value, field, player) {
   if (!isWhole(value)) {
-    return new RoundError("must be a whole number, got %(value)s", { value: repr(value) }, { field, player });
+    return new RoundError(
+      "must be a whole number, got %(value)s",
+      { value: repr(value) },
+      { field, player },
+    );
   }
   if (value < 0) {
     return new RoundError("must not be negative, got %(value)s", { value }, { field, player });
@@ -103,7 +109,9 @@ export function roundProblems(round, options) {
       continue;
     }
     if (names.has(entry.player)) {
-      problems.push(new RoundError("appears twice in the round", {}, { field: "player", player: entry.player }));
+      problems.push(
+        new RoundError("appears twice in the round", {}, { field: "player", player: entry.player }),
+      );
       continue;
     }
     names.add(entry.player);
@@ -170,12 +178,20 @@ export function roundProblems(round, options) {
   }
   if (!WIN_TYPES.includes(round.win_type)) {
     problems.push(
-      new RoundError("must be normal or dublee, got %(value)s", { value: repr(round.win_type) }, { field: "win_type" }),
+      new RoundError(
+        "must be normal or dublee, got %(value)s",
+        { value: repr(round.win_type) },
+        { field: "win_type" },
+      ),
     );
   }
   if (typeof round.better !== "boolean") {
     problems.push(
-      new RoundError("must be true or false, got %(value)s", { value: repr(round.better) }, { field: "better" }),
+      new RoundError(
+        "must be true or false, got %(value)s",
+        { value: repr(round.better) },
+        { field: "better" },
+      ),
     );
   }
   if (round.winner === null || round.winner === undefined) {
@@ -214,7 +230,9 @@ export function roundProblems(round, options) {
 // A loser given dhoos under dhoos_pays_total, in a round with a winner (3a).
 function playsDeadHand(entry, round, rules) {
   const winner = round.winner ?? null;
-  return Boolean(rules.dhoos_pays_total && entry.dhoos && winner !== null && entry.player !== winner);
+  return Boolean(
+    rules.dhoos_pays_total && entry.dhoos && winner !== null && entry.player !== winner,
+  );
 }
 
 // Each player's {tunnel, points, notes} after section 3's rules, in the
@@ -231,7 +249,10 @@ export function countedPoints(round, rules) {
     const unseen = entry.status === "unseen";
     let tunnel = entry.tunnel;
     if (unseen && rules.unseen_tunnel === "void" && tunnel) {
-      notes.push({ id: "tunnel %(points)s void: unseen (tunnel pachaunu)", params: { points: tunnel } });
+      notes.push({
+        id: "tunnel %(points)s void: unseen (tunnel pachaunu)",
+        params: { points: tunnel },
+      });
       tunnel = 0;
     }
     let points = entry.maal + tunnel;
@@ -256,7 +277,10 @@ export function countedPoints(round, rules) {
   }
   if (kidnapped && winner !== null) {
     const own = counted.get(winner);
-    own.notes.push({ id: "kidnapped %(points)s from unseen players", params: { points: kidnapped } });
+    own.notes.push({
+      id: "kidnapped %(points)s from unseen players",
+      params: { points: kidnapped },
+    });
     own.points += kidnapped;
   }
   if (dead && winner !== null) {
@@ -306,12 +330,16 @@ export function settleRound(round, options, booked = []) {
   for (const { points } of counted.values()) total += points;
   const multiplier = round.better ? rules.better_multiplier : 1;
 
-  const seen = round.entries.filter((entry) => entry.status === "seen").map((entry) => entry.player);
+  const seen = round.entries
+    .filter((entry) => entry.status === "seen")
+    .map((entry) => entry.player);
   let totalSeen = 0;
   for (const player of seen) totalSeen += counted.get(player).points;
   const seenOnly = new Set(
     round.entries
-      .filter((entry) => rules.unseen_pairs === "skip" && entry.status === "unseen" && winner !== null)
+      .filter(
+        (entry) => rules.unseen_pairs === "skip" && entry.status === "unseen" && winner !== null,
+      )
       .map((entry) => entry.player),
   );
   const pays = new Map(); // player -> {w, n_s, pay}
@@ -339,7 +367,9 @@ export function settleRound(round, options, booked = []) {
     if (payee === "winner" && (winner === null || winner === entry.player)) payee = "all";
     if (payee === "next_winner" || payee === "next_round_winner") {
       pending.push({ player: entry.player, amount });
-      dhoosNotes.get(entry.player).push({ id: "dhoos: owes %(amount)s to the next winner", params: { amount } });
+      dhoosNotes
+        .get(entry.player)
+        .push({ id: "dhoos: owes %(amount)s to the next winner", params: { amount } });
     } else if (payee === "winner") {
       dhoosNet.set(entry.player, dhoosNet.get(entry.player) - amount);
       dhoosNet.set(winner, dhoosNet.get(winner) + amount);
@@ -399,17 +429,35 @@ export function settleRound(round, options, booked = []) {
     if (round.win_type === "dublee" && !isWinner && rules.dublee_bonus) {
       notes.push({ id: "dublee win: +%(bonus)s to w", params: { bonus: rules.dublee_bonus } });
     }
-    if (entry.dublees && !isWinner && winner !== null && entry.status === "seen" && !rules.dublee_players_pay_seen) {
+    if (
+      entry.dublees &&
+      !isWinner &&
+      winner !== null &&
+      entry.status === "seen" &&
+      !rules.dublee_players_pay_seen
+    ) {
       notes.push({ id: "saw by dublees: no seen payment", params: {} });
     }
     const deadHand = !isWinner && playsDeadHand(entry, round, rules);
     if (deadHand) {
       notes.push({ id: "dead hand: no game payment", params: {} });
-    } else if (entry.dublees && !isWinner && winner !== null && entry.status === "seen" && rules.dublee_player_bonus) {
-      notes.push({ id: "saw by dublees: %(bonus)s off w", params: { bonus: rules.dublee_player_bonus } });
+    } else if (
+      entry.dublees &&
+      !isWinner &&
+      winner !== null &&
+      entry.status === "seen" &&
+      rules.dublee_player_bonus
+    ) {
+      notes.push({
+        id: "saw by dublees: %(bonus)s off w",
+        params: { bonus: rules.dublee_player_bonus },
+      });
     }
     if (seenOnly.has(entry.player)) {
-      notes.push({ id: "unseen: settles with the %(count)s seen players only", params: { count: seen.length } });
+      notes.push({
+        id: "unseen: settles with the %(count)s seen players only",
+        params: { count: seen.length },
+      });
     }
     return {
       player: entry.player,

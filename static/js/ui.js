@@ -97,7 +97,7 @@
         },
         function () {
           lock = null; // refused (battery saver, no permission): the screen may sleep
-        }
+        },
       );
     };
     var showWake = function () {
@@ -144,7 +144,7 @@
         cue(event.target);
       }
     },
-    true
+    true,
   );
   window.addEventListener("resize", cueAll);
   document.addEventListener("htmx:afterSettle", cueAll); // the share page's live ledger

@@ -24,7 +24,9 @@ const out = cases.map(({ rules, start, rounds }) => {
     // Every net of the round: its players', and under next_round_winner a
     // fouler's who sat it out (result.nets, where the engine's copy has them).
     nets: results.map(({ result }) =>
-      result ? result.nets || Object.fromEntries(result.players.map((p) => [p.player, p.net])) : null,
+      result
+        ? result.nets || Object.fromEntries(result.players.map((p) => [p.player, p.net]))
+        : null,
     ),
     defaults: results.map((answer) => answer.default),
     state,

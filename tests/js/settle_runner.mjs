@@ -16,7 +16,9 @@ async function load(path) {
   return import("data:text/javascript;base64," + Buffer.from(source).toString("base64"));
 }
 const { roundProblems, settleRound, RoundError } = await load("../../static/js/settlement.js");
-const { grouper, outsideSentence, playerSentence } = await load("../../static/js/breakdown-words.js");
+const { grouper, outsideSentence, playerSentence } = await load(
+  "../../static/js/breakdown-words.js",
+);
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
@@ -40,7 +42,12 @@ function sentences(result) {
 }
 
 const out = batch.map(({ rules, round, booked }) => {
-  const problems = roundProblems(round, rules).map(({ field, player, id, params }) => ({ field, player, id, params }));
+  const problems = roundProblems(round, rules).map(({ field, player, id, params }) => ({
+    field,
+    player,
+    id,
+    params,
+  }));
   try {
     const result = settleRound(round, rules, booked || []);
     return { result, problems, sentences: sentences(result) };
