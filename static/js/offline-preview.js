@@ -515,6 +515,10 @@
 
   // The draft typed into this form before a reload, if it is for the same round.
   function restoreDraft() {
+    // The draft is restored once the phone's queue is read, which on a slow phone
+    // comes after the first taps: a draft saved by those taps must not undo the
+    // ones after them.
+    if (touched) return false;
     var draft;
     try {
       draft = JSON.parse(localStorage.getItem(draftKey()) || "null");
@@ -545,6 +549,14 @@
     return true;
   }
 
+  var touched = false; // the reader has typed or tapped in this form since it loaded
+  function noteTouched(event) {
+    if (event.isTrusted) touched = true;
+  }
+  form.addEventListener("input", noteTouched);
+  form.addEventListener("change", noteTouched);
+  form.addEventListener("pointerdown", noteTouched);
+  form.addEventListener("keydown", noteTouched);
   form.addEventListener("input", saveDraft);
   form.addEventListener("change", saveDraft);
   document.addEventListener(
