@@ -9,6 +9,7 @@ import json
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
+from playwright.sync_api import expect
 
 from groups.models import Payment
 from groups.services import import_group
@@ -84,3 +85,21 @@ def test_the_group_page_has_no_axe_violation(theme, language, logged_in_page, li
         if problems := violations(page, axe):
             found[path] = problems
     assert not found, found
+
+
+def test_the_group_page_is_read_offline_with_its_banner(logged_in_page, live_server):
+    """Opened once with the network on, the group page is kept on the phone: with
+    the network gone it shows the balances and who pays whom, under the banner."""
+    from .test_offline import BANNER, Line, goto, open_kept
+
+    page, user = logged_in_page(**TOUCH_PHONE)
+    group = import_group(doc=loads(json.dumps(family())), owner=user)
+    path = f"/groups/{group.pk}/"
+    line = Line(page, live_server, "page")
+    open_kept(page, live_server, path)
+    line.down()
+    goto(page, live_server.url + path)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(page.locator(".to-pay li").first).to_contain_text("Aama → Didi: NPR 37.50")
+    line.up()
+    expect(page.locator("#offline-banner")).to_be_hidden()
