@@ -58,7 +58,9 @@ def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
                 f"FROM {players} p JOIN {sessions} s ON s.id = p.session_id "
                 f"LEFT JOIN {entries} e ON e.player_id = p.id "
                 f"WHERE p.session_id IN ({marks}) GROUP BY p.session_id, p.name_key, "
-                "s.stake_per_point",
+                # In seat order, as every page lists a session's players (a
+                # database returns groups in an order of its own otherwise).
+                "s.stake_per_point ORDER BY p.session_id, MIN(p.position), MIN(p.id)",
                 chunk,
             )
             for session_id, key, stake, points in cursor.fetchall():
