@@ -10,13 +10,14 @@ from django.utils.translation import gettext_lazy as _
 
 from localise.forms import EitherCalendarDateField
 from localise.numbers import NumberFormat
-from scoring.engine.groupfile import GroupDoc, GroupFileError, loads
-from scoring.engine.limits import MAX_FILE_BYTES
-from scoring.engine.names import player_key
+from localise.sessionfiles import load_group
+from scoring.engine.groupfile import GroupDoc, GroupFileError
+from scoring.engine.limits import MAX_CURRENCY_LENGTH, MAX_FILE_BYTES
+from scoring.engine.names import clean_currency, player_key
 from scoring.engine.purse import MAX_PAYMENT
 from scoring.engine.sessionfile import shorten
 from scoring.forms.files import TOO_LARGE
-from scoring.forms.players import clean_name, clean_player
+from scoring.forms.players import clean_name, clean_player, engine_checked
 from scoring.forms.sessions import SessionForm
 from scoring.models import GameSession
 from scoring.words.i18n import translate
@@ -46,7 +47,7 @@ def _clean_members(text: str) -> list[str]:
 
 class GroupForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
-    currency = forms.CharField(label=_("Currency"), max_length=8, initial="NPR")
+    currency = forms.CharField(label=_("Currency"), max_length=MAX_CURRENCY_LENGTH, initial="NPR")
     members = forms.CharField(
         label=_("Members"),
         help_text=_("One name per line, as they are written in the evenings. At least 2."),
@@ -60,10 +61,10 @@ class GroupForm(forms.Form):
         return name
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
-        if not currency:
+        if not self.cleaned_data["currency"].strip():
             raise forms.ValidationError(_("This field is required."))
-        return currency
+        # As a session's: bounded once upper-cased (eight "ß" are sixteen letters).
+        return engine_checked(clean_currency, self.cleaned_data["currency"])
 
     def clean_members(self) -> list[str]:
         names = _clean_members(self.cleaned_data["members"])
@@ -178,7 +179,7 @@ class GroupImportForm(forms.Form):
         except UnicodeDecodeError:
             raise forms.ValidationError(_("not a text file (it must be UTF-8 JSON)")) from None
         try:
-            self.doc = loads(text)
+            self.doc = load_group(text)
         except GroupFileError as error:
             raise forms.ValidationError(shorten(translate(error.msg))) from None
         return upload

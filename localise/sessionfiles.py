@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime
 
+from scoring.engine.groupfile import GroupDoc
+from scoring.engine.groupfile import loads as loads_group
 from scoring.engine.sessionfile import SessionDoc, loads
 
 from .bikram_sambat import parse_date
@@ -20,3 +22,8 @@ def read_played_on(text: str) -> datetime.date:
 
 def load_session(text: str) -> SessionDoc:
     return loads(text, read_played_on)
+
+
+def load_group(text: str) -> GroupDoc:
+    """A group file, its evenings' dates read as a session file's."""
+    return loads_group(text, read_played_on)

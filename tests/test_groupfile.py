@@ -266,3 +266,24 @@ def test_a_payment_without_a_date_or_method_counts_all_the_same(tmp_path):
     data = family()
     data["payments"][0] = {"from": "Bhai", "to": "Didi", "amount": 20}
     assert json.loads(run("balances", write(tmp_path, data))) == EXPECTED
+
+
+@pytest.mark.django_db
+def test_a_currency_is_bounded_once_upper_cased_as_a_session_files(tmp_path):
+    data = family() | {"currency": "ß" * 8}  # upper-cased: SSSSSSSSSSSSSSSS, sixteen letters
+    with pytest.raises(CommandError) as error:
+        run("import_group", write(tmp_path, data))
+    assert error.value.returncode == 2
+    assert str(error.value) == (
+        "currency: a currency may be at most 8 characters once in capitals, "
+        "got SSSSSSSSSSSSSSSS (16)"
+    )
+    assert not Group.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_evenings_bikram_sambat_date_is_read_as_a_session_files(tmp_path):
+    data = family()
+    data["sessions"][0]["played_on"] = "2083-06-15"  # 1 Oct 2026
+    run("import_group", write(tmp_path, data))
+    assert GameSession.objects.get(name="Tihar 1").played_on.isoformat() == "2026-10-01"

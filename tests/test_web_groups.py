@@ -8,6 +8,7 @@ import io
 import json
 import re
 from decimal import Decimal
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -307,3 +308,15 @@ def test_a_player_who_joins_an_evening_later_becomes_a_member(logged_in, group):
     other = GameSession.objects.get(name="Tihar 1")
     logged_in.post(reverse("player_add", args=[other.pk]), {"name": "kanchha"})
     assert Member.objects.filter(group=group, name_key="kanchha").count() == 1
+
+
+def test_a_new_groups_currency_is_bounded_once_upper_cased(logged_in):
+    members = "Aama\nBhai"
+    response = logged_in.post(
+        reverse("group_list"), {"name": "Pokhara", "currency": "ß" * 8, "members": members}
+    )
+    assert response.status_code == 400
+    assert (
+        "a currency may be at most 8 characters once in capitals, got SSSSSSSSSSSSSSSS (16)"
+    ) in unescape(response.content.decode())
+    assert not Group.objects.exists()

@@ -25,11 +25,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .ledger import money, totals
-from .limits import MAX_FILE_BYTES, MAX_JSON_DEPTH, check_depth, object_pairs
+from .limits import MAX_CURRENCY_LENGTH, MAX_FILE_BYTES, MAX_JSON_DEPTH, check_depth, object_pairs
 from .messages import WHERE, WITHIN, Message, gettext_noop, message
-from .names import player_key
+from .names import PlayerNameError, clean_currency, player_key
 from .purse import MAX_PAYMENT, PAYMENT_METHODS, MoneyTransfer, PaymentInput, balances, transfers
 from .sessionfile import (
+    DateReader,
     SessionDoc,
     SessionFileError,
     _expect,
@@ -264,17 +265,17 @@ def _payment_of(
     return PaymentInput(payer, payee, amount, paid_on, method, note), where
 
 
-def parse_group(data: object) -> GroupDoc:
+def parse_group(data: object, read_date: DateReader = date.fromisoformat) -> GroupDoc:
     """A group document (decoded JSON) as values; raises GroupFileError."""
     try:
-        return _parse_group(data)
+        return _parse_group(data, read_date)
     except GroupFileError:
         raise
     except SessionFileError as error:  # the session parser's helpers, used here
         raise GroupFileError(error.msg) from None
 
 
-def _parse_group(data: object) -> GroupDoc:
+def _parse_group(data: object, read_date: DateReader) -> GroupDoc:
     document: dict[str, Any] = _expect(data, dict, GROUP_FILE)
     if document.get("format") != FORMAT:
         raise GroupFileError(
@@ -296,14 +297,18 @@ def _parse_group(data: object) -> GroupDoc:
     if len(name) > 100:
         raise GroupFileError(message(gettext_noop("name: longer than %(max)s characters"), max=100))
     currency = document.get("currency", "NPR")
-    if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= 8):
+    if not isinstance(currency, str) or not (1 <= len(currency.strip()) <= MAX_CURRENCY_LENGTH):
         raise GroupFileError(
             message(
                 gettext_noop("currency: must be a short code such as NPR, got %(value)s"),
                 value=repr(currency),
             )
         )
-    currency = _printable(currency, ("currency",)).strip().upper()
+    _printable(currency, ("currency",))
+    try:  # upper-cased before its bound, as a session file's: eight "ß" are sixteen letters
+        currency = clean_currency(currency)
+    except PlayerNameError as error:
+        raise GroupFileError(_at(("currency",), error.msg)) from None
     members = _members(document.get("members"))
     by_key = {player_key(member): member for member in members}
     sessions_raw = _expect(document.get("sessions", []), list, ("sessions",))
@@ -320,7 +325,7 @@ def _parse_group(data: object) -> GroupDoc:
         label = raw.get("name") if isinstance(raw, dict) else None
         where = (_evening(number, label if isinstance(label, str) else "?"),)
         try:
-            doc = parse_document(raw)
+            doc = parse_document(raw, read_date)
         except SessionFileError as error:
             raise GroupFileError(message(WITHIN, where=where, problem=error.msg)) from None
         where = (_evening(number, doc.name),)
@@ -357,7 +362,9 @@ def _parse_group(data: object) -> GroupDoc:
     return GroupDoc(name, currency, members, tuple(sessions), tuple(payments))
 
 
-def loads(text: str) -> GroupDoc:
+def loads(text: str, read_date: DateReader = date.fromisoformat) -> GroupDoc:
+    """A group file's text as values; `read_date` reads each evening's `played_on`
+    (as a session file's)."""
     if len(text) > MAX_FILE_BYTES:
         raise GroupFileError(
             message(
@@ -390,7 +397,7 @@ def loads(text: str) -> GroupDoc:
                 message(gettext_noop("nested more than %(max)s deep"), max=MAX_JSON_DEPTH + 2),
             )
         )
-    return parse_group(data)
+    return parse_group(data, read_date)
 
 
 def member_of(members: tuple[str, ...]) -> dict[str, str]:

@@ -3,7 +3,8 @@ bad input is one plain line on stderr with exit status 2."""
 
 from django.core.management.base import CommandError
 
-from scoring.engine.groupfile import GroupDoc, GroupFileError, loads
+from localise.sessionfiles import load_group
+from scoring.engine.groupfile import GroupDoc, GroupFileError
 from scoring.management.commands._sessionfiles import SessionFileCommand, read_limited
 
 __all__ = ["GroupFileCommand", "read_group_file"]
@@ -17,6 +18,6 @@ def read_group_file(path: str) -> GroupDoc:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise CommandError(f"{path}: cannot read: {reason}", returncode=2) from None
     try:
-        return loads(text)
+        return load_group(text)
     except GroupFileError as error:
         raise CommandError(str(error), returncode=2) from None
