@@ -5,18 +5,14 @@ from django.core.management.base import CommandError
 
 from localise.sessionfiles import load_group
 from scoring.engine.groupfile import GroupDoc, GroupFileError
-from scoring.management.commands._sessionfiles import SessionFileCommand, read_limited
+from scoring.management.commands._sessionfiles import SessionFileCommand, read_text
 
 __all__ = ["GroupFileCommand", "read_group_file"]
 GroupFileCommand = SessionFileCommand
 
 
 def read_group_file(path: str) -> GroupDoc:
-    try:
-        text = read_limited(path).decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise CommandError(f"{path}: cannot read: {reason}", returncode=2) from None
+    text = read_text(path)
     try:
         return load_group(text)
     except GroupFileError as error:

@@ -68,13 +68,18 @@ def read_limited(path: str) -> bytes:
     return data
 
 
-def read_session_file(path: str) -> SessionDoc:
-    """Parse FILE (`-` for stdin); any problem is exit status 2 with a one-line message."""
+def read_text(path: str) -> str:
+    """FILE (`-` for stdin) as text, bounded; unreadable is exit status 2 with one line."""
     try:
-        text = read_limited(path).decode("utf-8-sig")
+        return read_limited(path).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise CommandError(f"{path}: cannot read: {reason}", returncode=2) from None
+
+
+def read_session_file(path: str) -> SessionDoc:
+    """Parse FILE (`-` for stdin); any problem is exit status 2 with a one-line message."""
+    text = read_text(path)
     try:
         return load_session(text)
     except SessionFileError as error:
