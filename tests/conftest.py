@@ -8,8 +8,7 @@ from django.utils import translation
 from groups.selectors import forget_pieces
 from scoring.selectors.versions import forget_computed
 from stats.records import forget_pieces as forget_record_pieces
-
-from .web_helpers import make_session
+from tests.web_helpers import make_session
 
 
 @pytest.fixture(autouse=True)

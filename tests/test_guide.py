@@ -17,8 +17,7 @@ from scoring.engine.rules import OPTION_LABELS, OPTION_NAMES, TABLE_OPTION
 from scoring.models import new_share_token
 from scoring.words import guide
 from scoring.words.breakdown_words import round_sentences
-
-from .web_helpers import make_session
+from tests.web_helpers import make_session
 
 pytestmark = pytest.mark.django_db
 

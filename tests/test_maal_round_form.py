@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from scoring.engine.maal import PRESET_TABLES
 from scoring.models import GameSession, Round
-
-from .web_helpers import make_session, round_data
+from tests.web_helpers import make_session, round_data
 
 pytestmark = pytest.mark.django_db
 

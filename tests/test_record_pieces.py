@@ -10,9 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from stats.records import leaderboard, leaderboard_of, load_pieces, load_rounds
-
-from .test_stats import make_dashain, make_tihar, play
-from .web_helpers import make_session
+from tests.samples import make_dashain, make_tihar, play
+from tests.web_helpers import make_session
 
 pytestmark = pytest.mark.django_db
 

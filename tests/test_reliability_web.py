@@ -25,9 +25,9 @@ from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.views import files as files_views
 from scoring.views import rounds as round_views
-from tests.test_concurrency import Phone, at_once
-from tests.test_files_web import demo_doc
-from tests.test_web_sessions import session_post
+from tests.site.test_concurrency import Phone, at_once
+from tests.views.test_files import demo_doc
+from tests.views.test_sessions import session_post
 from tests.web_helpers import WORKED, make_session, round_data, worked_round
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,7 @@ from scoring.forms import rounds as round_form
 from scoring.models import Round, RoundEntry
 from scoring.selectors.files import export_session, session_doc
 from scoring.services import rounds as round_service
-
-from .web_helpers import WORKED, round_data
+from tests.web_helpers import WORKED, round_data
 
 pytestmark = pytest.mark.django_db
 

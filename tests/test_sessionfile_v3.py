@@ -16,8 +16,7 @@ from scoring.engine.sessionfile import (
     loads,
     parse_document,
 )
-
-from .test_sessionfile_house_rules import _evening, document, entry, worked_example
+from tests.test_sessionfile_house_rules import _evening, document, entry, worked_example
 
 
 def refused(doc: dict) -> str:

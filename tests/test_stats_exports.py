@@ -10,9 +10,8 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from scoring.models import Player, Round, RoundEntry
-
-from .test_stats import make_dashain, play
-from .web_helpers import make_session
+from tests.samples import make_dashain, play
+from tests.web_helpers import make_session
 
 pytestmark = pytest.mark.django_db
 

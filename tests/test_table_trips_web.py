@@ -19,8 +19,7 @@ from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.engine.rules import make_rules
 from scoring.models import GameSession, Round, RoundChange
-
-from .web_helpers import WORKED, make_session, round_data
+from tests.web_helpers import WORKED, make_session, round_data
 
 pytestmark = pytest.mark.django_db
 

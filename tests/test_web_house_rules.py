@@ -12,8 +12,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import make_rules
 from scoring.models import GameSession, Round, RoundChange, RoundEntry
-
-from .web_helpers import WORKED, make_session, round_data
+from tests.web_helpers import WORKED, make_session, round_data
 
 pytestmark = pytest.mark.django_db
 
@@ -356,7 +355,7 @@ def test_a_dublee_win_with_too_few_players_is_refused_in_the_form(logged_in, own
 
 
 def test_the_new_options_are_on_the_rules_form(logged_in, session):
-    from .web_helpers import rules_post
+    from tests.web_helpers import rules_post
 
     rules = make_rules(
         "nepal", dhoos_amount="round_total", dublee_min_players=4, master_card_value=10

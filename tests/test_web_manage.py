@@ -12,8 +12,7 @@ from django.urls import reverse
 
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.models import GameSession, Player, Round, RoundEntry
-
-from .web_helpers import WORKED, make_session, round_data
+from tests.web_helpers import WORKED, make_session, round_data
 
 pytestmark = pytest.mark.django_db
 

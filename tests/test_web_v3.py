@@ -16,9 +16,8 @@ from scoring.engine.sessionfile import loads
 from scoring.models import GameSession, Round
 from scoring.selectors.reports import build_ledger
 from stats.records import leaderboard, load_rounds, player_stats
-
-from .test_web_house_rules import ZEROS, enter, nets, page
-from .web_helpers import WORKED, make_session, round_data, rules_post
+from tests.test_web_house_rules import ZEROS, enter, nets, page
+from tests.web_helpers import WORKED, make_session, round_data, rules_post
 
 pytestmark = pytest.mark.django_db
 V3 = {

@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from groups.models import Payment
 from groups.services import import_group
 from scoring.engine.groupfile import loads
+from tests.samples import family
 
-from ..test_groupfile import family
 from .conftest import TOUCH_PHONE
 from .test_axe import violations
 

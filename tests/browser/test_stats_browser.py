@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_stats import make_dashain, make_tihar
+from tests.samples import make_dashain, make_tihar
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

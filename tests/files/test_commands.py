@@ -1,0 +1,661 @@
+"""The command line: import_session, export_session, settle, list_sessions.
+
+Bad input goes through the real commands: exit status 2, the exact one-line
+message naming round, player and field, and nothing saved.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from scoring.engine import PRESETS
+from scoring.models import GameSession, Player, Round, RoundEntry
+from scoring.services import rounds as rounds_service
+from tests.samples import PLAYERS, night
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# Round 2 by hand (pagat, better × 2): Didi's tunnel is void. S: Aama 10, Buwa 9,
+# Didi 3; T = 22, n = 3; w = 3+5 for Buwa, 10+5 for Didi. Buwa pays (22+8−27)×2 = 6,
+# Didi pays (22+15−9)×2 = 56. Didi's dhoos: 15 to each of the two others, not doubled.
+ROUND_2 = {"Aama": 62 + 15, "Buwa": -6 + 15, "Didi": -56 - 30}
+TOTALS = {"Aama": 3 + 77, "Buwa": -16 + 9, "Didi": 30 - 86, "Dai": -17, "Bhai": 0, "Bahini": 0}
+
+
+def write(tmp_path: Path, data: dict | str, name: str = "night.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def run(*args: str, stdin: str | None = None) -> str:
+    out = io.StringIO()
+    if stdin is None:
+        call_command(*args, stdout=out)
+    else:
+        saved = sys.stdin
+        sys.stdin = io.StringIO(stdin)
+        try:
+            call_command(*args, stdout=out)
+        finally:
+            sys.stdin = saved
+    return out.getvalue()
+
+
+def database() -> list:
+    """Everything the commands could have written."""
+    return [
+        list(GameSession.objects.values_list("id", "name", "rules", "stake_per_point")),
+        list(Player.objects.values_list("id", "session_id", "name", "position")),
+        list(Round.objects.values_list("id", "session_id", "number", "winner_id", "better")),
+        list(RoundEntry.objects.values_list("id", "round_id", "player_id", "maal", "net")),
+    ]
+
+
+# --- good input ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_import_saves_the_night_and_prints_its_id_last(tmp_path):
+    out = run("import_session", write(tmp_path, night()))
+    session = GameSession.objects.get()
+    assert out.splitlines()[-1] == str(session.pk)
+    assert (session.name, session.currency, str(session.stake_per_point)) == (
+        "Dashain 2026",
+        "NPR",
+        "2.50",
+    )
+    assert session.rules == PRESETS["pagat"].to_options()
+    assert session.owner is None
+    assert [p.name for p in session.players.all()] == PLAYERS
+    nets = [
+        {e.player.name: e.net for e in RoundEntry.objects.filter(round=r).select_related("player")}
+        for r in session.rounds.order_by("number")
+    ]
+    assert nets == [{"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}, ROUND_2]
+    second = session.rounds.get(number=2)
+    assert (second.winner.name, second.win_type, second.better) == ("Aama", "dublee", True)
+
+
+@pytest.mark.django_db
+def test_import_with_an_owner(tmp_path, django_user_model):
+    user = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    run("import_session", write(tmp_path, night()), "--owner", "sita")
+    assert GameSession.objects.get().owner == user
+
+
+@pytest.mark.django_db
+def test_export_of_an_imported_night(tmp_path):
+    session_id = run("import_session", write(tmp_path, night())).split()[-1]
+    exported = json.loads(run("export_session", session_id))
+    assert exported["rounds"][0]["net"] == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    assert exported["rounds"][1]["net"] == ROUND_2
+    assert exported["totals"] == TOTALS
+    assert exported["money"] == {
+        "Aama": "200.00",
+        "Buwa": "-17.50",
+        "Didi": "-140.00",
+        "Dai": "-42.50",
+        "Bhai": "0.00",
+        "Bahini": "0.00",
+    }
+    # Aama +80; Buwa −7, Didi −56, Dai −17: three debtors, three payments.
+    assert exported["transfers"] == [
+        {"from": "Buwa", "to": "Aama", "amount": "17.50"},
+        {"from": "Dai", "to": "Aama", "amount": "42.50"},
+        {"from": "Didi", "to": "Aama", "amount": "140.00"},
+    ]
+    assert exported["rules"] == PRESETS["pagat"].to_options()
+
+
+@pytest.mark.django_db
+def test_export_import_export_is_the_same_document(tmp_path):
+    first_id = run("import_session", write(tmp_path, night())).split()[-1]
+    first = run("export_session", first_id)
+    # The export is the same evening: imported again only as a second copy.
+    export = write(tmp_path, first, "export.json")
+    second_id = run("import_session", export, "--second-copy").split()[-1]
+    assert second_id != first_id
+    assert run("export_session", second_id) == first
+    # The same through stdin.
+    third_id = run("import_session", "-", "--second-copy", stdin=first).split()[-1]
+    assert run("export_session", third_id) == first
+
+
+@pytest.mark.django_db
+def test_settle_prints_the_export_and_saves_nothing(tmp_path):
+    path = write(tmp_path, night())
+    settled = run("settle", path)
+    assert database() == [[], [], [], []]
+    assert settled == run("settle", "-", stdin=json.dumps(night()))
+    # The same text as importing, then exporting.
+    assert run("export_session", run("import_session", path).split()[-1]) == settled
+
+
+@pytest.mark.django_db
+def test_a_file_without_a_date_is_imported_as_played_today(tmp_path):
+    from django.utils import timezone
+
+    undated = {k: v for k, v in night().items() if k != "played_on"}
+    session_id = run("import_session", write(tmp_path, undated)).split()[-1]
+    exported = json.loads(run("export_session", session_id))
+    assert exported["played_on"] == timezone.localdate().isoformat()
+    assert "played_on" not in json.loads(run("settle", write(tmp_path, undated, "u.json")))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_survives_the_database(tmp_path, preset):
+    rules = {"preset": preset, "dhoos_penalty": 20, "dublee_triggers_better": True}
+    path = write(tmp_path, night() | {"rules": rules})
+    settled = run("settle", path)
+    assert json.loads(settled)["rules"] == PRESETS[preset].to_options() | {
+        "dhoos_penalty": 20,
+        "dublee_triggers_better": True,
+    }
+    assert run("export_session", run("import_session", path).split()[-1]) == settled
+
+
+@pytest.mark.django_db
+def test_list_sessions_one_line_each(tmp_path):
+    assert run("list_sessions") == ""
+    first = run("import_session", write(tmp_path, night())).split()[-1]
+    empty = night() | {"name": "Tihar", "rounds": []}
+    second = run("import_session", write(tmp_path, empty, "tihar.json")).split()[-1]
+    assert run("list_sessions") == f"{first}\tDashain 2026\t2\n{second}\tTihar\t0\n"
+
+
+# --- an evening already saved: asked about, as the web import asks -----------------------------
+
+# Midday UTC: 2 Oct wherever TIME_ZONE is.
+SAVED_AT = datetime.datetime(2026, 10, 2, 12, 0, tzinfo=datetime.UTC)
+
+
+def already_have(session: GameSession, rounds: str) -> str:
+    return (
+        f"You already have this evening: {session.name} (id {session.pk}), {rounds}, "
+        "saved on 2 Oct 2026. Nothing imported; --second-copy imports a second copy anyway "
+        "(the leaderboard then counts the evening twice)."
+    )
+
+
+def saved_on_2_october(session_id: str) -> GameSession:
+    GameSession.objects.filter(pk=session_id).update(created_at=SAVED_AT)
+    return GameSession.objects.get(pk=session_id)
+
+
+@pytest.mark.django_db
+def test_the_same_evening_again_is_refused_naming_the_session(tmp_path):
+    path = write(tmp_path, night())
+    first = saved_on_2_october(run("import_session", path).split()[-1])
+    before = database()
+    # The file again, through stdin, and as the export writes it: each the same evening.
+    undated = {k: v for k, v in night().items() if k != "played_on"}
+    export = run("export_session", str(first.pk))
+    for args, stdin in [
+        ((path,), None),
+        (("-",), json.dumps(night())),
+        ((write(tmp_path, export, "export.json"),), None),
+        ((write(tmp_path, undated, "undated.json"),), None),  # no date matches any date
+    ]:
+        with pytest.raises(CommandError) as error:
+            run("import_session", *args, stdin=stdin)
+        assert (error.value.returncode, str(error.value)) == (1, already_have(first, "2 rounds"))
+        assert database() == before
+    assert GameSession.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_second_copy_imports_the_same_evening_again(tmp_path):
+    path = write(tmp_path, night())
+    first_id = run("import_session", path).split()[-1]
+    second_id = run("import_session", path, "--second-copy").split()[-1]
+    assert second_id != first_id
+    assert GameSession.objects.count() == 2
+    assert run("export_session", second_id) == run("export_session", first_id)
+    # Asked about again without the flag, naming the newest copy.
+    GameSession.objects.filter(pk=first_id).update(created_at=SAVED_AT - datetime.timedelta(30))
+    newest = saved_on_2_october(second_id)
+    with pytest.raises(CommandError) as error:
+        run("import_session", path)
+    assert str(error.value) == already_have(newest, "2 rounds")
+    assert GameSession.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_different_evening_is_imported_without_asking(tmp_path, django_user_model):
+    run("import_session", write(tmp_path, night()))
+    changed_maal = _set(f"{BUWA}.maal", 5)(night())
+    other_day = night() | {"played_on": "2026-10-03"}
+    renamed = night() | {"name": "Tihar 2026"}
+    one_round = night() | {"rounds": night()["rounds"][:1]}
+    for number, doc in enumerate([changed_maal, other_day, renamed, one_round]):
+        run("import_session", write(tmp_path, doc, f"other-{number}.json"))
+    assert GameSession.objects.count() == 5
+    # One round: worded as such.
+    one = saved_on_2_october(str(GameSession.objects.order_by("pk").last().pk))
+    with pytest.raises(CommandError) as error:
+        run("import_session", write(tmp_path, one_round, "again.json"))
+    assert str(error.value) == already_have(one, "1 round")
+    # Only the owner's own sessions count: sita has none of these evenings yet.
+    sita = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    run("import_session", write(tmp_path, night()), "--owner", "sita")
+    assert GameSession.objects.filter(owner=sita).count() == 1
+    with pytest.raises(CommandError) as error:
+        run("import_session", write(tmp_path, night()), "--owner", "sita")
+    assert error.value.returncode == 1
+    assert GameSession.objects.filter(owner=sita).count() == 1
+    assert GameSession.objects.count() == 6
+
+
+def test_help_describes_second_copy():
+    from scoring.management.commands.import_session import Command
+
+    text = " ".join(Command().create_parser("manage.py", "import_session").format_help().split())
+    assert (
+        "--second-copy import the file even when the owner already has this evening "
+        "(a second copy counts the evening twice on the leaderboard)"
+    ) in text
+
+
+@pytest.mark.django_db
+def test_a_failure_while_saving_leaves_nothing_behind(tmp_path, monkeypatch):
+    real = rounds_service.write_entries
+    calls = []
+
+    def fail_on_the_second_round(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rounds_service, "write_entries", fail_on_the_second_round)
+    with pytest.raises(RuntimeError, match="disk full"):
+        run("import_session", write(tmp_path, night()))
+    assert database() == [[], [], [], []]
+
+
+# --- bad input: exit status 2, one exact line, nothing saved --------------------------------
+
+
+def _set(path: str, value):
+    """A change to night(): set the value at a dotted path (list indexes as numbers)."""
+
+    def change(data):
+        *parents, last = path.split(".")
+        target = data
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        if value is _DELETE:
+            del target[last]
+        elif isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+        return data
+
+    return change
+
+
+_DELETE = object()
+R2 = "rounds.1"
+BUWA = f"{R2}.entries.1"
+SIX = [{"player": name, "status": "seen"} for name in PLAYERS]
+
+
+def _json_edit(old: str, new: str):
+    def change(data):
+        text = json.dumps(data)
+        assert old in text
+        return text.replace(old, new, 1)
+
+    return change
+
+
+UNSEEN_WINNER = (
+    "round 2, player Aama, status: the winner must be seen: "
+    "ending the round means having shown the pure sets"
+)
+DUBLEE_UNSEEN = (
+    "round 2, player Aama, status: a dublee winner must be seen (seven dublees show the tiplu)"
+)
+
+
+def _unseen_winner(win_type: str):
+    def change(data):
+        _set(f"{R2}.entries.0.status", "unseen")(data)
+        return _set(f"{R2}.win_type", win_type)(data)
+
+    return change
+
+
+BAD = [
+    pytest.param(
+        lambda d: "{nope",
+        "not JSON: Expecting property name enclosed in double quotes at line 1, column 2",
+        id="not-json",
+    ),
+    pytest.param(lambda d: "", "not JSON: Expecting value at line 1, column 1", id="empty"),
+    pytest.param(lambda d: "[1]", "session file: must be an object, got [1]", id="not-an-object"),
+    pytest.param(
+        _set("format", "marriage-session/2"),
+        "format: must be 'marriage-session/1', got 'marriage-session/2'",
+        id="format-tag",
+    ),
+    pytest.param(
+        _set("format", _DELETE), "format: must be 'marriage-session/1', got None", id="no-format"
+    ),
+    pytest.param(
+        _set("rules.tunnel_rule", "void"), "unknown rule option 'tunnel_rule'", id="unknown-rule"
+    ),
+    pytest.param(
+        _set("rules.unseen_maal", "steal"),
+        "rule unseen_maal: must be one of count, void, kidnap, got 'steal'",
+        id="bad-rule-value",
+    ),
+    pytest.param(
+        _set("rules.preset", "house"),
+        "unknown rules preset 'house' (one of pagat, kidnap, murder, wikipedia, nepal)",
+        id="unknown-preset",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.player", "Zed"),
+        "round 2, player Zed: not one of the session's players",
+        id="unknown-player",
+    ),
+    pytest.param(
+        _set(f"{R2}.entries.2.player", "Buwa"),
+        "round 2, player Buwa, player: appears twice in the round",
+        id="player-twice",
+    ),
+    pytest.param(
+        _set(f"{R2}.entries", [{"player": "Aama", "status": "seen"}]),
+        "round 2, players: a round needs at least 2 players, got 1",
+        id="one-player",
+    ),
+    pytest.param(
+        _set(f"{R2}.entries", SIX),
+        "round 2, players: at most 5 players can play a round under these rules, got 6",
+        id="six-players",
+    ),
+    pytest.param(
+        _set(f"{R2}.winner", _DELETE),
+        "round 2, winner: missing (a player's name, or null)",
+        id="no-winner-entry",
+    ),
+    pytest.param(
+        _set(f"{R2}.winner", ["Aama", "Buwa"]),
+        "round 2, winner: one player's name (or null), got ['Aama', 'Buwa']",
+        id="two-winners",
+    ),
+    pytest.param(
+        _json_edit('"winner": "Aama"', '"winner": "Aama", "winner": "Buwa"'),
+        "round 2, winner: given twice",
+        id="winner-twice",
+    ),
+    pytest.param(
+        _set(f"{R2}.winner", "Dai"),
+        "round 2, player Dai, winner: 'Dai' has no entry in this round",
+        id="winner-not-playing",
+    ),
+    pytest.param(_unseen_winner("normal"), UNSEEN_WINNER, id="unseen-winner"),
+    pytest.param(_unseen_winner("dublee"), DUBLEE_UNSEEN, id="dublee-winner-unseen"),
+    pytest.param(
+        _set(f"{BUWA}.maal", -3),
+        "round 2, player Buwa, maal: must not be negative, got -3",
+        id="negative-maal",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.tunnel", -5),
+        "round 2, player Buwa, tunnel: must not be negative, got -5",
+        id="negative-tunnel",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.maal", 2.5),
+        "round 2, player Buwa, maal: must be a whole number, got 2.5",
+        id="fraction-maal",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.maal", "4"),
+        "round 2, player Buwa, maal: must be a whole number, got '4'",
+        id="text-maal",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.tunnel", None),
+        "round 2, player Buwa, tunnel: must be a whole number, got None",
+        id="null-tunnel",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.maal", True),
+        "round 2, player Buwa, maal: must be a whole number, got True",
+        id="true-maal",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.maal", 10_001),
+        "round 2, player Buwa, maal: 10001 is more than 10,000 points; check the number",
+        id="absurd-maal",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.tunnel", 99_999_999),
+        "round 2, player Buwa, tunnel: 99999999 is more than 10,000 points; check the number",
+        id="absurd-tunnel",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.status", _DELETE),
+        "round 2, player Buwa, status: missing (seen or unseen)",
+        id="no-status",
+    ),
+    pytest.param(
+        _set(f"{BUWA}.status", "blind"),
+        "round 2, player Buwa, status: must be seen or unseen, got 'blind'",
+        id="bad-status",
+    ),
+    pytest.param(
+        _set("stake_per_point", "two"),
+        "stake_per_point: must be a decimal string such as \"2.50\", got 'two'",
+        id="stake-text",
+    ),
+    pytest.param(
+        _set("stake_per_point", 2.5),
+        'stake_per_point: must be a decimal string such as "2.50", got 2.5',
+        id="stake-float",
+    ),
+    pytest.param(
+        _set("stake_per_point", "-1"),
+        "stake_per_point: must be zero or more, got '-1'",
+        id="stake-negative",
+    ),
+    pytest.param(
+        _set("stake_per_point", "2.505"),
+        "stake_per_point: at most 2 decimal places, got '2.505'",
+        id="stake-places",
+    ),
+    pytest.param(
+        _set("stake_per_point", "1e12"), "stake_per_point: too large, got '1e12'", id="stake-huge"
+    ),
+    pytest.param(_unseen_winner("normal"), UNSEEN_WINNER, id="unseen-winner"),
+    pytest.param(_unseen_winner("dublee"), DUBLEE_UNSEEN, id="dublee-winner-unseen"),
+    pytest.param(_unseen_winner("dublee"), DUBLEE_UNSEEN, id="dublee-winner-unseen"),
+]
+
+
+@pytest.fixture
+def existing(tmp_path):
+    """A session already saved, so "nothing saved" means "nothing changed"."""
+    run("import_session", write(tmp_path, night(), "existing.json"))
+    return database()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("command", ["import_session", "settle"])
+@pytest.mark.parametrize(("change", "message"), BAD)
+def test_bad_input_exits_2_with_one_line_and_saves_nothing(
+    tmp_path, existing, command, change, message
+):
+    content = change(copy.deepcopy(night()))
+    path = write(tmp_path, content)
+    with pytest.raises(CommandError) as error:
+        run(command, path)
+    assert error.value.returncode == 2
+    assert str(error.value) == message
+    assert "\n" not in message
+    assert database() == existing
+    # The same through stdin.
+    text = content if isinstance(content, str) else json.dumps(content)
+    with pytest.raises(CommandError) as error:
+        run(command, "-", stdin=text)
+    assert (error.value.returncode, str(error.value)) == (2, message)
+    assert database() == existing
+
+
+@pytest.mark.django_db
+def test_a_file_that_cannot_be_read(tmp_path, existing):
+    missing = str(tmp_path / "nope.json")
+    with pytest.raises(CommandError) as error:
+        run("import_session", missing)
+    assert (error.value.returncode, str(error.value)) == (
+        2,
+        f"{missing}: cannot read: No such file or directory",
+    )
+    binary = tmp_path / "night.json"
+    binary.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(CommandError) as error:
+        run("settle", str(binary))
+    assert error.value.returncode == 2
+    assert str(error.value) == (
+        f"{binary}: cannot read: 'utf-8' codec can't decode byte 0xff in position 0: "
+        "invalid start byte"
+    )
+    assert database() == existing
+
+
+@pytest.mark.django_db
+def test_a_byte_order_mark_is_fine(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + json.dumps(night()), encoding="utf-8")
+    run("import_session", str(path))
+    assert GameSession.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_an_unknown_owner_saves_nothing(tmp_path, existing):
+    with pytest.raises(CommandError) as error:
+        run("import_session", write(tmp_path, night()), "--owner", "nobody")
+    assert (error.value.returncode, str(error.value)) == (2, "--owner: no user 'nobody'")
+    assert database() == existing
+
+
+@pytest.mark.django_db
+def test_export_of_an_unknown_session():
+    with pytest.raises(CommandError) as error:
+        run("export_session", "999")
+    assert (error.value.returncode, str(error.value)) == (2, "id: no session 999")
+
+
+# --- the real command line, in its own process and database ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def manage(tmp_path_factory):
+    """`manage.py` on a fresh SQLite file, migrated once for this module."""
+    folder = tmp_path_factory.mktemp("cli")
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env |= {"SQLITE_PATH": str(folder / "db.sqlite3"), "PYTHONIOENCODING": "utf-8"}
+
+    def manage(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=120,
+        )
+
+    migrated = manage("migrate", "--noinput", "-v0")
+    assert migrated.returncode == 0, migrated.stderr
+    manage.folder = folder
+    return manage
+
+
+def test_cli_bad_input_is_one_plain_line_on_stderr(manage):
+    before = manage("list_sessions").stdout
+    bad = _set(f"{BUWA}.maal", -3)(night())
+    for args, stdin in [
+        (("import_session", "-"), json.dumps(bad)),
+        (("settle", "-"), json.dumps(bad)),
+        (("import_session", str(manage.folder / "missing.json")), None),
+    ]:
+        result = manage(*args, stdin=stdin)
+        assert result.returncode == 2
+        assert result.stdout == ""
+        if stdin:
+            assert result.stderr == "round 2, player Buwa, maal: must not be negative, got -3\n"
+        else:
+            assert result.stderr == (
+                f"{manage.folder / 'missing.json'}: cannot read: No such file or directory\n"
+            )
+    assert manage("list_sessions").stdout == before
+    missing = manage("export_session", "424242")
+    assert (missing.returncode, missing.stderr) == (2, "id: no session 424242\n")
+
+
+def test_cli_round_trip_through_stdin(manage):
+    text = json.dumps(night() | {"name": "तिहार २०८३"}, ensure_ascii=False)
+    imported = manage("import_session", "-", stdin=text)
+    assert imported.returncode == 0, imported.stderr
+    first_id = imported.stdout.splitlines()[-1]
+    exported = manage("export_session", first_id)
+    assert exported.returncode == 0
+    assert json.loads(exported.stdout)["totals"] == TOTALS
+    assert manage("settle", "-", stdin=text).stdout == exported.stdout
+    again = manage("import_session", "-", "--second-copy", stdin=exported.stdout)
+    second_id = again.stdout.splitlines()[-1]
+    assert manage("export_session", second_id).stdout == exported.stdout
+    listing = manage("list_sessions").stdout.splitlines()
+    assert f"{first_id}\tतिहार २०८३\t2" in listing
+    assert f"{second_id}\tतिहार २०८३\t2" in listing
+
+
+def test_cli_the_same_evening_again_exits_1_with_one_line(manage):
+    text = json.dumps(night() | {"name": "Bhai Tika"})
+    first = manage("import_session", "-", stdin=text)
+    assert first.returncode == 0, first.stderr
+    first_id = first.stdout.splitlines()[-1]
+    before = manage("list_sessions").stdout
+    again = manage("import_session", "-", stdin=text)
+    assert (again.returncode, again.stdout) == (1, "")
+    assert again.stderr.startswith(
+        f"You already have this evening: Bhai Tika (id {first_id}), 2 rounds, saved on "
+    )
+    assert again.stderr.endswith(
+        ". Nothing imported; --second-copy imports a second copy anyway "
+        "(the leaderboard then counts the evening twice).\n"
+    )
+    assert again.stderr.count("\n") == 1
+    assert manage("list_sessions").stdout == before
+    copied = manage("import_session", "-", "--second-copy", stdin=text)
+    assert copied.returncode == 0, copied.stderr
+    assert f"{copied.stdout.splitlines()[-1]}\tBhai Tika\t2" in manage("list_sessions").stdout
+
+
+@pytest.mark.django_db
+def test_import_reads_a_bikram_sambat_date_as_the_web_does(tmp_path):
+    run("import_session", write(tmp_path, night() | {"played_on": "2083-07-26"}))
+    assert GameSession.objects.get().played_on.isoformat() == "2026-11-12"
+    settled = json.loads(run("settle", write(tmp_path, night() | {"played_on": "2083-07-26"})))
+    assert settled["played_on"] == "2026-11-12"

@@ -1,0 +1,176 @@
+"""Worked sessions and files that the tests of several subjects share: a night's
+session file, the Pokhara family's group file, the record's two evenings."""
+
+from __future__ import annotations
+
+import datetime
+
+from scoring import services
+from scoring.engine import Entry, RoundInput
+from scoring.models import GameSession
+from tests.web_helpers import make_session
+
+PLAYERS = ["Aama", "Buwa", "Didi", "Dai", "Bhai", "Bahini"]
+
+
+def night() -> dict:
+    """Two rounds: RULES.md's worked example, then a dublee win with dhoos."""
+    return {
+        "format": "marriage-session/1",
+        "name": "Dashain 2026",
+        "played_on": "2026-10-02",
+        "currency": "NPR",
+        "stake_per_point": "2.50",
+        "rules": {"preset": "pagat"},
+        "players": PLAYERS,
+        "rounds": [
+            {
+                "winner": "Didi",
+                "win_type": "normal",
+                "better": False,
+                "entries": [
+                    {"player": "Aama", "status": "seen", "maal": 5, "tunnel": 0, "dhoos": False},
+                    {"player": "Buwa", "status": "unseen", "maal": 2, "tunnel": 0, "dhoos": False},
+                    {"player": "Didi", "status": "seen", "maal": 7, "tunnel": 0, "dhoos": False},
+                    {"player": "Dai", "status": "seen", "maal": 0, "tunnel": 0, "dhoos": False},
+                ],
+            },
+            {
+                "winner": "Aama",
+                "win_type": "dublee",
+                "better": True,
+                "entries": [
+                    {"player": "Aama", "status": "seen", "maal": 10, "tunnel": 0, "dhoos": False},
+                    {"player": "Buwa", "status": "seen", "maal": 4, "tunnel": 5, "dhoos": False},
+                    {"player": "Didi", "status": "unseen", "maal": 3, "tunnel": 5, "dhoos": True},
+                ],
+            },
+        ],
+    }
+
+
+def evening(name, played_on, stake, rules, players, rounds, currency="NPR"):
+    return {
+        "format": "marriage-session/1",
+        "name": name,
+        "played_on": played_on,
+        "currency": currency,
+        "stake_per_point": stake,
+        "rules": rules,
+        "players": players,
+        "rounds": rounds,
+    }
+
+
+def family() -> dict:
+    """Two evenings under different house rules and stakes, and a part payment.
+
+    Tihar 1 (pagat, 2.50 a point): Didi wins; T = 4 + 0 + 10 = 14. Aama (seen)
+    pays 14 + 3 − 3×4 = 5 points, Bhai (unseen) 14 + 10 = 24: Aama −12.50,
+    Bhai −60.00, Didi +72.50. Tihar 2 (murder, 1 a point): Bhai wins; Aama's
+    unseen maal is void, T = 3 + 12 = 15. Aama pays 15 + 10 = 25, Hajurba
+    (seen, 12 maal) gets 3×12 − 15 − 3 = 18: Aama −25, Bhai +7, Hajurba +18.
+    Bhai then paid Didi 20.00 of what he owed."""
+    return {
+        "format": "marriage-group/1",
+        "name": "Pokhara family",
+        "currency": "NPR",
+        "members": ["Aama", "Bhai", "Didi", "Hajurba"],
+        "sessions": [
+            evening(
+                "Tihar 1",
+                "2026-10-01",
+                "2.50",
+                {"preset": "pagat"},
+                ["Aama", "Bhai", "Didi"],
+                [
+                    {
+                        "winner": "Didi",
+                        "entries": [
+                            {"player": "Aama", "status": "seen", "maal": 4},
+                            {"player": "Bhai", "status": "unseen"},
+                            {"player": "Didi", "status": "seen", "maal": 10},
+                        ],
+                    }
+                ],
+            ),
+            evening(
+                "Tihar 2",
+                "2026-10-02",
+                "1",
+                {"preset": "murder"},
+                ["Aama", "Bhai", "Hajurba"],
+                [
+                    {
+                        "winner": "Bhai",
+                        "entries": [
+                            {"player": "Aama", "status": "unseen", "maal": 7},
+                            {"player": "Bhai", "status": "seen", "maal": 3},
+                            {"player": "Hajurba", "status": "seen", "maal": 12},
+                        ],
+                    }
+                ],
+            ),
+        ],
+        "payments": [
+            {
+                "from": "Bhai",
+                "to": "Didi",
+                "amount": "20.00",
+                "on": "2026-10-03",
+                "method": "esewa",
+                "note": "part of Tihar 1",
+            }
+        ],
+    }
+
+
+EXPECTED = {
+    "balances": {"Aama": "-37.50", "Bhai": "-33.00", "Didi": "52.50", "Hajurba": "18.00"},
+    "transfers": [
+        {"from": "Aama", "to": "Didi", "amount": "37.50"},
+        {"from": "Bhai", "to": "Hajurba", "amount": "18.00"},
+        {"from": "Bhai", "to": "Didi", "amount": "15.00"},
+    ],
+}
+
+
+def play(session: GameSession, winner: str | None, rows, win_type="normal", better=False):
+    entries = tuple(
+        Entry(player=name, status=status, maal=maal) for name, (status, maal) in rows.items()
+    )
+    return services.add_round(session, RoundInput(entries, winner, win_type, better))
+
+
+def make_dashain(owner) -> GameSession:
+    session = make_session(owner, name="Dashain", stake="2.50", preset="pagat")
+    GameSession.objects.filter(pk=session.pk).update(played_on=datetime.date(2026, 10, 2))
+    play(
+        session,
+        "Didi",
+        {"Aama": ("seen", 5), "Buwa": ("unseen", 2), "Didi": ("seen", 7), "Dai": ("seen", 0)},
+    )
+    play(
+        session,
+        "Aama",
+        {"Aama": ("seen", 10), "Buwa": ("seen", 4), "Didi": ("unseen", 3)},
+        win_type="dublee",
+    )
+    return session
+
+
+def make_tihar(owner) -> GameSession:
+    session = make_session(
+        owner, players=("AAMA", "Didi", "Kaka"), name="Tihar", stake="0.10", preset="kidnap"
+    )
+    GameSession.objects.filter(pk=session.pk).update(
+        played_on=datetime.date(2026, 11, 1), currency="USD"
+    )
+    play(session, "Kaka", {"AAMA": ("unseen", 6), "Didi": ("seen", 4), "Kaka": ("seen", 5)})
+    play(
+        session,
+        "AAMA",
+        {"AAMA": ("seen", 8), "Didi": ("seen", 0), "Kaka": ("unseen", 0)},
+        better=True,
+    )
+    return session

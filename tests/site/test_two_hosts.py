@@ -1,0 +1,359 @@
+"""Two app hosts on one PostgreSQL and one Redis, as an operator runs them
+(docs/hosting.md): two gunicorn servers, each with its own CACHE_DIR (as two
+machines have), the same DATABASE_URL and REDIS_URL. What one host does holds
+on the other at its very next request: a log-out, a deactivation, a new
+password, the failed log-in count, a saved round on every page and in the live
+updates; and the soak runs across both with nothing lost, nothing saved twice
+and no 500.
+
+Run by `make test` under scripts/with-postgres and scripts/with-redis:
+
+    scripts/with-postgres scripts/with-redis .venv/bin/pytest -m twohost
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+PASSWORD = "pw-tara-12345"
+PLAYERS = ("Aama", "Buwa", "Didi", "Dai")
+
+pytestmark = [
+    pytest.mark.twohost,
+    pytest.mark.skipif(
+        not os.environ.get("REDIS_URL")
+        or not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="needs PostgreSQL and Redis: scripts/with-postgres scripts/with-redis",
+    ),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+
+class Answer:
+    def __init__(self, status: int, headers, body: bytes) -> None:
+        self.status, self.headers, self.text = status, headers, body.decode(errors="replace")
+
+    @property
+    def location(self) -> str:
+        return self.headers.get("Location", "")
+
+
+class Phone:
+    """A browser: its own cookies, sent to whichever host it asks."""
+
+    def __init__(self) -> None:
+        self.cookies: dict[str, str] = {}
+
+    def request(self, base: str, path: str, data=None, **headers: str) -> Answer:
+        if data is not None and "csrftoken" not in self.cookies:
+            self.request(base, "/accounts/login/")  # for its CSRF cookie
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **headers}
+        body = None
+        if data is not None:
+            body = urllib.parse.urlencode(data).encode()
+            headers["X-CSRFToken"] = self.cookies["csrftoken"]
+        request = urllib.request.Request(base + path, data=body, headers=headers)
+        try:
+            with OPENER.open(request, timeout=60) as response:
+                answer = Answer(response.status, response.headers, response.read())
+        except urllib.error.HTTPError as error:
+            answer = Answer(error.code, error.headers, error.read())
+        for header in answer.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                if morsel["max-age"] == "0" or not morsel.value:
+                    self.cookies.pop(name, None)
+                else:
+                    self.cookies[name] = morsel.value
+        return answer
+
+    def log_in(self, base: str, username: str, password: str) -> Answer:
+        return self.request(base, "/accounts/login/", {"username": username, "password": password})
+
+    def signed_in(self, base: str) -> bool:
+        """Whether `base` answers this phone as signed in (the history is theirs alone)."""
+        answer = self.request(base, "/history/")
+        assert answer.status in (200, 302), answer.status
+        return answer.status == 200
+
+
+class Hosts:
+    def __init__(self, a: str, b: str, env_a: dict[str, str]) -> None:
+        self.a, self.b, self.env_a = a, b, env_a
+
+    def on_a(self, code: str) -> str:
+        """Python run on host A (Django set up as its app server is): what it prints."""
+        result = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-v", "0", "-c", code],
+            cwd=ROOT,
+            env=self.env_a,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+
+def wait_for(base: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            urllib.request.urlopen(base + "/accounts/login/", timeout=30).close()
+            return
+        except OSError:  # refused while gunicorn boots, or slow on a busy machine
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise AssertionError(f"gunicorn at {base} did not start") from None
+            time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def database_url():
+    """A database of its own on the cluster in DATABASE_URL, dropped afterwards."""
+    import psycopg
+
+    url = os.environ["DATABASE_URL"]
+    name = f"twohost_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def host_env(database_url: str, tmp: Path, name: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DJANGO_SETTINGS_MODULE="tests.twohost_settings",
+        SECRET_KEY="two-hosts-one-secret-" + "k" * 40,  # every host signs with the same key
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url,
+        CONN_MAX_AGE="60",
+        CACHE_DIR=str(tmp / f"cache-{name}"),  # each machine its own: REDIS_URL wins
+        STATIC_ROOT=str(tmp / "static"),
+        LOG_LEVEL="ERROR",
+    )
+    return env
+
+
+@pytest.fixture(scope="module")
+def hosts(database_url, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("two-hosts")
+    (tmp / "static").mkdir()
+    env_a, env_b = host_env(database_url, tmp, "a"), host_env(database_url, tmp, "b")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env_a,
+        check=True,
+        timeout=300,
+    )
+    servers, bases = [], []
+    try:
+        for env in (env_a, env_b):
+            port = free_port()
+            servers.append(
+                subprocess.Popen(
+                    [
+                        str(GUNICORN),
+                        "marriage_site.wsgi",
+                        *("--bind", f"127.0.0.1:{port}", "--workers", "2"),
+                        *("--no-control-socket", "--log-level", "warning"),
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                )
+            )
+            bases.append(f"http://127.0.0.1:{port}")
+        for base, server in zip(bases, servers, strict=True):
+            wait_for(base, server)
+        yield Hosts(bases[0], bases[1], env_a)
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+@pytest.fixture
+def user(hosts) -> str:
+    """A new user, signed up on host A."""
+    name = f"tara{secrets.token_hex(3)}"
+    phone = Phone()
+    answer = phone.request(
+        hosts.a,
+        "/accounts/signup/",
+        {"username": name, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert answer.status == 302, answer.text[:2000]
+    return name
+
+
+def signed_in_on_both(hosts: Hosts, username: str) -> Phone:
+    phone = Phone()
+    assert phone.log_in(hosts.a, username, PASSWORD).status == 302
+    # Both hosts have read (and would have kept) the log-in and the user.
+    for _ in range(2):
+        assert phone.signed_in(hosts.a) and phone.signed_in(hosts.b)
+    return phone
+
+
+def test_a_log_out_on_a_is_a_log_out_on_b_at_once(hosts, user):
+    phone = signed_in_on_both(hosts, user)
+    cookie = dict(phone.cookies)
+    assert phone.request(hosts.a, "/accounts/logout/", {}).status == 302
+    stale = Phone()
+    stale.cookies = cookie  # the same cookie, sent to host B
+    assert not stale.signed_in(hosts.b)
+    assert not stale.signed_in(hosts.a)
+
+
+def test_a_deactivation_on_a_holds_on_b_at_once(hosts, user):
+    phone = signed_in_on_both(hosts, user)
+    hosts.on_a(
+        "from django.contrib.auth import get_user_model; "
+        f"u = get_user_model().objects.get(username={user!r}); u.is_active = False; u.save()"
+    )
+    assert not phone.signed_in(hosts.b)
+    assert Phone().log_in(hosts.b, user, PASSWORD).status == 422  # refused
+
+
+def test_a_new_password_on_a_ends_the_log_in_on_b_at_once(hosts, user):
+    hosts.on_a(
+        "from django.contrib.auth import get_user_model; "
+        f"u = get_user_model().objects.get(username={user!r}); u.is_staff = True; u.save()"
+    )
+    here = signed_in_on_both(hosts, user)  # the phone that changes it, on A
+    there = signed_in_on_both(hosts, user)  # another log-in, read on B
+    new = "a-new-secret-789"
+    answer = here.request(
+        hosts.a,
+        "/admin/password_change/",
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+    )
+    assert answer.status == 302 and answer.location.endswith("/admin/password_change/done/")
+    assert here.signed_in(hosts.a) and here.signed_in(hosts.b)  # kept by the change
+    assert not there.signed_in(hosts.b)
+    assert Phone().log_in(hosts.b, user, PASSWORD).status == 422
+    assert Phone().log_in(hosts.b, user, new).status == 302
+
+
+def test_failed_log_ins_count_across_both_hosts(hosts, user):
+    phone = Phone()
+    answers = [phone.log_in(base, user, "wrong").status for base in [hosts.a] * 3 + [hosts.b] * 3]
+    # Five failures, three on A and two on B: the sixth guess is refused unread.
+    assert answers == [422, 422, 422, 422, 422, 429]
+    for base in (hosts.a, hosts.b):
+        answer = Phone().log_in(base, user, PASSWORD)
+        assert answer.status == 429
+        assert "Too many failed log-in attempts. Try again in 15 minutes." in answer.text
+
+
+def round_post(ids: dict[str, int], save_key: str) -> dict[str, str]:
+    maal = {"Aama": 4, "Buwa": 2, "Didi": 7, "Dai": 0}
+    data = {"win_type": "normal", "winner": str(ids["Didi"]), "save_key": save_key}
+    for name, pid in ids.items():
+        data |= {
+            f"p-{pid}-plays": "on",
+            f"p-{pid}-status": "seen",
+            f"p-{pid}-maal": str(maal[name]),
+            f"p-{pid}-tunnel": "0",
+        }
+    return data
+
+
+def test_a_save_on_one_host_shows_on_the_others_pages_at_once(hosts, user):
+    made = hosts.on_a(
+        "import json; from django.contrib.auth import get_user_model; "
+        "from scoring import services; from scoring.models import GameSession, Player; "
+        f"owner = get_user_model().objects.get(username={user!r}); "
+        "s = GameSession.objects.create(owner=owner, name='Two hosts'); "
+        "[Player.objects.create(session=s, name=n, position=i) "
+        f"for i, n in enumerate({PLAYERS!r})]; "
+        "token = services.create_share_link(session=s); "
+        "print(json.dumps({'id': s.pk, 'token': token, "
+        "'ids': {p.name: p.pk for p in s.players.all()}}))"
+    )
+    session = json.loads(made)
+    phone = signed_in_on_both(hosts, user)
+    viewer = Phone()  # a phone at the table following the share link, on host B
+    base = f"/sessions/{session['id']}/"
+    pages = [base, f"{base}settle/", "/", "/history/", "/leaderboard/"]
+    live = f"/s/{session['token']}/live/"
+    before = {}
+    for _ in range(2):  # read twice: B keeps each page as it is now
+        before = {path: phone.request(hosts.b, path) for path in pages}
+        shown = viewer.request(hosts.b, live)
+    assert all(answer.status == 200 for answer in before.values())
+    assert "Round 2 ·" not in before[base].text  # the next round to deal
+    etag = shown.headers["ETag"].removeprefix("W/")
+    assert viewer.request(hosts.b, live, **{"If-None-Match": etag}).status == 304
+
+    saved = phone.request(hosts.a, f"{base}rounds/new/", round_post(session["ids"], "k" * 32))
+    assert saved.status == 302, saved.text[:2000]
+
+    after = {path: phone.request(hosts.b, path) for path in pages}
+    for path in pages:
+        assert after[path].status == 200
+        assert after[path].text != before[path].text, path
+    assert "Round 2 ·" in after[base].text
+    assert "1 round found" in after["/history/"].text
+    # The live update: the poll with the old validator now gets the new standings.
+    polled = viewer.request(hosts.b, live, **{"If-None-Match": etag})
+    assert polled.status == 200 and polled.text != shown.text
+
+
+def test_the_soak_runs_across_both_hosts(database_url, hosts):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/soak.py",
+            *("--hosts", "2", "--phones", "4", "--seconds", "8", "--workers", "2"),
+            *("--postgres", "--redis", "--settings", "tests.twohost_settings"),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "2 hosts" in out
+    for line in ("lost (acknowledged, gone)  0", "duplicates                 0", "500s    "):
+        assert line in out, out
+    assert re.search(r"500s\s+0\n", out) and re.search(r"saves acknowledged\s+[1-9]", out), out

@@ -1,0 +1,322 @@
+"""The family purse on the web: groups, members, payments (two taps from a
+suggested payment), the audit trail with restore, files, and each evening's
+settle-up page saying what its group carried in."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from decimal import Decimal
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from groups import services
+from groups.models import Evening, Group, Member, Payment, PaymentChange
+from scoring.models import GameSession
+from tests.samples import EXPECTED, family
+from tests.views.test_sessions import session_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def group(owner):
+    """Pokhara family, imported from tests/test_groupfile.py's file."""
+    from scoring.engine.groupfile import loads
+
+    return services.import_group(doc=loads(json.dumps(family())), owner=owner)
+
+
+def text(response) -> str:
+    html = response.content.decode()
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_group_page_shows_balances_who_pays_whom_payments_and_evenings(logged_in, group):
+    page = text(logged_in.get(reverse("group_detail", args=[group.pk])))
+    assert "Aama → Didi: NPR 37.50 Mark paid" in page
+    assert "Bhai → Hajurba: NPR 18.00" in page
+    assert "Bhai → Didi: NPR 15.00" in page
+    assert "3 payments clear every balance, the fewest possible." in page
+    assert (
+        "Aama -37.50 Share Aama Bhai -33.00 Share Bhai Didi 52.50 Share Didi Hajurba 18.00" in page
+    )
+    assert "Bhai → Didi: NPR 20.00" in page  # the payment made
+    assert "Tihar 2" in page and "Aama -25.00 · Bhai 7.00 · Hajurba 18.00" in page
+
+
+def test_mark_paid_then_record_payment_shrinks_the_list(logged_in, group):
+    page = logged_in.get(reverse("group_detail", args=[group.pk])).content.decode()
+    mark = (
+        re.search(r'href="([^"]*payments/new/\?from=[^"]*)"', page).group(1).replace("&amp;", "&")
+    )
+    form = logged_in.get(mark)
+    html = form.content.decode()
+    aama, didi = (Member.objects.get(group=group, name=n).pk for n in ("Aama", "Didi"))
+    assert f'<option value="{aama}" selected>Aama</option>' in html
+    assert f'<option value="{didi}" selected>Didi</option>' in html
+    assert 'value="37.50"' in html
+    key = re.search(r'name="save_key" value="([^"]+)"', html).group(1)
+    data = {
+        "payer": aama,
+        "payee": didi,
+        "amount": "37.50",
+        "paid_on": "2026-10-05",
+        "method": "cash",
+        "note": "",
+        "save_key": key,
+    }
+    response = logged_in.post(mark, data, follow=True)
+    page = text(response)
+    assert "Payment recorded: Aama paid Didi Rs. 37.50." in page
+    assert "Aama → Didi: NPR 37.50 Mark paid" not in page
+    assert "2 payments clear every balance" in page
+    # The same form sent again (a double tap) records nothing more.
+    logged_in.post(mark, data)
+    assert Payment.objects.filter(group=group).count() == 2
+
+
+def test_a_part_payment_and_the_payment_forms_refusals(logged_in, group):
+    url = reverse("group_payment_new", args=[group.pk])
+    bhai, hajurba = (Member.objects.get(group=group, name=n).pk for n in ("Bhai", "Hajurba"))
+    base = {"payer": bhai, "payee": hajurba, "paid_on": "2083-06-19", "method": "khalti"}
+    for amount, error in [
+        ("0", "Amount: Ensure this value is greater than or equal to 0.01."),
+        ("-5", "Amount: Ensure this value is greater than or equal to 0.01."),
+        ("abc", "Amount: Enter a number."),
+        ("10000000.01", "Amount: Ensure this value is less than or equal to 10000000."),
+    ]:
+        response = logged_in.post(url, {**base, "amount": amount})
+        assert response.status_code == 400
+        assert error in text(response)
+    response = logged_in.post(url, {**base, "payee": bhai, "amount": "5"})
+    assert "To: Bhai cannot pay themselves" in text(response)
+    response = logged_in.post(url, {**base, "amount": "10", "paid_on": "2083-13-40"})
+    assert response.status_code == 400
+    assert Payment.objects.filter(group=group).count() == 1
+    logged_in.post(url, {**base, "amount": "10"})
+    payment = Payment.objects.get(group=group, amount=Decimal("10.00"))
+    assert str(payment.paid_on) == "2026-10-05"  # 19 Asoj 2083 BS
+    page = text(logged_in.get(reverse("group_detail", args=[group.pk])))
+    assert "Bhai → Hajurba: NPR 8.00" in page
+
+
+def test_edit_delete_and_restore_go_through_the_audit_trail(logged_in, group, owner):
+    payment = Payment.objects.get(group=group)
+    url = reverse("group_payment_edit", args=[group.pk, payment.pk])
+    data = {
+        "payer": payment.payer_id,
+        "payee": payment.payee_id,
+        "amount": "25.00",
+        "paid_on": "2026-10-03",
+        "method": "cash",
+        "note": "",
+        "version": payment.version,
+    }
+    assert logged_in.post(url, data).status_code == 302
+    # The same edit again carries the old version: refused as stale.
+    response = logged_in.post(url, data)
+    assert "This payment was changed or deleted after you opened it; open it again." in text(
+        response
+    )
+    logged_in.post(reverse("group_payment_delete", args=[group.pk, payment.pk]))
+    assert not Payment.objects.filter(pk=payment.pk).exists()
+    change = PaymentChange.objects.get(group=group, action="delete")
+    assert change.before["amount"] == "25.00" and change.user == owner
+    history = text(logged_in.get(reverse("group_changes", args=[group.pk])))
+    assert "Deleted Bhai → Didi: NPR 25.00" in history and "Restore" in history
+    logged_in.post(reverse("group_payment_restore", args=[group.pk, change.pk]))
+    restored = Payment.objects.get(pk=payment.pk)
+    assert restored.amount == Decimal("25.00")
+    assert [c.action for c in PaymentChange.objects.filter(group=group)] == [
+        "restore",
+        "delete",
+        "edit",
+        "create",
+    ]
+
+
+def test_members_rename_once_for_all_evenings_and_removal_refused(logged_in, group):
+    bhai = Member.objects.get(group=group, name="Bhai")
+    logged_in.post(reverse("group_member_edit", args=[group.pk, bhai.pk]), {"name": "Bhai Sahib"})
+    assert sorted(
+        GameSession.objects.filter(purse_evening__group=group)
+        .filter(players__name="Bhai Sahib")
+        .values_list("name", flat=True)
+    ) == ["Tihar 1", "Tihar 2"]
+    response = logged_in.post(reverse("group_member_delete", args=[group.pk, bhai.pk]), follow=True)
+    assert (
+        "Bhai Sahib played 2 evening(s) and has 1 payment(s) in this group; their balance "
+        "depends on them, so they stay a member" in text(response)
+    )
+    assert Member.objects.filter(pk=bhai.pk).exists()
+    new = logged_in.post(reverse("group_members", args=[group.pk]), {"name": "kaka"})
+    assert new.status_code == 302
+    kaka = Member.objects.get(group=group, name="kaka")
+    logged_in.post(reverse("group_member_delete", args=[group.pk, kaka.pk]))
+    assert not Member.objects.filter(pk=kaka.pk).exists()
+    response = logged_in.post(reverse("group_members", args=[group.pk]), {"name": "AAMA"})
+    assert "AAMA is a member already (as Aama)" in text(response)
+
+
+def test_a_new_evening_of_the_group_and_an_existing_session_added(logged_in, group, owner):
+    response = logged_in.get(reverse("group_evening_new", args=[group.pk]))
+    assert "Aama\nBhai\nDidi\nHajurba" in response.content.decode()
+    data = session_post(name="Tihar 3", players="Aama\nDidi\nSanu")
+    response = logged_in.post(reverse("group_evening_new", args=[group.pk]), data)
+    assert response.status_code == 302, text(response)
+    session = GameSession.objects.get(name="Tihar 3")
+    assert Evening.objects.get(session=session).group == group
+    assert Member.objects.filter(group=group, name="Sanu").exists()
+    other = GameSession.objects.create(owner=owner, name="Bhai tika", currency="NPR")
+    response = logged_in.post(reverse("group_evening_add", args=[group.pk]), {"session": other.pk})
+    assert Evening.objects.get(session=other).group == group
+
+
+def test_the_settle_up_page_says_what_the_group_carried_in(logged_in, group):
+    second = GameSession.objects.get(name="Tihar 2")
+    page = text(logged_in.get(reverse("settle_up", args=[second.pk])))
+    assert "Pokhara family" in page
+    assert "Carried in from 1 earlier evening" in page
+    assert "Aama -12.50" in page and "Bhai -60.00" in page and "Didi 72.50" in page
+    assert "Aama → Didi: NPR 37.50" in page  # the whole group's payments to make now
+
+
+def test_web_export_then_import_gives_the_same_balances(logged_in, group):
+    exported = logged_in.get(reverse("group_export", args=[group.pk]))
+    document = json.loads(exported.content)
+    assert {k: document[k] for k in ("balances", "transfers")} == EXPECTED
+    upload = io.BytesIO(exported.content)
+    upload.name = "group.json"
+    response = logged_in.post(reverse("group_import"), {"file": upload})
+    assert response.status_code == 302
+    copy = Group.objects.exclude(pk=group.pk).get()
+    again = json.loads(logged_in.get(reverse("group_export", args=[copy.pk])).content)
+    assert {k: again[k] for k in ("balances", "transfers")} == EXPECTED
+
+
+def test_a_bad_group_file_on_the_web_saves_nothing(logged_in):
+    data = family()
+    data["payments"][0]["to"] = "Sanu"
+    upload = io.BytesIO(json.dumps(data).encode())
+    upload.name = "group.json"
+    response = logged_in.post(reverse("group_import"), {"file": upload})
+    assert response.status_code == 400
+    assert "payment 1, to: Sanu is not a member of the group" in text(response)
+    assert Group.objects.count() == 0 and GameSession.objects.count() == 0
+
+
+def test_another_users_group_is_a_404(client, group, django_user_model):
+    other = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    client.force_login(other)
+    for name, args in [
+        ("group_detail", [group.pk]),
+        ("group_members", [group.pk]),
+        ("group_payment_new", [group.pk]),
+        ("group_changes", [group.pk]),
+        ("group_export", [group.pk]),
+        ("group_print", [group.pk]),
+    ]:
+        assert client.get(reverse(name, args=args)).status_code == 404
+
+
+def test_the_share_text_is_plain_and_in_the_pages_language(logged_in, group):
+    page = logged_in.get(reverse("group_detail", args=[group.pk])).content.decode()
+    assert (
+        "Pokhara family\nAama → Didi: Rs. 37.50\nBhai → Hajurba: Rs. 18\nBhai → Didi: Rs. 15"
+        in page
+    )
+    logged_in.cookies["django_language"] = "ne"
+    page = logged_in.get(reverse("group_detail", args=[group.pk]), HTTP_ACCEPT_LANGUAGE="ne")
+    assert "Aama → Didi: रु. 37.50" in page.content.decode()
+
+
+def test_a_group_of_a_lakh_is_grouped_the_nepali_way(logged_in, group):
+    aama, didi = (Member.objects.get(group=group, name=n) for n in ("Aama", "Didi"))
+    services.record_payment(
+        group=group,
+        payer=didi,
+        payee=aama,
+        amount=Decimal("174000"),
+        paid_on=Payment.objects.get().paid_on,
+        user=None,
+    )
+    page = logged_in.get(reverse("group_detail", args=[group.pk]), HTTP_ACCEPT_LANGUAGE="ne")
+    html = page.content.decode()
+    # Didi paid Aama a lakh and more: Aama now owes it back, grouped the Nepali way.
+    assert "Aama → Didi: रु. 1,74,037.50" in html
+    assert "1,74,037.50" in text(page)
+
+
+def test_the_group_page_is_kept_for_offline_reading(logged_in, group):
+    response = logged_in.get(reverse("group_detail", args=[group.pk]))
+    assert response["X-Offline-Cache"] == "1"
+    assert "X-Offline-Cache" not in logged_in.get(reverse("group_members", args=[group.pk]))
+
+
+def test_the_group_page_lists_the_latest_evenings_and_payments(logged_in, group, owner):
+    from groups.views import EVENINGS_SHOWN, PAYMENTS_SHOWN
+
+    aama, didi = (Member.objects.get(group=group, name=n) for n in ("Aama", "Didi"))
+    for _number in range(PAYMENTS_SHOWN + 1):
+        services.record_payment(
+            group=group,
+            payer=aama,
+            payee=didi,
+            amount=Decimal("1"),
+            paid_on=Payment.objects.first().paid_on,
+        )
+    page = text(logged_in.get(reverse("group_detail", args=[group.pk])))
+    assert "and 2 earlier payments" in page  # the file's own payment and one more
+    # Every payment counts in the balances: Aama paid 11.00 of her 37.50.
+    assert PAYMENTS_SHOWN == 10
+    assert "Aama → Hajurba: NPR 18.00 Mark paid" in page  # 18.00 + 8.50 = 26.50 still owed
+    assert "Aama → Didi: NPR 8.50 Mark paid" in page
+    assert "Bhai → Didi: NPR 33.00 Mark paid" in page
+    assert EVENINGS_SHOWN == 10 and "earlier evening" not in page
+
+
+def test_the_settle_up_page_follows_the_groups_payments_and_earlier_evenings(logged_in, group):
+    second = GameSession.objects.get(name="Tihar 2")
+    url = reverse("settle_up", args=[second.pk])
+    assert "Aama → Didi: NPR 37.50" in text(logged_in.get(url))
+    aama, didi = (Member.objects.get(group=group, name=n) for n in ("Aama", "Didi"))
+    services.record_payment(
+        group=group, payer=aama, payee=didi, amount=Decimal("37.50"), paid_on=second.played_on
+    )
+    page = text(logged_in.get(url))
+    assert "Aama → Didi" not in page
+    # An earlier evening changed (1.00 a point, not 2.50): what was carried in
+    # follows, with the payment made on this evening's date (Aama -5.00 + 37.50).
+    first = GameSession.objects.get(name="Tihar 1")
+    first.stake_per_point = Decimal("1.00")
+    first.save()
+    carried = text(logged_in.get(url)).split("What the whole group")[0]
+    assert "Aama 32.50 Bhai -24.00 Didi -8.50" in carried
+
+
+def test_a_player_who_joins_an_evening_later_becomes_a_member(logged_in, group):
+    second = GameSession.objects.get(name="Tihar 2")
+    response = logged_in.post(reverse("player_add", args=[second.pk]), {"name": "Kanchha"})
+    assert response.status_code == 302
+    assert Member.objects.filter(group=group, name="Kanchha").exists()
+    # A member already (ignoring case): no second member.
+    other = GameSession.objects.get(name="Tihar 1")
+    logged_in.post(reverse("player_add", args=[other.pk]), {"name": "kanchha"})
+    assert Member.objects.filter(group=group, name_key="kanchha").count() == 1
+
+
+def test_a_new_groups_currency_is_bounded_once_upper_cased(logged_in):
+    members = "Aama\nBhai"
+    response = logged_in.post(
+        reverse("group_list"), {"name": "Pokhara", "currency": "ß" * 8, "members": members}
+    )
+    assert response.status_code == 400
+    assert (
+        "a currency may be at most 8 characters once in capitals, got SSSSSSSSSSSSSSSS (16)"
+    ) in unescape(response.content.decode())
+    assert not Group.objects.exists()

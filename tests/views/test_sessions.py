@@ -1,0 +1,446 @@
+"""Accounts, the sessions list, creating a session, players, rules, access and query counts."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.engine import PRESETS, make_rules
+from scoring.models import GameSession, Player, Round, RoundEntry
+from scoring.selectors.versions import forget_computed
+from tests.web_helpers import (
+    WORKED,
+    filled_in_token,
+    make_session,
+    round_data,
+    rule_fields,
+    rules_post,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def session_post(**overrides) -> dict[str, str]:
+    """A complete new-session form: preset pagat with its own values."""
+    data = {
+        "name": "Dashain at Aama's",
+        "played_on": "2026-10-02",
+        "currency": "npr",
+        "stake_per_point": "2.50",
+        "players": "Aama\nBuwa\n  Didi  \n\nDai\n",
+        "preset": "pagat",
+        **rule_fields(PRESETS["pagat"]),
+    }
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+# --- accounts and the home page --------------------------------------------------------------
+
+
+def test_logged_out_home_is_a_landing_page(client):
+    html = client.get(reverse("home")).content.decode()
+    assert "Marriage scorekeeper" in html
+    assert reverse("login") in html
+    assert reverse("signup") in html
+
+
+def test_signup_logs_the_user_in(client, django_user_model):
+    response = client.post(
+        reverse("signup"),
+        {"username": "sita", "password1": "tiplu-poplu-42", "password2": "tiplu-poplu-42"},
+    )
+    assert response.status_code == 302
+    assert django_user_model.objects.filter(username="sita").exists()
+    html = client.get(reverse("home")).content.decode()
+    assert "Your sessions" in html
+    assert "Log out" in html
+
+
+def test_signup_errors_beside_the_field(client, django_user_model):
+    response = client.post(
+        reverse("signup"),
+        {"username": "sita", "password1": "tiplu-poplu-42", "password2": "tiplu-poplu-43"},
+    )
+    html = response.content.decode()
+    block = html.split('id="field-password2"')[1].split("</div>")[0]
+    assert "Password confirmation: The two password fields didn’t match." in block
+    assert not django_user_model.objects.exists()
+
+
+def test_login_and_logout(client, owner):
+    response = client.post(reverse("login"), {"username": "ram", "password": "pw-ram-12345"})
+    assert response.status_code == 302
+    assert "Your sessions" in client.get(reverse("home")).content.decode()
+    assert client.post(reverse("logout")).status_code == 302
+    assert "Your sessions" not in client.get(reverse("home")).content.decode()
+
+
+def test_pages_need_login(client, owner):
+    session = make_session(owner)
+    url = reverse("session_detail", args=[session.pk])
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url}"
+
+
+def test_home_lists_sessions_with_rounds_and_leader(logged_in, owner, django_user_model):
+    session = make_session(owner)
+    make_session(owner, players=("X", "Y"), name="Empty night")
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    other = django_user_model.objects.create_user("hari", password="pw-hari-12345")
+    make_session(other, name="Hari's secret night")
+    html = logged_in.get(reverse("home")).content.decode()
+    assert "Tihar night" in html
+    assert "Empty night" in html
+    assert "Hari&#x27;s secret night" not in html
+    assert "1 round" in html
+    assert "leader: Didi" in html
+
+
+# --- creating a session ----------------------------------------------------------------------
+
+
+def test_new_session_form_shows_every_option_with_its_help(logged_in):
+    html = logged_in.get(reverse("session_new")).content.decode()
+    assert "What each loser who never saw the tiplu pays the winner for the game." in html
+    assert 'name="unseen_maal"' in html
+    assert 'id="preset-options"' in html
+
+
+def test_create_a_session_with_a_variant(logged_in, owner):
+    data = session_post(preset="kidnap", unseen_maal="kidnap", maal_table="tiers", alter="on")
+    data["unseen_payment"] = "20"  # the house's murder penalty
+    response = logged_in.post(reverse("session_new"), data)
+    session = GameSession.objects.get(owner=owner)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("session_detail", args=[session.pk])
+    assert session.name == "Dashain at Aama's"
+    assert session.currency == "NPR"
+    assert session.stake_per_point == Decimal("2.50")
+    assert str(session.played_on) == "2026-10-02"
+    assert session.get_rules() == make_rules("kidnap", unseen_payment=20)
+    assert list(session.players.values_list("name", flat=True)) == ["Aama", "Buwa", "Didi", "Dai"]
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+@pytest.mark.parametrize(
+    "typed",
+    ["2083-06-16", "2083-06-16 BS", "२०८३-०६-१६", "2083/6/16 वि.सं.", "2026-10-02", "2026-10-02 AD"],
+)
+def test_the_date_is_taken_in_either_calendar(logged_in, owner, language, typed):
+    """Dashain 2083: 16 Ashwin 2083 BS is 2 October 2026, however the family writes it."""
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = logged_in.post(reverse("session_new"), session_post(played_on=typed))
+    assert response.status_code == 302
+    assert GameSession.objects.get(owner=owner).played_on == date(2026, 10, 2)
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "message"),
+    [
+        ("en", "Dashain", "Date: Enter a valid date. Write it year-month-day, in Bikram Sambat "
+         "(2083-06-16) or Gregorian (2026-10-02)."),
+        ("en", "2083-13-01", "Date: Enter a valid date. Bikram Sambat has no 2083-13-01."),
+        ("en", "2026-02-30 AD",
+         "Date: Enter a valid date. The Gregorian calendar has no 2026-02-30."),
+        ("ne", "Dashain", "मिति: सही मिति लेख्नुहोस्। वर्ष-महिना-गतेको क्रममा, विक्रम संवत्मा (2083-06-16) "
+         "वा ईस्वी संवत्मा (2026-10-02)।"),
+        ("ne", "२०८३-१३-०१", "मिति: सही मिति लेख्नुहोस्। विक्रम संवत्मा 2083-13-01 भन्ने मिति हुँदैन।"),
+        ("ne", "2026-02-30", "मिति: सही मिति लेख्नुहोस्। ईस्वी संवत्मा 2026-02-30 भन्ने मिति हुँदैन।"),
+    ],
+)  # fmt: skip
+def test_a_date_on_neither_calendar_is_refused_naming_the_field(
+    logged_in, language, typed, message
+):
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = logged_in.post(reverse("session_new"), session_post(played_on=typed))
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert message in html.split('id="field-played_on"')[1].split("</div>")[0]
+    assert not GameSession.objects.exists()
+
+
+def test_the_date_is_shown_in_both_calendars(logged_in, owner):
+    """English writes the Gregorian date; Nepali the Bikram Sambat one, the other beside it."""
+    session = make_session(owner)
+    session.played_on = date(2026, 10, 2)
+    session.save()
+    edit = reverse("session_edit", args=[session.pk])
+    html = logged_in.get(edit).content.decode()
+    assert 'name="played_on" value="2026-10-02"' in html
+    assert "This is 2 Oct 2026 (16 Ashwin 2083 BS)." in html
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    html = logged_in.get(edit).content.decode()
+    assert 'name="played_on" value="2083-06-16 वि.सं."' in html
+    assert "यो 16 असोज 2083 (2 अक्टोबर 2026) हो।" in html
+    # Sent back as shown, the date is unchanged.
+    data = {"name": session.name, "played_on": "2083-06-16 वि.सं.", "currency": session.currency,
+            "stake_per_point": str(session.stake_per_point)}  # fmt: skip
+    response = logged_in.post(edit, data, follow=True)
+    assert "केही बदलिएन।" in response.content.decode()
+
+
+def test_past_players_are_offered(logged_in, owner):
+    make_session(owner, players=("Hajurba", "Thulo Buwa"))
+    html = logged_in.get(reverse("session_new")).content.decode()
+    assert 'data-name="Hajurba"' in html
+    assert 'data-name="Thulo Buwa"' in html
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"stake_per_point": "2.505"}, "stake_per_point",
+         "Stake per point: Ensure that there are no more than 2 decimal places."),
+        ({"stake_per_point": "-1"}, "stake_per_point",
+         "Stake per point: Ensure this value is greater than or equal to 0."),
+        ({"stake_per_point": "lots"}, "stake_per_point", "Stake per point: Enter a number."),
+        ({"players": "Aama"}, "players", "Players: a session needs at least 2 players, got 1"),
+        ({"players": "Aama\nDidi\naama"}, "players", "Players: aama is listed twice (as Aama)"),
+        ({"players": "Aama\n" + "D" * 41}, "players",
+         "Players: DDDDDDDDDDDDDDDDDDDD…: a name may be at most 40 characters"),
+        ({"name": "   "}, "name", "Name: This field is required."),
+        ({"seen_payment": "-1"}, "seen_payment",
+         "Seen payment: Ensure this value is greater than or equal to 0."),
+        ({"max_players": "9"}, "max_players",
+         "Max players: Ensure this value is less than or equal to 8."),
+        ({"unseen_maal": "steal"}, "unseen_maal",
+         "Unseen maal: Select a valid choice. steal is not one of the available choices."),
+    ],
+)  # fmt: skip
+def test_new_session_errors_beside_the_field(logged_in, overrides, field, message):
+    response = logged_in.post(reverse("session_new"), session_post(**overrides))
+    assert response.status_code == 422
+    html = response.content.decode()
+    block = html.split(f'id="field-{field}"')[1].split("</div>")[0]
+    assert message in block
+    assert not GameSession.objects.exists()
+    assert not Player.objects.exists()
+
+
+# --- players and rules -----------------------------------------------------------------------
+
+
+def test_add_player_errors(logged_in, owner):
+    session = make_session(owner)
+    url = reverse("player_add", args=[session.pk])
+    html = logged_in.post(url, {"name": " didi "}).content.decode()
+    assert "Name: didi already plays in this session" in html
+    html = logged_in.post(url, {"name": "  "}).content.decode()
+    assert "Name: This field is required." in html
+    html = logged_in.post(url, {"name": "x" * 41}).content.decode()
+    assert "Name: Ensure this value has at most 40 characters (it has 41)." in html
+    assert session.players.count() == 4
+
+
+def test_rules_change_freely_before_the_first_round(logged_in, owner):
+    session = make_session(owner)
+    url = reverse("session_rules", args=[session.pk])
+    html = logged_in.get(url).content.decode()
+    assert "the pagat preset" in html
+    assert "What a player given dhoos pays when the dhoos amount is fixed." in html
+    response = logged_in.post(url, rules_post(session.get_rules(), dhoos_penalty="25"))
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.get_rules().dhoos_penalty == 25
+
+
+def test_rules_after_rounds_need_recompute_and_renet_every_round(logged_in, owner):
+    session = make_session(owner)
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    url = reverse("session_rules", args=[session.pk])
+    # Murder: Buwa's 2 unseen maal is void: T = 12; Buwa pays 12 + 10 − 0 = 22.
+    data = rules_post(session.get_rules(), unseen_maal="void")
+    html = logged_in.post(url, data).content.decode()
+    assert "Recompute every round: rounds are saved: tick this" in html
+    session.refresh_from_db()
+    assert session.get_rules().unseen_maal == "count"
+    response = logged_in.post(url, {**data, "recompute": "on"})
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.get_rules().unseen_maal == "void"
+    nets = dict(RoundEntry.objects.values_list("player__name", "net"))
+    # T = 12; Aama 12 + 3 − 20 = −5; Buwa 22; Dai 15; Didi 32.
+    assert nets == {"Aama": 5, "Buwa": -22, "Didi": 32, "Dai": -15}
+
+
+def test_rules_change_refused_when_a_round_becomes_impossible(logged_in, owner):
+    session = make_session(owner)
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    url = reverse("session_rules", args=[session.pk])
+    data = rules_post(session.get_rules(), max_players="3", recompute="on")
+    html = logged_in.post(url, data).content.decode()
+    assert (
+        "Not changed: Round 1, players: at most 3 players can play a round under these rules, "
+        "got 4. Under these rules that round is impossible."
+    ) in html
+    session.refresh_from_db()
+    assert session.get_rules().max_players == 5
+
+
+# --- access ----------------------------------------------------------------------------------
+
+
+def test_another_user_gets_404_everywhere(client, owner, django_user_model):
+    session = make_session(owner)
+    client.force_login(owner)
+    client.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    round_ = Round.objects.get()
+    intruder = django_user_model.objects.create_user("shyam", password="pw-shyam-12345")
+    client.force_login(intruder)
+    sid, rid = session.pk, round_.pk
+    urls = [
+        reverse("session_detail", args=[sid]),
+        reverse("round_new", args=[sid]),
+        reverse("round_preview", args=[sid]),
+        reverse("round_detail", args=[sid, rid]),
+        reverse("round_edit", args=[sid, rid]),
+        reverse("round_delete", args=[sid, rid]),
+        reverse("round_undo", args=[sid]),
+        reverse("player_add", args=[sid]),
+        reverse("settle_up", args=[sid]),
+        reverse("session_rules", args=[sid]),
+    ]
+    for url in urls:
+        assert client.get(url).status_code in (404, 405), url
+        assert client.post(url, round_data(session, WORKED, "Aama")).status_code == 404, url
+    assert Round.objects.count() == 1
+    assert nets_unchanged(round_)
+    # A round of one session is not reachable through another session of the same owner.
+    client.force_login(owner)
+    mine = make_session(owner, players=("X", "Y"))
+    assert client.get(reverse("round_detail", args=[mine.pk, rid])).status_code == 404
+
+
+def nets_unchanged(round_: Round) -> bool:
+    nets = dict(RoundEntry.objects.filter(round=round_).values_list("player__name", "net"))
+    return nets == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+
+
+# --- query count -----------------------------------------------------------------------------
+
+
+def bulk_rounds(session, count: int) -> None:
+    """`count` copies of the worked example, written directly for speed."""
+    players = {p.name: p for p in session.players.all()}
+    rounds = Round.objects.bulk_create(
+        Round(session=session, number=n, winner=players["Didi"]) for n in range(1, count + 1)
+    )
+    nets = {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    RoundEntry.objects.bulk_create(
+        RoundEntry(
+            round=r,
+            player=players[name],
+            status=WORKED[name][0],
+            maal=WORKED[name][1],
+            net=nets[name],
+        )
+        for r in rounds
+        for name in nets
+    )
+
+
+def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
+    small, big = make_session(owner), make_session(owner)
+    bulk_rounds(small, 10)
+    bulk_rounds(big, 1000)
+    counts = []
+    for session in (small, big):
+        for query in ("", "?all=1"):
+            url = reverse("session_detail", args=[session.pk]) + query
+            logged_in.get(url)  # warm up anything cached per process
+            with CaptureQueriesContext(connection) as queries:
+                response = logged_in.get(url)
+            assert response.status_code == 200
+            counts.append(len(queries))
+    assert len(set(counts)) == 1
+    # Its version (one row); the log-in's session and user and the page come from the cache.
+    assert counts[0] == 1
+    forget_computed()  # the first view after a change computes everything
+    with CaptureQueriesContext(connection) as queries:
+        logged_in.get(reverse("session_detail", args=[small.pk]))
+    cold = len(queries)
+    forget_computed()
+    with CaptureQueriesContext(connection) as queries:
+        logged_in.get(reverse("session_detail", args=[big.pk]))
+    # … its version, the session row, the ledger's two (players; rounds and their nets)
+    assert len(queries) == cold == 4
+    html = response.content.decode()
+    assert html.count("ledger-round") == 1000  # ?all=1 shows every round
+    assert "+30,000" in html  # Didi after 1,000 rounds, grouped
+
+
+def test_a_long_ledger_shows_the_latest_rounds_with_a_link_to_all(logged_in, owner):
+    session = make_session(owner)
+    bulk_rounds(session, 120)
+    html = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert html.count("ledger-round") == 50
+    assert "Showing the last 50 rounds of 120." in html
+    assert 'href="?all=1#ledger"' in html
+    assert "+3,600" in html  # standings still count all 120 rounds
+
+
+def test_session_page_is_rendered_once_per_change(logged_in, owner, django_assert_num_queries):
+    session = make_session(owner)
+    url = reverse("session_detail", args=[session.pk])
+    saved = logged_in.post(
+        reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"), follow=True
+    )
+    assert "Round 1 saved." in saved.content.decode()
+    first = logged_in.get(url).content.decode()
+    assert "Round 1 saved." not in first  # a message is shown once, never cached
+    with django_assert_num_queries(1):  # the session row; its ledger comes from the cache
+        response = logged_in.get(url)
+    html = response.content.decode()
+    assert "+30" in html and "1 round" in html
+    # The page's forms carry a token of this request that works.
+    token = filled_in_token(response)
+    logged_in.handler.enforce_csrf_checks = True
+    new_round = reverse("round_new", args=[session.pk])
+    data = round_data(session, WORKED, "Didi")
+    assert logged_in.post(new_round, data).status_code == 403
+    assert logged_in.post(new_round, data | {"csrfmiddlewaretoken": token}).status_code == 302
+    logged_in.get(url)  # shows the message "Round 2 saved." once
+    assert "+60" in logged_in.get(url).content.decode()  # a change is a new page at once
+
+
+def test_cached_pages_are_the_owners_alone(logged_in, owner, client):
+    from django.contrib.auth import get_user_model
+
+    session = make_session(owner)
+    for name in ("session_detail", "settle_up"):
+        assert logged_in.get(reverse(name, args=[session.pk])).status_code == 200
+    cousin = get_user_model().objects.create_user("cousin", password="pw-cousin-123")
+    client.force_login(cousin)
+    for name in ("session_detail", "settle_up"):
+        assert client.get(reverse(name, args=[session.pk])).status_code == 404
+
+
+def test_settle_up_follows_each_round_at_once(logged_in, owner):
+    session = make_session(owner)
+    url = reverse("settle_up", args=[session.pk])
+    assert "No rounds yet" in logged_in.get(url).content.decode()
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    html = logged_in.get(url).content.decode()
+    assert "Dai" in html and "42.50" in html  # Dai pays Didi 17 points × 2.50
+
+
+def test_the_sessions_list_follows_every_change_at_once(logged_in, owner):
+    first = make_session(owner, name="Dashain")
+    assert "Dashain" in logged_in.get(reverse("home")).content.decode()
+    make_session(owner, name="Tihar")
+    html = logged_in.get(reverse("home")).content.decode()
+    assert "Tihar" in html and "Dashain" in html
+    logged_in.post(reverse("round_new", args=[first.pk]), round_data(first, WORKED, "Didi"))
+    logged_in.get(reverse("session_detail", args=[first.pk]))  # "Round 1 saved." shown there
+    assert "1 round" in logged_in.get(reverse("home")).content.decode()
+    deleted = logged_in.post(reverse("session_delete", args=[first.pk]), follow=True)
+    assert "Session “Dashain” deleted." in deleted.content.decode()
+    assert "Dashain" not in logged_in.get(reverse("home")).content.decode()

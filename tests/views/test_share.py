@@ -1,0 +1,270 @@
+"""Read-only share links: the token, the owner's page, the public page and its
+304-until-changed live partial, revocation, and the share_link command."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+
+from scoring import services
+from scoring.engine import RoundInput
+from scoring.models import GameSession
+from scoring.services import create_share_link
+from tests.web_helpers import filled_in_token, worked_round
+
+pytestmark = pytest.mark.django_db
+
+TOKEN_CHARS = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def create_link(client, session: GameSession) -> str:
+    response = client.post(reverse("share_create", args=[session.pk]))
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.share_token
+    return reverse("share_view", args=[session.share_token])
+
+
+# --- the token --------------------------------------------------------------------------------
+
+
+def test_token_is_long_random_and_url_safe(logged_in, session):
+    tokens = set()
+    for _ in range(20):
+        create_link(logged_in, session)
+        tokens.add(session.share_token)
+    assert len(tokens) == 20  # every new link is a different token
+    for token in tokens:
+        assert len(token) >= 32  # token_urlsafe(24): 24 random bytes = 192 bits
+        assert TOKEN_CHARS.match(token)
+    # The characters look random: no single one dominates 640 of them.
+    counts = Counter("".join(tokens))
+    assert len(counts) > 40
+    assert max(counts.values()) < 40
+    entropy = -sum(c / 640 * math.log2(c / 640) for c in counts.values())
+    assert entropy > 5.5  # of the 6 bits a base64url character can hold
+
+
+def test_owner_creates_sees_and_copies_the_link(logged_in, session):
+    page = logged_in.get(reverse("session_share", args=[session.pk])).content.decode()
+    assert "Create share link" in page
+    assert "/s/" not in page
+    path = create_link(logged_in, session)
+    response = logged_in.get(reverse("session_share", args=[session.pk]))
+    html = response.content.decode()
+    assert f'value="http://testserver{path}"' in html
+    assert 'data-copy="share-url"' in html
+    assert '<svg viewBox="0 0 ' in html and "<title>QR code of the share link</title>" in html
+    assert "Share link created." in html
+    assert "Turn the link off" in html
+
+
+def test_regenerate_replaces_the_link(logged_in, client, session):
+    old_path = create_link(logged_in, session)
+    new_path = create_link(logged_in, session)
+    assert new_path != old_path
+    logged_in.logout()
+    assert client.get(old_path).status_code == 404
+    assert client.get(new_path).status_code == 200
+
+
+def test_revoke_makes_the_old_link_404(logged_in, client, session):
+    path = create_link(logged_in, session)
+    token = session.share_token
+    response = logged_in.post(reverse("share_revoke", args=[session.pk]), follow=True)
+    assert "Link turned off." in response.content.decode()
+    session.refresh_from_db()
+    assert session.share_token is None
+    logged_in.logout()
+    assert client.get(path).status_code == 404
+    live = client.get(reverse("share_live", args=[token]))
+    assert live.status_code == 404
+    # The watching phones get a notice in place of the standings, and stop polling.
+    assert "turned this share link off" in live.content.decode()
+    assert "hx-trigger" not in live.content.decode()
+
+
+def test_management_page_is_owner_only(client, django_user_model, session):
+    other = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    client.force_login(other)
+    assert client.get(reverse("session_share", args=[session.pk])).status_code == 404
+    assert client.post(reverse("share_create", args=[session.pk])).status_code == 404
+    session.share_token = "kept-token-of-the-owner-000000000000"
+    session.save()
+    assert client.post(reverse("share_revoke", args=[session.pk])).status_code == 404
+    session.refresh_from_db()
+    assert session.share_token == "kept-token-of-the-owner-000000000000"
+
+
+def test_management_page_needs_login(client, session):
+    response = client.get(reverse("session_share", args=[session.pk]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_create_and_revoke_are_post_only(logged_in, session):
+    assert logged_in.get(reverse("share_create", args=[session.pk])).status_code == 405
+    assert logged_in.get(reverse("share_revoke", args=[session.pk])).status_code == 405
+
+
+# --- the public page --------------------------------------------------------------------------
+
+
+def test_public_page_shows_standings_logged_out(logged_in, client, session):
+    services.add_round(session, worked_round())
+    path = create_link(logged_in, session)
+    logged_in.logout()
+    response = client.get(path)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Tihar night" in html
+    # Standings best first, with money at 2.50 per point.
+    order = [html.index(f'data-player="{name}"') for name in ("Didi", "Aama", "Buwa", "Dai")]
+    assert order == sorted(order)
+    assert "+30" in html and "75.00" in html and "-42.50" in html
+    # Settle-up, exact.
+    assert "Buwa pays Didi NPR 32.50" in html
+    assert "Buwa pays Aama NPR 7.50" in html
+    assert "Dai pays Didi NPR 42.50" in html
+    # Read-only: no links into the owner's screens.
+    assert reverse("round_new", args=[session.pk]) not in html
+    assert reverse("session_detail", args=[session.pk]) not in html
+    assert "/rounds/" not in html
+    assert 'name="robots" content="noindex"' in html
+    assert response["X-Robots-Tag"] == "noindex"
+
+
+def test_unknown_token_is_404(client):
+    assert client.get(reverse("share_view", args=["not-a-real-token"])).status_code == 404
+    assert client.get(reverse("share_live", args=["not-a-real-token"])).status_code == 404
+
+
+def poll(client, path: str, etag: str | None = None):
+    headers = {"HTTP_HX_REQUEST": "true"}
+    if etag:
+        headers["HTTP_IF_NONE_MATCH"] = etag
+    return client.get(path, **headers)
+
+
+def test_live_partial_is_304_until_a_round_is_added(logged_in, client, session):
+    create_link(logged_in, session)
+    logged_in.logout()
+    live = reverse("share_live", args=[session.share_token])
+
+    first = poll(client, live)
+    assert first.status_code == 200
+    etag = first["ETag"]
+    assert etag.startswith('"') and etag.endswith('"')
+    assert "no-cache" in first["Cache-Control"]
+    # The partial carries the validator for the next poll, and polls again.
+    assert 'hx-trigger="every 1s, live-now"' in first.content.decode()
+    assert "If-None-Match" in first.content.decode()
+    assert "<html" not in first.content.decode()
+
+    same = poll(client, live, etag)
+    assert same.status_code == 304
+    assert same.content == b""
+    assert same["ETag"] == etag
+
+    services.add_round(session, worked_round())
+    changed = poll(client, live, etag)
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
+    assert "Buwa pays Didi NPR 32.50" in changed.content.decode()
+    assert poll(client, live, changed["ETag"]).status_code == 304
+
+
+@pytest.mark.parametrize("change", ["edit", "delete", "player"])
+def test_live_partial_changes_on_edit_delete_and_new_player(logged_in, client, session, change):
+    round_ = services.add_round(session, worked_round())
+    create_link(logged_in, session)
+    live = reverse("share_live", args=[session.share_token])
+    etag = poll(client, live)["ETag"]
+    if change == "edit":
+        services.replace_round(round_, RoundInput(worked_round().entries, winner="Aama"))
+    elif change == "delete":
+        services.delete_round(round_)
+    else:
+        services.add_player(session=session, name="Bhai")
+    assert poll(client, live, etag).status_code == 200
+
+
+def test_page_embeds_the_validator_so_the_first_poll_is_304(logged_in, client, session):
+    path = create_link(logged_in, session)
+    html = client.get(path).content.decode()
+    live = reverse("share_live", args=[session.share_token])
+    etag = poll(client, live)["ETag"]
+    escaped = etag.replace('"', "\\&quot;")
+    assert f'hx-headers="{{&quot;If-None-Match&quot;: &quot;{escaped}&quot;}}"' in html
+    assert f'hx-get="{live}"' in html
+    # htmx is told to leave the page alone on 304.
+    assert '{"code":"304","swap":false}' in html
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def test_share_link_command_creates_then_reuses_the_token(session):
+    out = io.StringIO()
+    call_command("share_link", str(session.pk), stdout=out)
+    session.refresh_from_db()
+    assert out.getvalue() == f"/s/{session.share_token}/\n"
+    again = io.StringIO()
+    call_command("share_link", str(session.pk), stdout=again)
+    assert again.getvalue() == out.getvalue()
+
+
+def test_share_link_command_unknown_session():
+    with pytest.raises(CommandError, match="id: no session 999"):
+        call_command("share_link", "999")
+
+
+def test_an_unchanged_poll_costs_one_query(logged_in, client, session, django_assert_num_queries):
+    for _ in range(5):
+        services.add_round(session, worked_round())
+    create_link(logged_in, session)
+    logged_in.logout()
+    live = reverse("share_live", args=[session.share_token])
+    etag = poll(client, live)["ETag"]
+    with django_assert_num_queries(1):
+        assert poll(client, live, etag).status_code == 304
+
+
+def test_public_page_is_rendered_once_per_change_for_visitors(session, django_assert_num_queries):
+    from django.test import Client
+
+    path = reverse("share_view", args=[create_share_link(session=session)])
+    services.add_round(session, worked_round())
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    assert "+30" in first.get(path).content.decode()
+    with django_assert_num_queries(1):  # the session; its ledger comes from the cache
+        response = second.get(path)
+    html = response.content.decode()
+    assert "+30" in html and "Didi" in html
+    # Each visitor gets their own nonce, and a CSRF token that works: the
+    # language switch on the page posts.
+    token = filled_in_token(response)
+    switched = second.post(
+        reverse("set_language"), {"language": "ne", "csrfmiddlewaretoken": token}
+    )
+    assert switched.status_code == 302
+    # A new round is a new page at once.
+    services.add_round(session, worked_round())
+    assert "+60" in second.get(path).content.decode()
+
+
+def test_a_new_link_polls_itself_not_the_old_one(logged_in, client, session):
+    services.add_round(session, worked_round())
+    old = create_share_link(session=session)
+    assert f"/s/{old}/live/" in client.get(reverse("share_view", args=[old])).content.decode()
+    new = create_share_link(session=session)
+    html = client.get(reverse("share_view", args=[new])).content.decode()
+    assert f"/s/{new}/live/" in html and old not in html
+    assert client.get(reverse("share_view", args=[old])).status_code == 404

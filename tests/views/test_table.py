@@ -1,0 +1,455 @@
+"""A table of phones (issue 21): co-scorers with one-time invites, seat links
+that need no log-in, seat entries kept in the database for the scorer's open
+round form, the live checks that pages poll, `seat_links` and `make lan`'s
+addresses."""
+
+from __future__ import annotations
+
+import json
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import GameSession, Round, RoundChange
+from table.lan import lan_environment
+from table.models import CoScorer, Invite, Seat, SeatEntry
+from tests.web_helpers import WORKED, make_session, round_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def helper(django_user_model):
+    return django_user_model.objects.create_user("sita", password="pw-sita-12345")
+
+
+@pytest.fixture
+def co_client(helper, session):
+    CoScorer.objects.create(session=session, user=helper)
+    client = Client()
+    client.force_login(helper)
+    return client
+
+
+def _ids(session) -> dict[str, int]:
+    return {p.name: p.pk for p in session.players.all()}
+
+
+# --- Co-scorers ---------------------------------------------------------------------------------
+
+
+def test_an_invite_is_accepted_once_by_a_logged_in_user(
+    logged_in, session, helper, django_user_model
+):
+    logged_in.post(reverse("invite_create", args=[session.pk]))
+    invite = Invite.objects.get(session=session)
+    url = reverse("invite_accept", args=[invite.token])
+    page = logged_in.get(reverse("scorers_manage", args=[session.pk])).content.decode()
+    assert f"http://testserver{url}" in page  # the address the page was reached by
+    # Signed out: the log-in page first, then back here.
+    anonymous = Client().get(url)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("login"))
+    sita = Client()
+    sita.force_login(helper)
+    assert "Accept" in sita.get(url).content.decode()
+    answer = sita.post(url)
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("session_detail", args=[session.pk])
+    assert list(CoScorer.objects.values_list("user__username", flat=True)) == ["sita"]
+    # One time: used up, the link is a 404 for anyone else.
+    other = django_user_model.objects.create_user("hari", password="pw-hari-12345")
+    hari = Client()
+    hari.force_login(other)
+    assert hari.get(url).status_code == 404
+    assert hari.post(url).status_code == 404
+    assert CoScorer.objects.count() == 1
+
+
+def test_a_co_scorers_sessions_list_shows_the_session_at_once(logged_in, session, helper):
+    sita = Client()
+    sita.force_login(helper)
+    home = sita.get(reverse("home")).content.decode()
+    assert "Tihar night" not in home  # the list is rendered, and kept for this version
+    invite = Invite.objects.create(session=session)
+    sita.post(reverse("invite_accept", args=[invite.token]))
+    home = sita.get(reverse("home")).content.decode()
+    assert "Sessions you score with others" in home
+    assert f'href="{reverse("session_detail", args=[session.pk])}">Tihar night</a>' in home
+
+
+def test_a_revoked_invite_is_a_404(logged_in, session, helper):
+    logged_in.post(reverse("invite_create", args=[session.pk]))
+    invite = Invite.objects.get()
+    logged_in.post(reverse("invite_revoke", args=[session.pk, invite.pk]))
+    sita = Client()
+    sita.force_login(helper)
+    assert sita.post(reverse("invite_accept", args=[invite.token])).status_code == 404
+    assert not CoScorer.objects.exists()
+
+
+def test_the_owner_opening_their_own_invite_changes_nothing(logged_in, session):
+    invite = Invite.objects.create(session=session)
+    url = reverse("invite_accept", args=[invite.token])
+    assert "your own session" in logged_in.get(url).content.decode()
+    logged_in.post(url)
+    assert Invite.objects.filter(pk=invite.pk).exists()
+    assert not CoScorer.objects.exists()
+
+
+def test_a_co_scorer_enters_edits_deletes_and_restores_rounds(co_client, session):
+    answer = co_client.post(
+        reverse("round_new", args=[session.pk]),
+        {**round_data(session, WORKED, "Didi"), "save_key": "co-key-0001"},
+    )
+    assert answer.status_code == 302
+    round_ = Round.objects.get(session=session)
+    edit = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi")
+    answer = co_client.post(
+        reverse("round_edit", args=[session.pk, round_.pk]), {**edit, "version": "1"}
+    )
+    assert answer.status_code == 302
+    co_client.post(reverse("round_delete", args=[session.pk, round_.pk]))
+    assert not Round.objects.exists()
+    deleted = RoundChange.objects.get(action="delete")
+    co_client.post(reverse("round_restore", args=[session.pk, deleted.pk]))
+    assert Round.objects.filter(session=session).count() == 1
+    # The history names her for every change.
+    actions = list(RoundChange.objects.order_by("id").values_list("action", "user__username"))
+    assert actions == [
+        ("create", "sita"),
+        ("edit", "sita"),
+        ("delete", "sita"),
+        ("restore", "sita"),
+    ]
+    page = co_client.get(reverse("session_changes", args=[session.pk])).content.decode()
+    assert "sita" in page
+
+
+def test_a_co_scorers_session_page_shows_rounds_not_the_owners_links(co_client, session):
+    page = co_client.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert reverse("round_new", args=[session.pk]) in page
+    assert reverse("session_changes", args=[session.pk]) in page
+    for owner_only in ("session_rules", "session_edit", "session_share", "seats_manage"):
+        assert reverse(owner_only, args=[session.pk]) not in page
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "session_edit",
+        "session_delete",
+        "session_rules",
+        "session_share",
+        "share_create",
+        "player_add",
+        "seats_manage",
+        "seats_make",
+        "scorers_manage",
+        "invite_create",
+        "session_export",
+        "settle_up",
+    ],
+)
+def test_a_co_scorer_cannot_touch_the_session_itself(co_client, session, name):
+    url = reverse(name, args=[session.pk])
+    assert co_client.get(url).status_code in (404, 405)
+    assert co_client.post(url, {"name": "Mine now", "preset": "murder"}).status_code == 404
+    session.refresh_from_db()
+    assert session.name == "Tihar night"
+    assert GameSession.objects.filter(pk=session.pk).exists()
+    assert not Seat.objects.exists() and not Invite.objects.exists()
+
+
+def test_a_removed_co_scorer_is_refused_at_once(co_client, logged_in, session):
+    co = CoScorer.objects.get()
+    logged_in.post(reverse("co_scorer_remove", args=[session.pk, co.pk]))
+    assert co_client.get(reverse("session_detail", args=[session.pk])).status_code == 404
+    answer = co_client.post(
+        reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi")
+    )
+    assert answer.status_code == 404
+    assert not Round.objects.exists()
+
+
+def test_a_co_scorer_of_one_session_is_nobody_in_another(co_client, owner):
+    other = make_session(owner, name="Dashain")
+    assert co_client.get(reverse("session_detail", args=[other.pk])).status_code == 404
+    assert co_client.get(reverse("round_new", args=[other.pk])).status_code == 404
+
+
+def test_two_scorers_saving_at_once_get_what_one_scorer_gets(co_client, logged_in, session):
+    """One-time keys are each scorer's own; an edit opened before the other's edit
+    is refused with a link to the round as it is now."""
+    data = round_data(session, WORKED, "Didi")
+    first = logged_in.post(
+        reverse("round_new", args=[session.pk]), {**data, "save_key": "same-key-01"}
+    )
+    again = logged_in.post(
+        reverse("round_new", args=[session.pk]), {**data, "save_key": "same-key-01"}
+    )
+    assert first.status_code == again.status_code == 302
+    assert Round.objects.count() == 1
+    # Her key is hers: the same string from her phone is a new round of hers.
+    co_client.post(reverse("round_new", args=[session.pk]), {**data, "save_key": "same-key-01"})
+    co_client.post(reverse("round_new", args=[session.pk]), {**data, "save_key": "same-key-01"})
+    assert Round.objects.count() == 2
+    round_ = Round.objects.order_by("number").first()
+    edit_url = reverse("round_edit", args=[session.pk, round_.pk])
+    mine = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi")
+    hers = round_data(session, {**WORKED, "Aama": ("seen", 9)}, "Didi")
+    assert logged_in.post(edit_url, {**mine, "version": "1"}).status_code == 302
+    stale = co_client.post(edit_url, {**hers, "version": "1"})
+    assert stale.status_code == 409
+    html = stale.content.decode()
+    assert 'id="conflict-reload"' in html and f'href="{edit_url}"' in html
+    round_.refresh_from_db()
+    assert round_.entries.get(player__name="Aama").maal == 6
+
+
+# --- Seats --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def seats(logged_in, session):
+    logged_in.post(reverse("seats_make", args=[session.pk]))
+    return {s.player.name: s for s in Seat.objects.select_related("player")}
+
+
+def _seat_url(seat: Seat) -> str:
+    return reverse("seat_page", args=[seat.token])
+
+
+def _send(seat: Seat, position: int = 1, client: Client | None = None, **fields) -> object:
+    pid = seat.player_id
+    data = {"position": str(position)}
+    data.update({f"p-{pid}-{k}": v for k, v in fields.items()})
+    return (client or Client()).post(_seat_url(seat), data, headers={"X-Seat-Send": "1"})
+
+
+def test_the_seats_page_has_a_link_and_qr_code_per_player(logged_in, session, seats, settings):
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "192.168.1.20"]
+    page = logged_in.get(
+        reverse("seats_manage", args=[session.pk]), HTTP_HOST="192.168.1.20:8000"
+    ).content.decode()
+    for seat in seats.values():
+        assert f'value="http://192.168.1.20:8000{_seat_url(seat)}"' in page
+    assert page.count('<figure class="share-qr"><svg') == 4
+    assert "127.0.0.1" not in page
+    assert len({s.token for s in seats.values()}) == 4
+    assert all(len(s.token) >= 32 for s in seats.values())
+
+
+def test_a_seat_page_needs_no_log_in_and_shows_that_players_form(session, seats):
+    aama = seats["Aama"]
+    page = Client().get(_seat_url(aama)).content.decode()
+    pid = aama.player_id
+    for field in ("status", "maal", "tunnel", "dhoos", "dublees", "maal_tally"):
+        assert f'name="p-{pid}-{field}"' in page
+    assert f'name="p-{seats["Buwa"].player_id}-maal"' not in page
+    assert "Round 1" in page
+
+
+def test_a_seats_entry_is_kept_for_the_scorers_open_form(logged_in, session, seats):
+    answer = _send(seats["Buwa"], status="unseen", maal="2")
+    assert answer.status_code == 200
+    assert answer.json()["ok"] is True
+    entry = SeatEntry.objects.get()
+    assert (entry.player.name, entry.position, entry.status, entry.maal) == ("Buwa", 1, "unseen", 2)
+    feed = logged_in.get(reverse("seat_feed", args=[session.pk]) + "?position=1")
+    assert feed.status_code == 200
+    (sent,) = feed.json()["entries"]
+    assert sent["name"] == "Buwa" and sent["status"] == "unseen" and sent["maal"] == 2
+    # Unchanged since: a bare 304.
+    again = logged_in.get(
+        reverse("seat_feed", args=[session.pk]) + "?position=1",
+        HTTP_IF_NONE_MATCH=feed["ETag"],
+    )
+    assert again.status_code == 304
+    # Sent again (a change of mind): replaced, and the feed moves on.
+    _send(seats["Buwa"], status="unseen", maal="3")
+    assert SeatEntry.objects.get().maal == 3
+    moved = logged_in.get(
+        reverse("seat_feed", args=[session.pk]) + "?position=1",
+        HTTP_IF_NONE_MATCH=feed["ETag"],
+    )
+    assert moved.status_code == 200 and moved.json()["entries"][0]["maal"] == 3
+    # Nothing is saved to the ledger from a seat alone.
+    assert not Round.objects.exists()
+
+
+def test_the_round_form_follows_the_seat_feed(logged_in, session):
+    page = logged_in.get(reverse("round_new", args=[session.pk])).content.decode()
+    assert 'data-seat-feed="' + reverse("seat_feed", args=[session.pk]) + '?position=1"' in page
+    assert "js/seat-feed" in page
+
+
+def test_seat_entries_refused_with_the_round_forms_messages(session, seats):
+    answer = _send(seats["Aama"], maal="five", tunnel="-2")
+    assert answer.status_code == 400
+    assert answer.json()["errors"] == {
+        "maal": ["maal: must be a whole number, got 'five'"],
+        "tunnel": ["tunnel: must not be negative, got -2"],
+    }
+    answer = _send(seats["Aama"], maal="20000")
+    assert answer.json()["errors"] == {
+        "maal": ["maal: 20000 is more than 10,000 points; check the number"]
+    }
+    assert not SeatEntry.objects.exists()
+
+
+def test_a_count_for_a_round_saved_meanwhile_is_refused(logged_in, session, seats):
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    answer = _send(seats["Aama"], position=1, maal="5")
+    assert answer.status_code == 409
+    assert answer.json()["errors"] == {
+        "round": [
+            "Round 1 was saved meanwhile, so this count was not sent. Enter your count for round 2."
+        ]
+    }
+    assert _send(seats["Aama"], position=2, maal="5").status_code == 200
+    assert SeatEntry.objects.get().position == 2
+
+
+def test_the_calculators_card_check_covers_every_seat_together(session, seats):
+    # A tiplu each from two seats, and a third: only two are in play (three
+    # decks, the one turned up lies under the stock).
+    one = json.dumps({"tiplu": 1})  # 3 points under pagat
+    assert _send(seats["Aama"], maal="3", maal_tally=one, tiplu="QH").status_code == 200
+    assert _send(seats["Buwa"], maal="3", maal_tally=one, tiplu="QH").status_code == 200
+    refused = _send(seats["Didi"], maal="3", maal_tally=one, tiplu="QH")
+    assert refused.status_code == 400
+    (message,) = refused.json()["errors"]["maal"]
+    assert message == "maal: 3 tiplu held by Aama 1, Buwa 1, Didi 1: only 2 in play"
+    assert SeatEntry.objects.count() == 2
+
+
+def test_a_tally_must_agree_with_the_points_beside_it(session, seats):
+    refused = _send(seats["Aama"], maal="9", maal_tally=json.dumps({"tiplu": 1}), tiplu="QH")
+    assert refused.status_code == 400
+    assert refused.json()["errors"]["maal"][0].startswith("maal: the calculator counted maal 3")
+
+
+def test_a_seat_cannot_reach_another_players_entry_or_session(owner, session, seats):
+    _send(seats["Buwa"], status="unseen", maal="2")
+    aama = Client().get(_seat_url(seats["Aama"])).content.decode()
+    assert f'name="p-{seats["Buwa"].player_id}' not in aama
+    # Posting Buwa's fields through Aama's seat changes only Aama's entry.
+    buwa = seats["Buwa"].player_id
+    Client().post(
+        _seat_url(seats["Aama"]),
+        {"position": "1", f"p-{buwa}-maal": "40", "maal": "4"},
+        headers={"X-Seat-Send": "1"},
+    )
+    assert dict(SeatEntry.objects.values_list("player__name", "maal")) == {"Buwa": 2, "Aama": 4}
+    # The feed is the scorer's: a seat (no log-in) is sent to log in.
+    feed = Client().get(reverse("seat_feed", args=[session.pk]) + "?position=1")
+    assert feed.status_code == 302
+
+
+def test_made_up_revoked_and_deleted_seats_are_404(logged_in, session, seats):
+    made_up = reverse("seat_page", args=["x" * 32])
+    assert Client().get(made_up).status_code == 404
+    aama = seats["Aama"]
+    old = _seat_url(aama)
+    logged_in.post(reverse("seat_renew", args=[session.pk, aama.pk]))
+    for url in (old, old + "live/", old + "maal/"):
+        assert Client().get(url).status_code in (404, 405)
+        assert Client().post(url, {"position": "1", "maal": "3"}).status_code == 404
+    renewed = Seat.objects.get(player=aama.player)
+    assert Client().get(_seat_url(renewed)).status_code == 200
+    logged_in.post(reverse("seat_revoke", args=[session.pk, renewed.pk]))
+    assert Client().get(_seat_url(renewed)).status_code == 404
+    buwa = _seat_url(seats["Buwa"])
+    logged_in.post(reverse("session_delete", args=[session.pk]))
+    assert Client().get(buwa).status_code == 404
+    assert Client().get(buwa + "live/").status_code == 404
+
+
+def test_a_seat_follows_its_session_and_sees_the_result(logged_in, session, seats):
+    seat = seats["Dai"]
+    live = Client().get(_seat_url(seat) + "live/")
+    assert live.status_code == 200
+    etag = live["ETag"]
+    # The page carries the same validator its polls are answered by.
+    first = Client().get(_seat_url(seat)).content.decode()
+    assert f'data-follow-etag="{etag.strip(chr(34))}"' in first
+    assert Client().get(_seat_url(seat) + "live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    moved = Client().get(_seat_url(seat) + "live/", HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200
+    page = Client().get(_seat_url(seat)).content.decode()
+    assert "Round 1: result" in page and "Didi won" in page
+    assert re.search(r'class="seat-me"><td>Dai</td>\s*<td class="num neg">-17</td>', page)
+    assert "Round 2" in page
+    assert "You sat this round out." not in page
+    # A player who sat the round out is told so beside its result.
+    sat_out = round_data(session, {k: v for k, v in WORKED.items() if k != "Dai"}, "Didi")
+    logged_in.post(reverse("round_new", args=[session.pk]), sat_out)
+    assert "You sat this round out." in Client().get(_seat_url(seat)).content.decode()
+
+
+def test_the_seats_maal_calculator_counts_through_the_seat(session, seats):
+    url = reverse("seat_maal", args=[seats["Aama"].token])
+    answer = Client().post(url, {"tiplu_rank": "Q", "tiplu_suit": "H", "n-tiplu": "1"})
+    assert answer.status_code == 200
+    assert 'data-maal="3"' in answer.content.decode()
+
+
+def test_seat_links_prints_name_tab_url(session):
+    out = StringIO()
+    call_command("seat_links", str(session.pk), "--base", "http://192.168.1.20:8000", stdout=out)
+    lines = out.getvalue().splitlines()
+    seats = {s.player.name: s.token for s in Seat.objects.select_related("player")}
+    assert lines == [
+        f"{name}\thttp://192.168.1.20:8000/t/{seats[name]}/"
+        for name in ("Aama", "Buwa", "Didi", "Dai")
+    ]
+    # Again: the same links, none made twice.
+    out2 = StringIO()
+    call_command("seat_links", str(session.pk), "--base", "http://192.168.1.20:8000", stdout=out2)
+    assert out2.getvalue().splitlines() == lines
+
+
+# --- Live pages --------------------------------------------------------------------------------
+
+
+def test_the_session_page_follows_changes_by_conditional_requests(logged_in, co_client, session):
+    url = reverse("session_live", args=[session.pk])
+    first = logged_in.get(url)
+    assert first.status_code == 200
+    page = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    etag = first["ETag"].strip('"')
+    assert f'data-follow-etag="{etag}"' in page
+    assert logged_in.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert co_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    co_page = co_client.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert f'data-follow-etag="{etag}"' in co_page
+    co_client.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    assert logged_in.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+# --- make lan ----------------------------------------------------------------------------------
+
+
+def test_lan_settings_add_this_machines_addresses():
+    env = lan_environment(["192.168.1.20", "10.0.0.5"], 8000, {})
+    assert env == {
+        "ALLOWED_HOSTS": "localhost,127.0.0.1,[::1],192.168.1.20,10.0.0.5",
+        "CSRF_TRUSTED_ORIGINS": "http://192.168.1.20:8000,http://10.0.0.5:8000",
+    }
+    kept = lan_environment(["192.168.1.20"], 8080, {"ALLOWED_HOSTS": "scores.example.org"})
+    assert kept["ALLOWED_HOSTS"] == "scores.example.org,192.168.1.20"
+
+
+def test_a_phone_on_the_wifi_is_let_in_by_the_lan_settings(client, settings, session, owner):
+    settings.ALLOWED_HOSTS = lan_environment(["192.168.1.20"], 8000, {})["ALLOWED_HOSTS"].split(",")
+    client.force_login(owner)
+    page = client.get(reverse("session_share", args=[session.pk]), HTTP_HOST="192.168.1.20:8000")
+    assert page.status_code == 200
+    client.post(reverse("share_create", args=[session.pk]), HTTP_HOST="192.168.1.20:8000")
+    page = client.get(reverse("session_share", args=[session.pk]), HTTP_HOST="192.168.1.20:8000")
+    assert 'value="http://192.168.1.20:8000/s/' in page.content.decode()
