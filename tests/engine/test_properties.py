@@ -1,4 +1,6 @@
-"""Properties of the engine for any rules and any playable round (hypothesis)."""
+"""Properties of the engine for any rules and any playable round (hypothesis):
+zero-sum, the long way round equals the streamlined formula, the order of the
+players changes nothing, a session's dhoos all paid or pending."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import (
     PRESETS,
+    Dhoos,
     Entry,
     RoundError,
     RoundInput,
@@ -20,6 +23,7 @@ from scoring.engine import (
     money,
     settle_long_way,
     settle_round,
+    settle_session,
     settle_up,
 )
 from scoring.engine.maal import Tally, score
@@ -31,7 +35,7 @@ from scoring.engine.rules import (
     UNSEEN_MAAL_CHOICES,
     UNSEEN_TUNNEL_CHOICES,
 )
-from scoring.engine.settlement import Status, game_payment
+from scoring.engine.settlement import Status, WinType, game_payment
 
 FAST = settings(max_examples=200, deadline=None)
 
@@ -398,3 +402,108 @@ def test_money_is_exact_and_zero_sum(balance, stake):
     assert sum(amounts.values()) == 0
     assert all(amounts[p] == Decimal(balance[p]) * stake for p in balance)
     assert all(t.money(stake) == t.points * stake for t in settle_up(balance))
+
+
+# --- properties, every option together ----------------------------------------------------------
+
+PROPERTIES = settings(max_examples=300, deadline=None)
+NAMES = ("A", "B", "C", "D", "E", "F")
+
+
+@st.composite
+def v3_rules(draw: st.DrawFn) -> Rules:
+    return make_rules(
+        draw(st.sampled_from(list(PRESETS))),
+        seen_payment=draw(st.integers(0, 30)),
+        unseen_payment=draw(st.integers(0, 60)),
+        dublee_bonus=draw(st.integers(0, 10)),
+        unseen_maal=draw(st.sampled_from(UNSEEN_MAAL_CHOICES)),
+        unseen_tunnel=draw(st.sampled_from(UNSEEN_TUNNEL_CHOICES)),
+        better_multiplier=draw(st.integers(1, 4)),
+        dhoos_penalty=draw(st.integers(0, 30)),
+        dhoos_amount=draw(st.sampled_from(DHOOS_AMOUNT_CHOICES)),
+        dhoos_payee=draw(st.sampled_from(DHOOS_PAYEE_CHOICES)),
+        dhoos_voids_maal=draw(st.booleans()),
+        dublee_players_pay_seen=draw(st.booleans()),
+        unseen_pairs=draw(st.sampled_from(("settle", "skip"))),
+        dhoos_pays_total=draw(st.booleans()),
+        dublee_player_bonus=draw(st.integers(0, 10)),
+        max_players=6,
+    )
+
+
+@st.composite
+def v3_round(draw: st.DrawFn, names: tuple[str, ...] = NAMES) -> RoundInput:
+    players = draw(st.lists(st.sampled_from(names), min_size=2, max_size=6, unique=True))
+    statuses: list[Status] = [draw(st.sampled_from(("seen", "unseen"))) for _ in players]
+    entries = tuple(
+        Entry(
+            player,
+            status,
+            maal=draw(st.integers(0, 40)),
+            tunnel=draw(st.integers(0, 10)),
+            dhoos=draw(st.integers(0, 3)) == 0,
+            dublees=status == "seen" and draw(st.booleans()),
+        )
+        for player, status in zip(players, statuses, strict=True)
+    )
+    seen = [e.player for e in entries if e.status == "seen"]
+    wins = bool(seen) and draw(st.integers(0, 5)) > 0
+    winner: str | None = draw(st.sampled_from(seen)) if wins else None
+    win_type: WinType = "dublee" if winner and draw(st.integers(0, 4)) == 0 else "normal"
+    return RoundInput(entries, winner=winner, win_type=win_type, better=draw(st.booleans()))
+
+
+@st.composite
+def v3_pending(draw: st.DrawFn) -> tuple[Dhoos, ...]:
+    return tuple(
+        Dhoos(draw(st.sampled_from(NAMES)), draw(st.integers(1, 40)), draw(st.integers(1, 9)))
+        for _ in range(draw(st.integers(0, 3)))
+    )
+
+
+@PROPERTIES
+@given(v3_rules(), v3_round(), v3_pending())
+def test_zero_sum_and_the_long_way_round(rules, round_, pending):
+    """The streamlined pay_i equals every pair settling their difference (two unseen
+    players not, under skip) plus w_i, then dhoos; and what is paid is received."""
+    if rules.dhoos_payee not in ("next_winner", "next_round_winner"):
+        pending = ()  # only those rules leave dhoos pending
+    result = settle_round(round_, rules, pending=pending)
+    nets = result.nets
+    booked_outside = sum(d.amount for d in result.dhoos_outside)
+    assert sum(p.net for p in result.players) == booked_outside
+    assert sum(nets.values()) == 0
+    assert settle_long_way(round_, rules, pending) == nets
+    winner_take = sum(p.pay for p in result.players if not p.is_winner)
+    for p in result.players:
+        if p.is_winner:
+            assert p.net - p.dhoos_net == winner_take
+        elif round_.winner is None:
+            assert (p.w, p.pay, p.seen_only, p.dead_hand) == (0, 0, False, False)
+        else:
+            base = result.total_seen if p.seen_only else result.total
+            count = result.seen_count if p.seen_only else result.n
+            assert p.n_s == count * p.points
+            assert p.pay == (base + p.w - p.n_s) * result.multiplier
+
+
+@PROPERTIES
+@given(v3_rules(), v3_round(), st.randoms(use_true_random=False))
+def test_the_order_of_the_players_changes_nothing(rules, round_, random):
+    entries = list(round_.entries)
+    random.shuffle(entries)
+    shuffled = replace(round_, entries=tuple(entries))
+    assert settle_round(shuffled, rules).nets == settle_round(round_, rules).nets
+
+
+@PROPERTIES
+@given(v3_rules(), st.lists(v3_round(), min_size=1, max_size=8))
+def test_a_sessions_dhoos_is_all_paid_or_pending(rules, rounds):
+    """Zero-sum over a session, rounds with a winner booking what waits; under
+    next_round_winner nothing waits past a round with a winner."""
+    session = settle_session(rounds, rules)
+    for result in session.rounds:
+        assert sum(result.nets.values()) == 0
+    if rules.dhoos_payee == "next_round_winner" and rounds[-1].winner is not None:
+        assert session.pending == tuple(d for d in session.rounds[-1].dhoos_deferred)
