@@ -1,12 +1,12 @@
 """The command line: import_session, export_session, settle, list_sessions.
 
-Bad input goes through the real commands: exit status 2, the exact one-line
-message naming round, player and field, and nothing saved.
+Bad input goes through the real commands: exit status 2, the parser's exact
+one-line message naming round, player and field (the table of them is
+files/test_sessionfile.py's), and nothing saved.
 """
 
 from __future__ import annotations
 
-import copy
 import datetime
 import io
 import json
@@ -20,8 +20,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.engine import PRESETS
+from scoring.engine.sessionfile import SessionFileError, loads
 from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.services import rounds as rounds_service
+from tests.files.test_sessionfile import BUWA, _set
 from tests.samples import PLAYERS, night
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -290,207 +292,6 @@ def test_a_failure_while_saving_leaves_nothing_behind(tmp_path, monkeypatch):
 # --- bad input: exit status 2, one exact line, nothing saved --------------------------------
 
 
-def _set(path: str, value):
-    """A change to night(): set the value at a dotted path (list indexes as numbers)."""
-
-    def change(data):
-        *parents, last = path.split(".")
-        target = data
-        for key in parents:
-            target = target[int(key)] if isinstance(target, list) else target[key]
-        if value is _DELETE:
-            del target[last]
-        elif isinstance(target, list):
-            target[int(last)] = value
-        else:
-            target[last] = value
-        return data
-
-    return change
-
-
-_DELETE = object()
-R2 = "rounds.1"
-BUWA = f"{R2}.entries.1"
-SIX = [{"player": name, "status": "seen"} for name in PLAYERS]
-
-
-def _json_edit(old: str, new: str):
-    def change(data):
-        text = json.dumps(data)
-        assert old in text
-        return text.replace(old, new, 1)
-
-    return change
-
-
-UNSEEN_WINNER = (
-    "round 2, player Aama, status: the winner must be seen: "
-    "ending the round means having shown the pure sets"
-)
-DUBLEE_UNSEEN = (
-    "round 2, player Aama, status: a dublee winner must be seen (seven dublees show the tiplu)"
-)
-
-
-def _unseen_winner(win_type: str):
-    def change(data):
-        _set(f"{R2}.entries.0.status", "unseen")(data)
-        return _set(f"{R2}.win_type", win_type)(data)
-
-    return change
-
-
-BAD = [
-    pytest.param(
-        lambda d: "{nope",
-        "not JSON: Expecting property name enclosed in double quotes at line 1, column 2",
-        id="not-json",
-    ),
-    pytest.param(lambda d: "", "not JSON: Expecting value at line 1, column 1", id="empty"),
-    pytest.param(lambda d: "[1]", "session file: must be an object, got [1]", id="not-an-object"),
-    pytest.param(
-        _set("format", "marriage-session/2"),
-        "format: must be 'marriage-session/1', got 'marriage-session/2'",
-        id="format-tag",
-    ),
-    pytest.param(
-        _set("format", _DELETE), "format: must be 'marriage-session/1', got None", id="no-format"
-    ),
-    pytest.param(
-        _set("rules.tunnel_rule", "void"), "unknown rule option 'tunnel_rule'", id="unknown-rule"
-    ),
-    pytest.param(
-        _set("rules.unseen_maal", "steal"),
-        "rule unseen_maal: must be one of count, void, kidnap, got 'steal'",
-        id="bad-rule-value",
-    ),
-    pytest.param(
-        _set("rules.preset", "house"),
-        "unknown rules preset 'house' (one of pagat, kidnap, murder, wikipedia, nepal)",
-        id="unknown-preset",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.player", "Zed"),
-        "round 2, player Zed: not one of the session's players",
-        id="unknown-player",
-    ),
-    pytest.param(
-        _set(f"{R2}.entries.2.player", "Buwa"),
-        "round 2, player Buwa, player: appears twice in the round",
-        id="player-twice",
-    ),
-    pytest.param(
-        _set(f"{R2}.entries", [{"player": "Aama", "status": "seen"}]),
-        "round 2, players: a round needs at least 2 players, got 1",
-        id="one-player",
-    ),
-    pytest.param(
-        _set(f"{R2}.entries", SIX),
-        "round 2, players: at most 5 players can play a round under these rules, got 6",
-        id="six-players",
-    ),
-    pytest.param(
-        _set(f"{R2}.winner", _DELETE),
-        "round 2, winner: missing (a player's name, or null)",
-        id="no-winner-entry",
-    ),
-    pytest.param(
-        _set(f"{R2}.winner", ["Aama", "Buwa"]),
-        "round 2, winner: one player's name (or null), got ['Aama', 'Buwa']",
-        id="two-winners",
-    ),
-    pytest.param(
-        _json_edit('"winner": "Aama"', '"winner": "Aama", "winner": "Buwa"'),
-        "round 2, winner: given twice",
-        id="winner-twice",
-    ),
-    pytest.param(
-        _set(f"{R2}.winner", "Dai"),
-        "round 2, player Dai, winner: 'Dai' has no entry in this round",
-        id="winner-not-playing",
-    ),
-    pytest.param(_unseen_winner("normal"), UNSEEN_WINNER, id="unseen-winner"),
-    pytest.param(_unseen_winner("dublee"), DUBLEE_UNSEEN, id="dublee-winner-unseen"),
-    pytest.param(
-        _set(f"{BUWA}.maal", -3),
-        "round 2, player Buwa, maal: must not be negative, got -3",
-        id="negative-maal",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.tunnel", -5),
-        "round 2, player Buwa, tunnel: must not be negative, got -5",
-        id="negative-tunnel",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.maal", 2.5),
-        "round 2, player Buwa, maal: must be a whole number, got 2.5",
-        id="fraction-maal",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.maal", "4"),
-        "round 2, player Buwa, maal: must be a whole number, got '4'",
-        id="text-maal",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.tunnel", None),
-        "round 2, player Buwa, tunnel: must be a whole number, got None",
-        id="null-tunnel",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.maal", True),
-        "round 2, player Buwa, maal: must be a whole number, got True",
-        id="true-maal",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.maal", 10_001),
-        "round 2, player Buwa, maal: 10001 is more than 10,000 points; check the number",
-        id="absurd-maal",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.tunnel", 99_999_999),
-        "round 2, player Buwa, tunnel: 99999999 is more than 10,000 points; check the number",
-        id="absurd-tunnel",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.status", _DELETE),
-        "round 2, player Buwa, status: missing (seen or unseen)",
-        id="no-status",
-    ),
-    pytest.param(
-        _set(f"{BUWA}.status", "blind"),
-        "round 2, player Buwa, status: must be seen or unseen, got 'blind'",
-        id="bad-status",
-    ),
-    pytest.param(
-        _set("stake_per_point", "two"),
-        "stake_per_point: must be a decimal string such as \"2.50\", got 'two'",
-        id="stake-text",
-    ),
-    pytest.param(
-        _set("stake_per_point", 2.5),
-        'stake_per_point: must be a decimal string such as "2.50", got 2.5',
-        id="stake-float",
-    ),
-    pytest.param(
-        _set("stake_per_point", "-1"),
-        "stake_per_point: must be zero or more, got '-1'",
-        id="stake-negative",
-    ),
-    pytest.param(
-        _set("stake_per_point", "2.505"),
-        "stake_per_point: at most 2 decimal places, got '2.505'",
-        id="stake-places",
-    ),
-    pytest.param(
-        _set("stake_per_point", "1e12"), "stake_per_point: too large, got '1e12'", id="stake-huge"
-    ),
-    pytest.param(_unseen_winner("normal"), UNSEEN_WINNER, id="unseen-winner"),
-    pytest.param(_unseen_winner("dublee"), DUBLEE_UNSEEN, id="dublee-winner-unseen"),
-    pytest.param(_unseen_winner("dublee"), DUBLEE_UNSEEN, id="dublee-winner-unseen"),
-]
-
-
 @pytest.fixture
 def existing(tmp_path):
     """A session already saved, so "nothing saved" means "nothing changed"."""
@@ -500,22 +301,21 @@ def existing(tmp_path):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("command", ["import_session", "settle"])
-@pytest.mark.parametrize(("change", "message"), BAD)
-def test_bad_input_exits_2_with_one_line_and_saves_nothing(
-    tmp_path, existing, command, change, message
-):
-    content = change(copy.deepcopy(night()))
-    path = write(tmp_path, content)
+def test_a_bad_file_exits_2_with_the_parsers_line_and_saves_nothing(tmp_path, existing, command):
+    """Each command that reads a session file is wired to the parser's refusals
+    (the table of them is files/test_sessionfile.py's)."""
+    content = json.dumps(_set(f"{BUWA}.maal", -3)(night()))
+    message = "round 2, player Buwa, maal: must not be negative, got -3"
+    with pytest.raises(SessionFileError) as parsed:
+        loads(content)
+    assert str(parsed.value) == message
     with pytest.raises(CommandError) as error:
-        run(command, path)
-    assert error.value.returncode == 2
-    assert str(error.value) == message
-    assert "\n" not in message
+        run(command, write(tmp_path, content))
+    assert (error.value.returncode, str(error.value)) == (2, message)
     assert database() == existing
     # The same through stdin.
-    text = content if isinstance(content, str) else json.dumps(content)
     with pytest.raises(CommandError) as error:
-        run(command, "-", stdin=text)
+        run(command, "-", stdin=content)
     assert (error.value.returncode, str(error.value)) == (2, message)
     assert database() == existing
 

@@ -1,6 +1,7 @@
 """The `marriage-group/1` file and its commands: balances, import_group,
-export_group, list_groups. Exact figures; every bad file exits 2 with one line
-naming the member, payment or evening, and saves nothing."""
+export_group, list_groups. Exact figures; every bad file is refused by the parser
+with one line naming the member, payment or evening, and each command that reads
+one exits 2 with that line and saves nothing."""
 
 from __future__ import annotations
 
@@ -150,14 +151,24 @@ BAD = [
 ]
 
 
-@pytest.mark.django_db
 @pytest.mark.parametrize(("change", "message"), BAD, ids=[m for _c, m in BAD])
-def test_a_bad_file_is_refused_with_one_line_and_nothing_saved(tmp_path, change, message):
-    path = write(tmp_path, bad(change))
-    for command in ("balances", "import_group"):
-        with pytest.raises(CommandError) as error:
-            call_command(command, path, stdout=io.StringIO())
-        assert (error.value.returncode, str(error.value)) == (2, message)
+def test_a_bad_file_is_refused_with_one_line(change, message):
+    """The table of bad group files, at the parser the commands and the upload form
+    read them with."""
+    with pytest.raises(GroupFileError) as error:
+        loads(json.dumps(bad(change)))
+    assert str(error.value) == message
+    assert "\n" not in message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("command", ["balances", "import_group"])
+def test_a_bad_file_exits_2_with_the_parsers_line_and_saves_nothing(tmp_path, command):
+    """Each command that reads a group file is wired to the parser's refusals."""
+    message = "payment 1, to: Sanu is not a member of the group"
+    with pytest.raises(CommandError) as error:
+        call_command(command, write(tmp_path, bad(pay(to="Sanu"))), stdout=io.StringIO())
+    assert (error.value.returncode, str(error.value)) == (2, message)
     assert (Group.objects.count(), GameSession.objects.count(), Payment.objects.count()) == (
         0,
         0,
