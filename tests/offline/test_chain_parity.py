@@ -26,10 +26,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import Entry, RoundError, RoundInput
-from scoring.engine.rules import DHOOS_PAYEE_CHOICES, PRESETS, make_rules
+from scoring.engine.rules import PRESETS, make_rules
 from scoring.engine.settlement import BetterDefault, WinType, better_defaults, settle_session
 from scoring.templatetags.offline import chain_state
 from tests.offline.test_settlement_parity import node
+from tests.strategies import LOOKING_BACK, overrides
 
 RUNNER = Path(__file__).parents[1] / "js" / "chain_runner.mjs"
 SESSIONS_PER_PRESET = 150
@@ -59,20 +60,6 @@ def a_round(draw: st.DrawFn) -> RoundInput:
     win_type: WinType = "dublee" if winner and draw(st.integers(0, 5)) == 0 else "normal"
     better = draw(st.sampled_from([None, None, None, True, False]))
     return RoundInput(tuple(entries), winner=winner, win_type=win_type, better=better)
-
-
-@st.composite
-def overrides(draw: st.DrawFn) -> dict[str, Any]:
-    """Half under the preset as it is; half with the options that carry state on top."""
-    if draw(st.booleans()):
-        return {}
-    # Every payee this version knows, the ones that wait for a later round twice.
-    payees = [*DHOOS_PAYEE_CHOICES, *(p for p in DHOOS_PAYEE_CHOICES if p.startswith("next_"))]
-    return {
-        "dhoos_payee": draw(st.sampled_from(payees)),
-        "better_after_rotation": draw(st.booleans()),
-        "dublee_triggers_better": draw(st.booleans()),
-    }
 
 
 def default_of(default: BetterDefault) -> dict[str, Any]:
@@ -118,7 +105,7 @@ def test_rounds_kept_on_the_phone_settle_as_the_server_will(preset: str) -> None
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(
-        options=overrides(),
+        options=overrides(names=LOOKING_BACK, favour_looking_back=True),
         saved=st.lists(a_round(), max_size=9),
         kept=st.lists(a_round(), min_size=1, max_size=5),
     )

@@ -44,6 +44,7 @@ from scoring.templatetags.offline import offline_catalogue, offline_number_forma
 from scoring.words.breakdown_words import MINUS_PLAYERS, outside_sentence, round_sentences
 from scoring.words.offline_words import ENGINE_IDS, PHRASES
 from tests.site.test_i18n import engine_msgids
+from tests.strategies import overrides
 
 RUNNER = Path(__file__).parents[1] / "js" / "settle_runner.mjs"
 ROUNDS_PER_PRESET = 1_000
@@ -194,24 +195,6 @@ def rounds(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-@st.composite
-def option_overrides(draw: st.DrawFn) -> dict[str, Any]:
-    """Half the rounds under the preset itself, half with a few options changed."""
-    if draw(st.booleans()):
-        return {}
-    chosen = draw(st.lists(st.sampled_from(SETTLEMENT_OPTIONS), max_size=4, unique=True))
-    overrides: dict[str, Any] = {}
-    for name in chosen:
-        declared = OPTIONS[name]
-        if declared.kind == "choice":
-            overrides[name] = draw(st.sampled_from(declared.choices))
-        elif declared.kind == "bool":
-            overrides[name] = draw(st.booleans())
-        elif declared.kind == "whole":
-            overrides[name] = draw(st.integers(declared.low, min(declared.high, declared.low + 25)))
-    return overrides
-
-
 def engine_round(round_: dict[str, Any]) -> RoundInput:
     return RoundInput(
         entries=tuple(Entry(**entry) for entry in round_["entries"]),
@@ -324,7 +307,7 @@ def test_browser_settlement_agrees_with_the_engine(preset: str) -> None:
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    @given(overrides=option_overrides(), data=st.data())
+    @given(overrides=overrides(at_most=4, near=25, anywhere=False), data=st.data())
     def collect(overrides: dict[str, Any], data: st.DataObject) -> None:
         options = {"preset": preset, **overrides}
         # About half the rounds valid under these rules by construction, the
