@@ -1,14 +1,19 @@
 """Worked sessions and files that the tests of several subjects share: a night's
-session file, the Pokhara family's group file, the record's two evenings."""
+session file (and `_set`, a change to it at a dotted path), the demo file, the
+Pokhara family's group file, the record's two evenings."""
 
 from __future__ import annotations
 
 import datetime
+import json
+from pathlib import Path
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
-from tests.web_helpers import make_session
+from tests.web_helpers import (
+    make_session,
+)
 
 PLAYERS = ["Aama", "Buwa", "Didi", "Dai", "Bhai", "Bahini"]
 
@@ -174,3 +179,38 @@ def make_tihar(owner) -> GameSession:
         better=True,
     )
     return session
+
+
+DEMO = Path(__file__).resolve().parents[1] / "scoring" / "demo" / "dashain.json"
+
+
+def demo_doc() -> dict:
+    return json.loads(DEMO.read_text(encoding="utf-8"))
+
+
+def _set(path: str, value):
+    """A change to night(): set the value at a dotted path (list indexes as numbers)."""
+
+    def change(data):
+        *parents, last = path.split(".")
+        target = data
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        if value is _DELETE:
+            del target[last]
+        elif isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+        return data
+
+    return change
+
+
+_DELETE = object()
+
+
+R2 = "rounds.1"
+
+
+BUWA = f"{R2}.entries.1"

@@ -1,5 +1,5 @@
 """The production settings for the two-host tests' app servers
-(tests/test_two_hosts.py), except that static files are served by their plain
+(tests/site/test_two_hosts.py), except that static files are served by their plain
 names: the tests read pages, not static files, and spare collectstatic's
 compression of every file."""
 

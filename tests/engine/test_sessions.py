@@ -261,7 +261,7 @@ def _session_files() -> list[tuple[str, dict]]:
         (str(path.relative_to(ROOT)), json.loads(path.read_text(encoding="utf-8")))
         for path in sorted([*ROOT.glob("scoring/demo/*.json"), *ROOT.glob("tests/**/*.json")])
     ]
-    return [*found, ("tests/test_commands.py night()", night())]
+    return [*found, ("tests/samples.py night()", night())]
 
 
 @pytest.mark.parametrize("preset", OLD_PRESETS)

@@ -23,8 +23,7 @@ from scoring.engine import PRESETS
 from scoring.engine.sessionfile import SessionFileError, loads
 from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.services import rounds as rounds_service
-from tests.files.test_sessionfile import BUWA, _set
-from tests.samples import PLAYERS, night
+from tests.samples import BUWA, PLAYERS, _set, night
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -28,7 +28,7 @@ from scoring.engine.sessionfile import (
     parse_document,
     parse_stake,
 )
-from tests.samples import PLAYERS, night
+from tests.samples import _DELETE, BUWA, PLAYERS, R2, _set, night
 
 
 def worked_example_file(**changes) -> dict:
@@ -845,34 +845,6 @@ def test_next_round_winner_books_the_dhoos_of_a_player_who_sits_out():
     assert sum(exported["totals"].values()) == 0
     # Read back, the file settles the same.
     assert export_document(loads(json.dumps(exported))) == exported
-
-
-def _set(path: str, value):
-    """A change to night(): set the value at a dotted path (list indexes as numbers)."""
-
-    def change(data):
-        *parents, last = path.split(".")
-        target = data
-        for key in parents:
-            target = target[int(key)] if isinstance(target, list) else target[key]
-        if value is _DELETE:
-            del target[last]
-        elif isinstance(target, list):
-            target[int(last)] = value
-        else:
-            target[last] = value
-        return data
-
-    return change
-
-
-_DELETE = object()
-
-
-R2 = "rounds.1"
-
-
-BUWA = f"{R2}.entries.1"
 
 
 SIX = [{"player": name, "status": "seen"} for name in PLAYERS]

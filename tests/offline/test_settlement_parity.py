@@ -568,7 +568,7 @@ def test_every_note_and_message_of_the_browser_is_the_engines() -> None:
 
 
 def test_the_offline_catalogue_has_nepali_for_every_browser_id() -> None:
-    """Every engine message has Nepali (tests/test_i18n.py); here the page's
+    """Every engine message has Nepali (tests/site/test_i18n.py); here the page's
     catalogue itself carries each id settlement.js can give, so no note is left out
     on a Nepali page."""
     with translation.override("ne"):

@@ -1,4 +1,4 @@
-"""Run by tests/test_one_declaration.py with the made-up option of plugin.py
+"""Run by tests/site/test_one_declaration.py with the made-up option of plugin.py
 declared (this file's name keeps it out of the usual run): every page and file
 that shows or takes rule options works with it, with no other change."""
 

@@ -19,8 +19,7 @@ from django.core.management.base import CommandError
 from django.db import connections
 
 from scoring.models import GameSession, Round
-from tests.site.test_concurrency import Phone, hand
-from tests.web_helpers import make_session
+from tests.web_helpers import Phone, hand, make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

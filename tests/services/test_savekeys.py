@@ -17,10 +17,16 @@ from scoring import services
 from scoring.engine import make_rules
 from scoring.engine.sessionfile import loads
 from scoring.models import GameSession, Player, Round, RoundChange, SavedKey
-from tests.site.test_concurrency import Phone, at_once
-from tests.views.test_files import DEMO
-from tests.views.test_sessions import session_post
-from tests.web_helpers import WORKED, make_session, round_data, worked_round
+from tests.samples import DEMO
+from tests.web_helpers import (
+    WORKED,
+    Phone,
+    at_once,
+    make_session,
+    round_data,
+    session_post,
+    worked_round,
+)
 
 KEY = "5b3f0c1e-8d2a-4c57-9e61-0f2d7a9b4c11"
 

@@ -8,22 +8,15 @@ clear message, never a silent overwrite."""
 
 from __future__ import annotations
 
-import secrets
-import threading
-import urllib.error
-import urllib.parse
-import urllib.request
 from html import unescape
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
-from django.test import Client
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import Round, RoundChange
-from tests.web_helpers import make_session, round_data
+from tests.web_helpers import Phone, at_once, hand, make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,68 +25,12 @@ CONFLICT = (
 )
 
 
-class Phone:
-    """One phone: its own log-in cookie, sending form posts with a CSRF token."""
-
-    def __init__(self, base_url: str, user) -> None:
-        client = Client()
-        client.force_login(user)
-        self.base_url = base_url
-        self.csrf = secrets.token_hex(16)  # a 32-character secret, sent as cookie and header
-        self.cookie = f"sessionid={client.cookies['sessionid'].value}; csrftoken={self.csrf}"
-
-    def post(self, path: str, data: dict[str, str]) -> tuple[int, str]:
-        request = urllib.request.Request(
-            self.base_url + path,
-            data=urllib.parse.urlencode(data).encode(),
-            headers={"Cookie": self.cookie, "X-CSRFToken": self.csrf},
-            method="POST",
-        )
-        opener = urllib.request.build_opener(NoRedirect)
-        try:
-            with opener.open(request, timeout=60) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def at_once(*calls):
-    """Run the calls in threads released together; their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        finally:
-            connections.close_all()  # a thread's own connection would outlive the test
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
-
-
 @pytest.fixture
 def table(live_server):
     owner = get_user_model().objects.create_user("aama")
     session = make_session(owner)
     phones = [Phone(live_server.url, owner) for _ in range(6)]
     return session, phones
-
-
-def hand(session, maal: int) -> dict[str, str]:
-    """A round told apart from the others by Aama's maal."""
-    rows = {"Aama": ("seen", maal), "Buwa": ("seen", 2), "Didi": ("seen", 7), "Dai": ("seen", 0)}
-    return round_data(session, rows, "Didi")
 
 
 def test_two_phones_saving_at_the_same_moment_get_rounds_1_and_2(table):

@@ -36,8 +36,7 @@ from scoring.views.errors import server_error
 from tests.files.test_commands import run
 from tests.samples import night
 from tests.services.test_savekeys import MALFORMED, REUSED, refusal, saved_message
-from tests.views.test_sessions import session_post
-from tests.web_helpers import WORKED, make_session, round_data, worked_round
+from tests.web_helpers import WORKED, make_session, round_data, session_post, worked_round
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """Every page in Nepali shows no English: each page of the access matrix
-(tests/test_security.py) as the signed-out reader, the owner and a share-link
+(tests/site/test_security.py) as the signed-out reader, the owner and a share-link
 viewer sees it, plus the pages' error states (a refused round, sign-up, log-in,
 new session, rules, import) and the error pages.
 
@@ -28,8 +28,8 @@ from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.services import create_share_link
+from tests.samples import demo_doc
 from tests.site.test_security import ACCESS, _named_patterns, _url_for
-from tests.views.test_files import demo_doc
 from tests.web_helpers import make_session, round_data
 
 pytestmark = pytest.mark.django_db

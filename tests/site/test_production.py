@@ -141,3 +141,24 @@ def test_pages_go_out_gzipped_and_static_files_as_whitenoise_compressed_them(ser
     with get(urllib.parse.urljoin(base, icon), **accept) as response:
         assert response.headers["Content-Encoding"] is None
         assert response.read().startswith(b"\x89PNG")
+
+
+def _start(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
+    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    return subprocess.run(
+        [sys.executable, "-c", "import marriage_site.wsgi"],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_without_debug_and_secret_key_the_app_refuses_to_start():
+    refused = _start(DEBUG="0")
+    assert refused.returncode != 0
+    assert "SECRET_KEY is not set. With DEBUG off the app will not start" in refused.stderr
+    assert _start(DEBUG="0", SECRET_KEY="s" * 50).returncode == 0
+    assert _start(DEBUG="1").returncode == 0

@@ -714,3 +714,11 @@ def test_quoted_player_name_in_url_is_text(world):
     url = "/players/" + quote("<script>x</script>") + "/"
     response = world["clients"]["owner"].get(url)
     assert b"<script>x</script>" not in response.content
+
+
+def test_logged_in_pages_are_private(logged_in, session):
+    for url in (reverse("home"), reverse("session_detail", args=[session.pk]), "/history/"):
+        response = logged_in.get(url)
+        assert response.status_code == 200
+        assert "private" in response["Cache-Control"], url
+    assert "private" not in Client().get(reverse("home")).get("Cache-Control", "")

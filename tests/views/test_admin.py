@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import pytest
 from django.contrib import admin
+from django.test import Client
 from django.urls import reverse
 
 from scoring import services
 from scoring.models import GameSession, Player, Round, RoundEntry
-from tests.web_helpers import make_session, worked_round
+from tests.web_helpers import (
+    make_session,
+    worked_round,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +92,14 @@ def test_deleting_a_user_deletes_their_sessions(admin_session):
     admin_session.owner.delete()
     assert GameSession.objects.count() == 0
     assert Player.objects.count() == Round.objects.count() == RoundEntry.objects.count() == 0
+
+
+def test_admin_lockout_answers_429(django_user_model):
+    django_user_model.objects.create_superuser("boss", password="right-pass-123")
+    client = Client()
+    url = reverse("admin:login")
+    for _attempt in range(5):
+        assert client.post(url, {"username": "boss", "password": "wrong"}).status_code == 200
+    response = client.post(url, {"username": "boss", "password": "right-pass-123"})
+    assert response.status_code == 429
+    assert "Too many failed log-in attempts" in response.content.decode()

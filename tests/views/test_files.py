@@ -7,24 +7,30 @@ import json
 import re
 from decimal import Decimal
 from html import unescape
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
 from localise.forms import EitherCalendarDateField
 from scoring import services
+from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.engine.sessionfile import loads
 from scoring.models import GameSession, Player, Round, RoundEntry
-from tests.web_helpers import make_session, worked_round
+from scoring.views import files as files_views
+from tests.samples import DEMO, demo_doc
+from tests.web_helpers import (
+    database_goes_away_after,
+    field_errors,
+    make_session,
+    worked_round,
+)
 
 pytestmark = pytest.mark.django_db
-
-DEMO = Path(__file__).resolve().parents[2] / "scoring" / "demo" / "dashain.json"
 
 
 def upload(client, content: str | bytes, name: str = "night.json"):
@@ -32,10 +38,6 @@ def upload(client, content: str | bytes, name: str = "night.json"):
     return client.post(
         reverse("session_import"), {"file": SimpleUploadedFile(name, data, "application/json")}
     )
-
-
-def demo_doc() -> dict:
-    return json.loads(DEMO.read_text(encoding="utf-8"))
 
 
 def assert_nothing_saved():
@@ -376,3 +378,132 @@ def test_the_engine_alone_reads_the_gregorian_date():
     """The pure engine knows one calendar; the app passes its reader (README)."""
     doc = demo_doc() | {"played_on": "2083-07-26"}
     assert loads(json.dumps(doc)).played_on.isoformat() == "2083-07-26"
+
+
+def test_a_150000_player_file_is_refused_on_the_web_naming_the_limit(logged_in):
+    doc = demo_doc()
+    doc["players"] = [f"Player {n}" for n in range(150_000)]
+    doc["rounds"] = []
+    response = upload(logged_in, json.dumps(doc).encode())
+    assert response.status_code == 422
+    assert (
+        "<li>Session file: players: at most 30 players in a session, got 150,000</li>"
+        in field_errors(response.content.decode(), "file")
+    )
+    assert not GameSession.objects.exists() and not Player.objects.exists()
+
+
+def test_a_file_a_little_over_the_limit_is_dropped_with_the_form(logged_in):
+    # Over the limit by its Content-Length: none of it is kept, and the rest of the
+    # body is read and dropped so the browser shows the message (both languages).
+    response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
+    assert response.status_code == 422
+    assert (
+        "<li>Session file: larger than the limit of 12,582,912 bytes for a session file</li>"
+        in field_errors(response.content.decode(), "file")
+    )
+    logged_in.cookies["django_language"] = "ne"
+    response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
+    assert response.status_code == 422
+    assert "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो" in field_errors(
+        response.content.decode(), "file"
+    )
+    assert not GameSession.objects.exists()
+
+
+class EndlessUpload:
+    """A request body that says it is 10 GB and never ends: the form's fields,
+    then a file of spaces for as long as anyone reads. Counts what was read."""
+
+    BOUNDARY = "----endless"
+
+    def __init__(self, token: str) -> None:
+        part = f"--{self.BOUNDARY}\r\nContent-Disposition: form-data; name="
+        self.head = (
+            f'{part}"csrfmiddlewaretoken"\r\n\r\n{token}\r\n'
+            f'{part}"file"; filename="huge.json"\r\nContent-Type: application/json\r\n\r\n'
+        ).encode()
+        self.read_bytes = 0
+
+    def read(self, size: int = -1) -> bytes:
+        assert size >= 0, "the body was read whole"
+        data = (self.head[self.read_bytes : self.read_bytes + size]).ljust(size, b" ")
+        self.read_bytes += size
+        # Stop a regression at once rather than after reading 10 GB.
+        assert self.read_bytes <= 1024 * 1024, "the body is being read to its end"
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        return self.read(size if size >= 0 else 1024)
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_a_huge_upload_is_refused_without_reading_its_body(owner, language):
+    client = Client(enforce_csrf_checks=True)  # the token is read from the body
+    client.force_login(owner)
+    client.cookies["django_language"] = language
+    client.get(reverse("session_import"))
+    body = EndlessUpload(client.cookies["csrftoken"].value)
+    response = client.generic(
+        "POST",
+        reverse("session_import"),
+        CONTENT_TYPE=f"multipart/form-data; boundary={EndlessUpload.BOUNDARY}",
+        CONTENT_LENGTH=str(10 * 1024**3),
+        **{"wsgi.input": body},
+    )
+    assert response.status_code == 422
+    message = {
+        "en": "Session file: larger than the limit of 12,582,912 bytes for a session file",
+        "ne": "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो",
+    }[language]
+    assert message in field_errors(response.content.decode(), "file")
+    assert body.read_bytes <= 256 * 1024  # the fields and the first chunk of the file
+    assert not GameSession.objects.exists()
+
+
+def test_a_file_just_over_the_limit_is_stopped_while_it_streams(logged_in):
+    # Within the request's allowance for other fields, so only the streamed count stops it.
+    response = upload(logged_in, b" " * (MAX_FILE_BYTES + 1))
+    assert response.status_code == 422
+    assert "larger than the limit of 12,582,912 bytes" in response.content.decode()
+
+
+def test_lookalike_players_in_an_imported_file_are_refused(logged_in):
+    for players, message in [
+        (["Aama", "aama", "Didi"], "players: aama is listed twice (as Aama)"),
+        (["Aama", "Aa\u200bma"], "players, entry 2: Aama contains an invisible character"),
+    ]:
+        doc = demo_doc()
+        doc["players"], doc["rounds"] = players, []
+        response = upload(logged_in, json.dumps(doc).encode())
+        assert response.status_code == 422
+        assert message in unescape(response.content.decode())
+    assert not GameSession.objects.exists()
+
+
+def test_a_saved_import_is_answered_saved_even_if_the_database_goes_away(logged_in, monkeypatch):
+    logged_in.get(reverse("home"))  # signed in: the user is cached, as on every later request
+    with database_goes_away_after(monkeypatch, "save_document"):
+        response = upload(logged_in, json.dumps(demo_doc()).encode())
+    session = GameSession.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("session_detail", args=[session.pk])
+    said = logged_in.get(response["Location"]).content.decode()
+    players, rounds = len(demo_doc()["players"]), len(demo_doc()["rounds"])
+    assert f"Imported {session.name}: {players} players, {rounds} rounds." in unescape(said)
+
+
+def test_a_confirmed_second_copy_is_answered_saved_even_if_the_database_goes_away(
+    logged_in, monkeypatch
+):
+    upload(logged_in, json.dumps(demo_doc()).encode())
+    question = upload(logged_in, json.dumps(demo_doc()).encode())  # the same evening: it asks
+    token = re.search(r'name="confirm" value="([^"]+)"', question.content.decode())
+    assert token is not None and files_views.PENDING in logged_in.session
+    with database_goes_away_after(monkeypatch, "save_document"):
+        response = logged_in.post(reverse("session_import"), {"confirm": token[1]})
+    assert response.status_code == 302
+    second = GameSession.objects.order_by("pk").last()
+    assert response["Location"] == reverse("session_detail", args=[second.pk])
+    assert GameSession.objects.count() == 2
+    assert files_views.PENDING not in logged_in.session  # forgotten before the save

@@ -17,14 +17,14 @@ from groups import services
 from groups.models import Evening, Group, Member, Payment, PaymentChange
 from scoring.models import GameSession
 from tests.samples import EXPECTED, family
-from tests.views.test_sessions import session_post
+from tests.web_helpers import session_post
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def group(owner):
-    """Pokhara family, imported from tests/test_groupfile.py's file."""
+    """Pokhara family, imported from tests/samples.py's file."""
     from scoring.engine.groupfile import loads
 
     return services.import_group(doc=loads(json.dumps(family())), owner=owner)

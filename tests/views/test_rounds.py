@@ -2,26 +2,44 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
+from unittest import mock
 
 import pytest
+from django.db import OperationalError, connection
 from django.urls import reverse
 
-from scoring.models import Player, Round, RoundChange, RoundEntry
-from tests.web_helpers import WORKED, make_session, round_data
+from scoring import services
+from scoring.engine import prepare, settlement
+from scoring.engine.maal import PRESET_TABLES
+from scoring.forms import rounds as round_form
+from scoring.models import GameSession, Player, Round, RoundChange, RoundEntry
+from scoring.selectors.reports import build_ledger
+from scoring.services import rounds as round_service
+from scoring.views import rounds as round_views
+from stats.records import leaderboard, load_rounds, player_stats
+from tests.web_helpers import (
+    WORKED,
+    ZEROS,
+    _dhoos_evening,
+    enter,
+    entered,
+    everything,
+    make_session,
+    nets,
+    page,
+    round_data,
+    tallied_round,
+    worked_round,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 def nets_of(round_: Round) -> dict[str, int]:
     return {e.player.name: e.net for e in round_.entries.select_related("player")}
-
-
-def enter(client, session, rows, winner, **kwargs):
-    return client.post(
-        reverse("round_new", args=[session.pk]), round_data(session, rows, winner, **kwargs)
-    )
 
 
 def test_round_form_has_a_row_per_player_with_stable_names(logged_in, session):
@@ -605,3 +623,608 @@ def test_a_round_naming_a_removed_player_is_refused_not_saved_without_them(logge
         "entered). Check the players and enter the round again."
     ) in html
     assert not Round.objects.filter(session=session).exists()
+
+
+def test_the_dublees_toggle_marks_the_player_seen_and_is_stored(logged_in, owner):
+    session = make_session(owner, preset="nepal", unseen_maal="count")
+    html = page(logged_in, "round_new", session)
+    dai = session.players.get(name="Dai")
+    assert f'name="p-{dai.pk}-dublees"' in html
+    # On Dai's line beside seen/unseen, not behind "more" (issue 10: a compact toggle).
+    seen_line = html.split(f'data-player-id="{dai.pk}"')[1].split('class="seen-line"')[1]
+    seen_line = seen_line.split('class="maal-field"')[0]
+    assert f'id="p-{dai.pk}-status-unseen"' in seen_line
+    assert f'name="p-{dai.pk}-dublees" value="on"' in seen_line
+    data = round_data(session, WORKED, "Didi")
+    data[f"p-{dai.pk}-status"] = "unseen"  # the toggle wins: seven dublees show the tiplu
+    data[f"p-{dai.pk}-dublees"] = "on"
+    assert logged_in.post(reverse("round_new", args=[session.pk]), data).status_code == 302
+    round_ = Round.objects.get(session=session)
+    entry = RoundEntry.objects.get(round=round_, player=dai)
+    assert (entry.status, entry.dublees) == ("seen", True)
+    # nepal: Dai pays no seen payment, 14 instead of 17.
+    assert nets(round_) == {"Aama": 3, "Buwa": -16, "Didi": 27, "Dai": -14}
+    detail = logged_in.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
+    assert "saw by dublees: no seen payment" in detail
+
+
+def test_next_winner_dhoos_is_pending_on_every_page_then_booked(logged_in, client, owner):
+    session = make_session(owner, dhoos_payee="next_winner")
+    first, _second = _dhoos_evening(logged_in, session)
+    assert nets(first) == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    owes = "Dai owes 15 dhoos to the next winner"
+    assert owes in page(logged_in, "session_detail", session)
+    assert owes in page(logged_in, "settle_up", session)
+    logged_in.post(reverse("share_create", args=[session.pk]))
+    session.refresh_from_db()
+    assert owes in client.get(reverse("share_view", args=[session.share_token])).content.decode()
+    # The round form's preview books it where the round would.
+    third = entered(
+        logged_in, session, {"Aama": ("seen", 0), "Buwa": ("seen", 0), "Dai": ("seen", 0)}, "Buwa"
+    )
+    assert nets(third) == {"Aama": -3, "Buwa": 6 + 15, "Dai": -3 - 15}
+    assert owes not in page(logged_in, "session_detail", session)
+    detail = logged_in.get(reverse("round_detail", args=[session.pk, third.pk])).content.decode()
+    assert "dhoos from round 1: pays 15 to Buwa" in detail
+
+
+def test_deleting_the_round_with_the_dhoos_re_settles_the_later_round(logged_in, owner):
+    session = make_session(owner, dhoos_payee="next_winner")
+    first, _second = _dhoos_evening(logged_in, session)
+    third = entered(
+        logged_in, session, {"Aama": ("seen", 0), "Buwa": ("seen", 0), "Dai": ("seen", 0)}, "Buwa"
+    )
+    logged_in.post(reverse("round_delete", args=[session.pk, first.pk]))
+    assert nets(third) == {"Aama": -3, "Buwa": 6, "Dai": -3}
+    change = RoundChange.objects.get(round_pk=third.pk, action="resettle")
+    assert change.get_action_display() == "Re-settled after an earlier round changed"
+    assert {e["player"]: e["net"] for e in change.before["entries"]}["Dai"] == -18
+    assert {e["player"]: e["net"] for e in change.after["entries"]}["Dai"] == -3
+    history = page(logged_in, "session_changes", session)
+    assert "Re-settled after an earlier round changed" in history
+    # Restoring it books the dhoos again.
+    deleted = RoundChange.objects.get(round_pk=first.pk, action="delete")
+    services.restore_round(deleted)
+    assert nets(third) == {"Aama": -3, "Buwa": 21, "Dai": -18}
+
+
+def test_editing_an_earlier_round_re_settles_the_later_ones(logged_in, owner):
+    session = make_session(owner, dhoos_payee="next_winner")
+    first, _second = _dhoos_evening(logged_in, session)
+    third = entered(
+        logged_in, session, {"Aama": ("seen", 0), "Buwa": ("seen", 0), "Dai": ("seen", 0)}, "Buwa"
+    )
+    data = round_data(session, WORKED, "Didi")  # the dhoos taken off
+    data["version"] = str(first.version)
+    logged_in.post(reverse("round_edit", args=[session.pk, first.pk]), data)
+    assert nets(third) == {"Aama": -3, "Buwa": 6, "Dai": -3}
+    assert RoundChange.objects.filter(round_pk=third.pk, action="resettle").count() == 1
+
+
+def test_the_round_form_says_when_the_next_round_is_better_by_rotation(logged_in, owner):
+    session = make_session(owner, better_after_rotation=True)
+    for _ in range(4):
+        entered(logged_in, session, WORKED, "Didi")
+    html = page(logged_in, "round_new", session)
+    assert "Better (double) round by the house rules" in html
+    assert "a full rotation of the deal: 4 rounds since the start, 4 players" in html
+    assert 'name="better" value="on" checked' in html
+    fifth = entered(logged_in, session, WORKED, "Didi", better=True)
+    assert (fifth.better, fifth.better_mark) == (True, None)  # follows its default
+    assert nets(fifth) == {"Aama": 6, "Buwa": -32, "Didi": 60, "Dai": -34}
+    # Round 6 is not better; the session page says so, and who deals.
+    html = page(logged_in, "session_detail", session)
+    assert "Round 6" in html and "Aama deals" not in html and "Buwa deals" in html
+    assert "Better (double) round by the house rules" not in html
+    # Deleting round 1 moves the rotation: round 5 (now 4th) is no longer better.
+    logged_in.post(
+        reverse("round_delete", args=[session.pk, Round.objects.get(session=session, number=1).pk])
+    )
+    fifth.refresh_from_db()
+    assert fifth.better is False
+    assert nets(fifth) == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    assert RoundChange.objects.filter(round_pk=fifth.pk, action="resettle").exists()
+
+
+def test_a_round_the_table_marked_keeps_its_mark(logged_in, owner):
+    session = make_session(owner, better_after_rotation=True)
+    for _ in range(4):
+        entered(logged_in, session, WORKED, "Didi")
+    fifth = entered(logged_in, session, WORKED, "Didi", better=False)  # unmarked by hand
+    assert (fifth.better, fifth.better_mark) == (False, False)
+    logged_in.post(
+        reverse("round_delete", args=[session.pk, Round.objects.get(session=session, number=1).pk])
+    )
+    fifth.refresh_from_db()
+    assert (fifth.better, fifth.better_mark) == (False, False)
+
+
+def test_a_round_whose_tallies_hold_more_tiplu_than_exist_is_refused(logged_in, session):
+    data = round_data(session, {**WORKED, "Aama": ("seen", 7), "Dai": ("seen", 3)}, "Didi")
+    ids = {p.name: p.pk for p in session.players.all()}
+    data["tiplu"] = "7H"
+    data[f"p-{ids['Aama']}-maal_tally"] = json.dumps({"tiplu": 2})
+    data[f"p-{ids['Dai']}-maal_tally"] = json.dumps({"tiplu": 1})
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert response.status_code == 422
+    assert "3 tiplu held by Aama 2, Dai 1: only 2 in play" in response.content.decode()
+    assert not Round.objects.filter(session=session).exists()
+
+
+DHOOS_DAI = {**WORKED, "Dai": ("seen", 0, 0, True)}
+
+
+@pytest.mark.parametrize(
+    ("options", "rows", "expected"),
+    [
+        # Fixed, to all: Dai pays 15 to each of three.
+        ({}, DHOOS_DAI, {"Aama": 18, "Buwa": -1, "Didi": 45, "Dai": -62}),
+        # The round's total T = 14, to each of three.
+        (
+            {"dhoos_amount": "round_total"},
+            DHOOS_DAI,
+            {"Aama": 17, "Buwa": -2, "Didi": 44, "Dai": -59},
+        ),
+        # Once, to the winner.
+        ({"dhoos_payee": "winner"}, DHOOS_DAI, {"Aama": 3, "Buwa": -16, "Didi": 45, "Dai": -32}),
+        # Aama's own 5 void: T = 9; Aama pays 12, Buwa 11, Dai 12; then her dhoos.
+        (
+            {"dhoos_voids_maal": True},
+            {**WORKED, "Aama": ("seen", 5, 0, True)},
+            {"Aama": -57, "Buwa": 4, "Didi": 50, "Dai": 3},
+        ),
+    ],
+    ids=["fixed-all", "round-total", "winner", "voids-maal"],
+)
+def test_each_dhoos_option_through_the_round_form(logged_in, owner, options, rows, expected):
+    session = make_session(owner, **options)
+    assert nets(entered(logged_in, session, rows, "Didi")) == expected
+
+
+def test_a_dublee_win_with_too_few_players_is_refused_in_the_form(logged_in, owner):
+    session = make_session(owner, dublee_min_players=4)
+    three = {k: v for k, v in WORKED.items() if k != "Dai"}
+    response = logged_in.post(
+        reverse("round_new", args=[session.pk]),
+        round_data(session, three, "Didi", win_type="dublee"),
+    )
+    assert response.status_code == 422
+    assert (
+        "a dublee win needs at least 4 players under these rules, got 3"
+        in response.content.decode()
+    )
+    assert entered(logged_in, session, WORKED, "Didi", win_type="dublee") is not None
+
+
+def test_unseen_pairs_skip_at_the_table(logged_in, owner):
+    session = make_session(owner, unseen_pairs="skip")
+    rows = {"Aama": ("seen", 20), "Buwa": ("seen", 10), "Didi": ("unseen", 5), "Dai": ("unseen", 0)}
+    round_ = entered(logged_in, session, rows, "Aama")
+    assert nets(round_) == {"Aama": 68, "Buwa": 2, "Didi": -30, "Dai": -40}
+    detail = page(logged_in, "session_detail", session)
+    assert "Aama" in detail
+    html = logged_in.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
+    assert "k·S = 10" in html
+    assert "(30 + 10 − 10) × 1" in html
+    assert "unseen: settles with the 2 seen players only" in html
+    assert "Didi pays Aama 30: the seen players&#x27; points 30" in html
+    # The preview says the same before the save.
+    preview = logged_in.post(
+        reverse("round_preview", args=[session.pk]), round_data(session, rows, "Aama")
+    ).content.decode()
+    assert "k·S = 10" in preview
+
+
+def test_a_dead_hand_and_a_dublee_player_bonus_at_the_table(logged_in, owner):
+    session = make_session(owner, dhoos_pays_total=True, dhoos_payee="winner")
+    round_ = entered(logged_in, session, {**WORKED, "Aama": ("seen", 5, 0, True)}, "Didi")
+    # Aama's 5 go to Didi (S 12), T = 14: Aama pays 14 + 15 dhoos; Dai 14 + 3 − 0;
+    # Buwa 14 + 10 − 8.
+    assert nets(round_) == {"Aama": -14 - 15, "Buwa": -16, "Didi": 14 + 16 + 17 + 15, "Dai": -17}
+    html = logged_in.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
+    assert "dead hand: 5 to Didi" in html
+    assert "no game payment (dead hand)" in html
+
+    bonus = make_session(owner, name="Bonus night", dublee_player_bonus=4)
+    data = round_data(bonus, WORKED, "Didi")
+    aama = bonus.players.get(name="Aama")
+    data[f"p-{aama.pk}-dublees"] = "on"
+    assert logged_in.post(reverse("round_new", args=[bonus.pk]), data).status_code == 302
+    assert nets(Round.objects.get(session=bonus)) == {
+        "Aama": 7,
+        "Buwa": -16,
+        "Didi": 26,
+        "Dai": -17,
+    }
+
+
+def _sitting_out_evening(client, session) -> list[Round]:
+    """Round 1: the worked example, Dai given dhoos. Round 2: Dai sits out, Aama wins."""
+    first = entered(client, session, {**WORKED, "Dai": ("seen", 0, 0, True)}, "Didi")
+    three = {k: v for k, v in ZEROS.items() if k != "Dai"}
+    second = entered(client, session, three, "Aama")
+    return [first, second]
+
+
+def test_next_round_winner_is_paid_by_a_player_who_sits_the_round_out(logged_in, owner):
+    session = make_session(owner, dhoos_payee="next_round_winner")
+    first, second = _sitting_out_evening(logged_in, session)
+    assert nets(first) == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    assert nets(second) == {"Aama": 6 + 15, "Buwa": -3, "Didi": -3}
+    second.refresh_from_db()
+    dai = session.players.get(name="Dai")
+    assert second.outside_nets == {str(dai.pk): -15}
+    ledger = build_ledger(session)
+    totals = {s.player.name: s.points for s in ledger.standings}
+    assert totals == {"Aama": 24, "Buwa": -19, "Didi": 27, "Dai": -32}
+    assert sum(totals.values()) == 0
+    assert {s.player.name: s.rounds_played for s in ledger.standings}["Dai"] == 1
+    assert ledger.pending == ()
+    cells = {p.name: net for p, net in zip(ledger.players, ledger.rows[1].nets, strict=True)}
+    assert cells == {"Aama": 21, "Buwa": -3, "Didi": -3, "Dai": -15}
+    detail = logged_in.get(reverse("round_detail", args=[session.pk, second.pk])).content.decode()
+    assert "dhoos from round 1: 15 from Dai" in detail
+    assert "Dai sits this round out and pays Aama 15: dhoos from round 1." in detail
+    # The home page's leader and the record count it too.
+    assert "Didi" in logged_in.get(reverse("home")).content.decode()
+    rounds = load_rounds(owner)
+    board = {row.name: row.points for row in leaderboard(rounds)[0].rows}
+    assert board == totals
+    dai_stats = player_stats(rounds, "dai")
+    assert dai_stats is not None
+    assert (dai_stats.points, dai_stats.rounds) == (-32, 1)
+    # The export says the same.
+    exported = json.loads(
+        logged_in.get(reverse("session_export", args=[session.pk])).content.decode()
+    )
+    assert exported["rounds"][1]["net"] == {"Aama": 21, "Buwa": -3, "Didi": -3, "Dai": -15}
+    assert exported["totals"] == totals
+
+
+def test_deleting_or_editing_moves_the_payment_of_a_player_who_sat_out(logged_in, owner):
+    session = make_session(owner, dhoos_payee="next_round_winner")
+    first, second = _sitting_out_evening(logged_in, session)
+    data = round_data(session, WORKED, "Didi")  # the dhoos taken off
+    data["version"] = str(first.version)
+    logged_in.post(reverse("round_edit", args=[session.pk, first.pk]), data)
+    second.refresh_from_db()
+    assert second.outside_nets == {}
+    assert nets(second) == {"Aama": 6, "Buwa": -3, "Didi": -3}
+    restored = round_data(session, {**WORKED, "Dai": ("seen", 0, 0, True)}, "Didi")
+    first.refresh_from_db()
+    restored["version"] = str(first.version)
+    logged_in.post(reverse("round_edit", args=[session.pk, first.pk]), restored)
+    second.refresh_from_db()
+    assert second.outside_nets != {}
+    logged_in.post(reverse("round_delete", args=[session.pk, first.pk]))
+    second.refresh_from_db()
+    assert second.outside_nets == {}
+    ledger = build_ledger(session)
+    assert sum(s.points for s in ledger.standings) == 0
+
+
+def with_tally(session, tally_text: str) -> dict[str, str]:
+    data = round_data(session, WORKED, "Didi")
+    data["tiplu"] = "7H"
+    data[f"p-{session.players.get(name='Aama').pk}-maal_tally"] = tally_text
+    return data
+
+
+def test_a_deeply_nested_tally_is_a_message_not_a_500(logged_in, session):
+    response = logged_in.post(
+        reverse("round_new", args=[session.pk]), with_tally(session, "[" * 100_000)
+    )
+    assert response.status_code == 422
+    assert "the calculator&#x27;s count is too large or nested; count again" in (
+        response.content.decode()
+    )
+    nested = '{"poplu": ' + "[" * 50 + "]" * 50 + "}"
+    response = logged_in.post(reverse("round_new", args=[session.pk]), with_tally(session, nested))
+    assert "count is too large or nested" in response.content.decode()
+    assert not Round.objects.exists()
+
+
+def test_a_key_twice_in_a_tally_is_refused(logged_in, session):
+    twice = '{"poplu": 1, "poplu": 2}'
+    response = logged_in.post(reverse("round_new", args=[session.pk]), with_tally(session, twice))
+    assert response.status_code == 422
+    assert (
+        "the calculator&#x27;s count gives one item twice; count again" in response.content.decode()
+    )
+    assert not Round.objects.exists()
+
+
+def test_an_edit_without_its_version_is_refused(logged_in, session):
+    round_ = services.add_round(session, worked_round())
+    before = everything()
+    data = round_data(session, {**WORKED, "Dai": ("seen", 3)}, "Didi")
+    response = logged_in.post(reverse("round_edit", args=[session.pk, round_.pk]), data)
+    assert response.status_code == 400
+    assert (
+        "This form does not say which version of the round it changes; reload the round "
+        "and make your change again." in unescape(response.content.decode())
+    )
+    assert everything() == before
+
+
+def test_editing_a_round_deleted_meanwhile_says_so(logged_in, session):
+    round_ = services.add_round(session, worked_round())
+    url = reverse("round_edit", args=[session.pk, round_.pk])
+    opened = {**round_data(session, WORKED, "Didi"), "version": "1"}
+    services.delete_round(round_)  # another phone
+    before = everything()
+    response = logged_in.post(url, opened)
+    html = unescape(response.content.decode())
+    assert response.status_code == 409
+    assert "This round was deleted by someone else since you opened it." in html
+    assert "Your changes were not saved." in html
+    assert reverse("session_changes", args=[session.pk]) in html
+    assert everything() == before
+    response = logged_in.get(url)
+    assert response.status_code == 404
+    assert "This round was deleted by someone else" in unescape(response.content.decode())
+    never = logged_in.get(reverse("round_edit", args=[session.pk, round_.pk + 99]))
+    assert "This session has no such round." in unescape(never.content.decode())
+
+
+def test_the_deleted_round_page_in_nepali(logged_in, session):
+    round_ = services.add_round(session, worked_round())
+    services.delete_round(round_)
+    logged_in.cookies["django_language"] = "ne"
+    response = logged_in.get(reverse("round_edit", args=[session.pk, round_.pk]))
+    assert "तपाईंले खोलेपछि यो राउन्ड अरू कसैले मेटाइसक्नुभयो।" in response.content.decode()
+
+
+def test_a_saved_round_is_answered_saved_even_if_the_database_goes_away(
+    logged_in, session, monkeypatch
+):
+    down = []
+
+    def refuse(execute, sql, params, many, context):
+        if down:
+            raise OperationalError("server closed the connection unexpectedly")
+        return execute(sql, params, many, context)
+
+    saving = services.add_round
+
+    def add_round_then_lose_the_database(*args, **kwargs):
+        saved = saving(*args, **kwargs)
+        down.append(True)  # the commit is done; the database stops now
+        return saved
+
+    monkeypatch.setattr(round_views.services, "add_round", add_round_then_lose_the_database)
+    logged_in.get(reverse("home"))  # signed in: the user is cached, as on every later request
+    with connection.execute_wrapper(refuse):
+        response = logged_in.post(
+            reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi")
+        )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("session_detail", args=[session.pk])
+    assert Round.objects.count() == 1
+
+
+def test_a_retried_save_with_its_key_answers_with_the_saved_round(logged_in, session):
+    data = {**round_data(session, WORKED, "Didi"), "save_key": "retry-key-0001"}
+    url = reverse("round_new", args=[session.pk])
+    first = logged_in.post(url, data)
+    again = logged_in.post(url, data, follow=True)  # the phone never saw the first answer
+    assert first.status_code == 302
+    assert "Round 1 saved." in again.content.decode()
+    assert Round.objects.count() == 1
+    assert RoundEntry.objects.count() == 4
+
+
+@pytest.fixture
+def counted():
+    """Every settle_round, check_round_tallies and round_problems call, wherever
+    it is looked up from."""
+    settle = mock.Mock(wraps=settlement.settle_round)
+    tallies = mock.Mock(wraps=prepare.check_round_tallies)
+    problems = mock.Mock(wraps=settlement.round_problems)
+    with (
+        mock.patch.object(prepare, "settle_round", settle),
+        mock.patch.object(round_form, "settle_round", settle),
+        mock.patch.object(round_service, "settle_round", settle),
+        mock.patch.object(prepare, "check_round_tallies", tallies),
+        mock.patch.object(round_form, "round_problems", problems),
+    ):
+        yield {"settle": settle, "tallies": tallies, "problems": problems}
+
+
+def test_one_new_round_post_settles_once_and_checks_tallies_once(logged_in, session, counted):
+    response = logged_in.post(reverse("round_new", args=[session.pk]), tallied_round(session))
+    assert response.status_code == 302
+    assert counted["settle"].call_count == 1
+    assert counted["tallies"].call_count == 1
+    assert counted["problems"].call_count == 1
+    round_ = Round.objects.get(session=session)
+    assert round_.tiplu == "7H"
+    aama = RoundEntry.objects.get(round=round_, player__name="Aama")
+    assert aama.maal_tally == {"tiplu": 2}
+    # Settled in its place: the nets a round settled alone gives.
+    nets = {e.player.name: e.net for e in round_.entries.select_related("player")}
+    assert sum(nets.values()) == 0
+    assert nets == _nets_alone(session, round_)
+
+
+def _nets_alone(session, round_: Round) -> dict[str, int]:
+    result = settlement.settle_round(round_.to_input(), session.get_rules())
+    return {p.player: p.net for p in result.players}
+
+
+def test_one_edit_post_checks_tallies_once(logged_in, session, counted):
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    round_ = Round.objects.get(session=session)
+    counted["settle"].reset_mock()
+    counted["tallies"].reset_mock()
+    data = {**tallied_round(session), "version": str(round_.version)}
+    response = logged_in.post(reverse("round_edit", args=[session.pk, round_.pk]), data)
+    assert response.status_code == 302
+    assert counted["tallies"].call_count == 1
+    assert counted["settle"].call_count == 1  # in its place, by the form; the save takes it
+    round_.refresh_from_db()
+    assert round_.tiplu == "7H"
+
+
+def test_a_round_prepared_before_the_session_changed_is_prepared_again(session, counted):
+    form = round_form.RoundForm(
+        list(session.players.all()),
+        session.get_rules(),
+        data=tallied_round(session),
+        version=session.updated_at,
+    )
+    assert form.is_valid()
+    assert form.prepared is not None
+    # Another phone saves a round meanwhile: the session's version moves.
+    services.add_round(session.__class__.objects.get(pk=session.pk), form.prepared.round_input)
+    counted["settle"].reset_mock()
+    counted["tallies"].reset_mock()
+    round_ = services.add_round(
+        session, form.prepared, players=list(session.players.all()), setting=None
+    )
+    assert counted["tallies"].call_count == 1  # checked again
+    assert counted["settle"].call_count >= 1  # and settled again
+    assert round_.position == 2
+    assert RoundEntry.objects.get(round=round_, player__name="Aama").maal_tally == {"tiplu": 2}
+
+
+ROWS = {"Aama": ("seen", 12, 10), "Buwa": ("unseen", 2), "Didi": ("seen", 7), "Dai": ("seen", 0)}
+
+
+def _with_maal(session, rows=ROWS, tiplu="7H", **tallies):
+    data = round_data(session, rows, "Didi")
+    ids = {p.name: p.pk for p in session.players.all()}
+    data["tiplu"] = tiplu
+    for name, tally in tallies.items():
+        data[f"p-{ids[name]}-maal_tally"] = json.dumps(tally)
+    return data
+
+
+def test_round_screen_has_the_calculator(logged_in, session):
+    html = logged_in.get(reverse("round_new", args=[session.pk])).content.decode()
+    assert '<dialog id="maal-dialog"' in html
+    assert 'name="tiplu" value=""' in html
+    assert "js/maal.js" in html
+    for player in session.players.all():
+        assert f'name="p-{player.pk}-maal_tally"' in html
+    assert html.count("data-maal-open") == 4
+
+
+def test_a_round_counted_with_the_calculator_is_stored_and_shown(logged_in, session):
+    data = _with_maal(session, Aama={"tiplu": 1, "poplu": 2, "jhiplu": 1, "joker_tunnels": 1})
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert response.status_code == 302
+    round_ = Round.objects.get(session=session)
+    assert round_.tiplu == "7H"
+    tallies = {e.player.name: e.maal_tally for e in round_.entries.select_related("player")}
+    assert tallies["Aama"] == {"poplu": 1, "marriages": 1, "joker_tunnels": 1}
+    assert tallies["Buwa"] is None
+    html = logged_in.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
+    assert "7♥" in html
+    assert "<b>Aama</b>: 1 poplu = 2, 1 marriage = 10, 1 tunnel of ordinary jokers = 10" in html
+    # Editing shows the tiplu and the stored count, and keeps them.
+    edit = reverse("round_edit", args=[session.pk, round_.pk])
+    html = logged_in.get(edit).content.decode()
+    assert 'name="tiplu" value="7H"' in html
+    assert "&quot;marriages&quot;: 1" in html
+    assert "1 poplu = 2, 1 marriage = 10, 1 tunnel of ordinary jokers = 10" in html
+    opened = {"version": str(round_.version)}
+    response = logged_in.post(
+        edit, {**_with_maal(session, tiplu="7H", Aama=tallies["Aama"]), **opened}
+    )
+    assert response.status_code == 302
+    assert Round.objects.get(pk=round_.pk).tiplu == "7H"
+
+
+def test_points_typed_over_the_count_are_refused(logged_in, session):
+    data = _with_maal(session, Aama={"poplu": 1, "marriages": 1})  # 12 maal, but tunnel 10 typed
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert (
+        "maal: the calculator counted maal 12 and tunnel 0 (1 poplu = 2, 1 marriage = 10), "
+        "not 12 and 10; count again or clear the calculator"
+    ) in html
+    assert not Round.objects.exists()
+
+
+def test_impossible_count_and_missing_tiplu_are_refused(logged_in, session):
+    url = reverse("round_new", args=[session.pk])
+    html = logged_in.post(url, _with_maal(session, Aama={"tiplu": 3})).content.decode()
+    assert "maal: 3 tiplu: only 2 are in play (the third lies under the stock)" in html
+    html = logged_in.post(
+        url, _with_maal(session, tiplu="", Aama={"poplu": 1, "marriages": 1})
+    ).content.decode()
+    assert "tiplu: pick the tiplu card to use the maal calculator" in html
+    # The summary's link leads to the tiplu line, which can take the focus.
+    assert '<li><a href="#tiplu-line">tiplu: pick the tiplu card' in html
+    assert 'id="tiplu-line" tabindex="-1"' in html
+    data = _with_maal(session)
+    data[f"p-{session.players.get(name='Aama').pk}-maal_tally"] = "{not json"
+    html = logged_in.post(url, data).content.decode()
+    assert "maal: the calculator&#x27;s count is unreadable; count again" in html
+    assert not Round.objects.exists()
+
+
+def test_preview_shows_a_count_that_disagrees(logged_in, session):
+    data = _with_maal(session, Aama={"poplu": 1})
+    response = logged_in.post(
+        reverse("round_preview", args=[session.pk]), data, HTTP_HX_REQUEST="true"
+    )
+    assert "the calculator counted maal 2 and tunnel 0" in response.content.decode()
+
+
+def test_rules_page_keeps_the_custom_table(logged_in, owner):
+    session = make_session(owner, maal_points=PRESET_TABLES["flat"])
+    url = reverse("session_rules", args=[session.pk])
+    options = session.get_rules().to_options()
+    options.pop("maal_points")
+    data = {"preset": "pagat"}
+    for name, value in options.items():
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = str(value)
+    response = logged_in.post(url, data | {"dhoos_penalty": "20"})
+    assert response.status_code == 302
+    rules = GameSession.objects.get(pk=session.pk).get_rules()
+    assert (rules.dhoos_penalty, rules.maal_points) == (20, PRESET_TABLES["flat"])
+
+
+def test_rules_page_links_to_the_maal_pages(logged_in, session):
+    html = logged_in.get(reverse("session_rules", args=[session.pk])).content.decode()
+    assert reverse("maal_table", args=[session.pk]) in html
+    assert reverse("maal_calculator", args=[session.pk]) in html
+
+
+def test_a_master_card_tally_at_value_10(logged_in, owner):
+    session = make_session(owner, master_card=True, master_card_value=10)
+    rows = {"Aama": ("seen", 5), "Buwa": ("unseen", 2), "Didi": ("seen", 7), "Dai": ("seen", 10)}
+    data = _with_maal(session, rows, Dai={"master_card": 1})
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert response.status_code == 302
+    round_ = Round.objects.get(session=session)
+    entries = {e.player.name: e for e in round_.entries.select_related("player")}
+    assert entries["Dai"].maal_tally == {"master_card": 1}
+    # Dai's maal 10: T = 24. Aama pays 24 + 3 − 20 = 7, Buwa 24 + 10 − 8 = 26,
+    # Dai 24 + 3 − 40 = −13 (Didi pays Dai 13): Didi +20.
+    assert {name: e.net for name, e in entries.items()} == {
+        "Aama": -7,
+        "Buwa": -26,
+        "Didi": 20,
+        "Dai": 13,
+    }
+    html = logged_in.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
+    assert "<b>Dai</b>: 1 master card = 10" in html
+    # Counted at the session's value: 5 typed beside it is refused.
+    rows["Dai"] = ("seen", 5)
+    response = logged_in.post(
+        reverse("round_new", args=[session.pk]), _with_maal(session, rows, Dai={"master_card": 1})
+    )
+    assert response.status_code == 422
+    assert (
+        "maal: the calculator counted maal 10 and tunnel 0 (1 master card = 10), "
+        "not 5 and 0; count again or clear the calculator"
+    ) in response.content.decode()
+    assert Round.objects.filter(session=session).count() == 1

@@ -6,18 +6,21 @@ from __future__ import annotations
 import io
 import math
 import re
+import time
 from collections import Counter
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
 from django.urls import reverse
 
 from scoring import services
-from scoring.engine import RoundInput
-from scoring.models import GameSession
+from scoring.engine import Entry, RoundInput, make_rules
+from scoring.models import GameSession, RoundChange
 from scoring.services import create_share_link
-from tests.web_helpers import filled_in_token, worked_round
+from tests.web_helpers import filled_in_token, make_session, worked_round
 
 pytestmark = pytest.mark.django_db
 
@@ -268,3 +271,47 @@ def test_a_new_link_polls_itself_not_the_old_one(logged_in, client, session):
     html = client.get(reverse("share_view", args=[new])).content.decode()
     assert f"/s/{new}/live/" in html and old not in html
     assert client.get(reverse("share_view", args=[old])).status_code == 404
+
+
+def hand(maal: int) -> RoundInput:
+    return RoundInput(
+        entries=(
+            Entry(player="Aama", status="seen", maal=maal),
+            Entry(player="Buwa", status="seen", maal=3),
+        ),
+        winner="Aama",
+    )
+
+
+def test_every_visible_change_ends_the_304s():
+    owner = get_user_model().objects.create_user("aama")
+    session = make_session(owner)
+    url = reverse("share_live", args=[create_share_link(session=session)])
+    reader = Client()
+    etag = reader.get(url)["ETag"]
+
+    def changed(what: str) -> None:
+        nonlocal etag
+        response = reader.get(url, headers={"if-none-match": etag})
+        assert response.status_code == 200, f"still 304 after: {what}"
+        etag = response["ETag"]
+        assert reader.get(url, headers={"if-none-match": etag}).status_code == 304
+
+    assert reader.get(url, headers={"if-none-match": etag}).status_code == 304
+    round_ = services.add_round(session, hand(5))
+    changed("a round saved")
+    services.replace_round(round_, hand(9))
+    changed("a round edited")
+    services.delete_round(round_)
+    changed("a round deleted")
+    services.restore_round(RoundChange.objects.get(action="delete"))
+    changed("a round restored")
+    services.add_player(session=session, name="Bahini")
+    changed("a player added")
+    services.recompute_session(session=session, rules=make_rules("kidnap"))
+    changed("the rules changed")
+    time.sleep(0.001)
+    session.refresh_from_db()
+    session.name = "Tihar, day 2"
+    session.save()
+    changed("the session renamed")
