@@ -28,8 +28,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # One process: its memory cache is shared by every request, so sessions and
 # users are read from it as in production with REDIS_URL or CACHE_DIR. The tests
 # run in process on it even when REDIS_URL is set (scripts/with-redis): those
-# of Redis itself say so (tests/test_shared_state.py), and the two-host tests
-# give it to their app servers (tests/test_two_hosts.py).
+# of Redis itself say so (tests/site/test_shared_state.py), and the two-host tests
+# give it to their app servers (tests/site/test_two_hosts.py).
 CACHES = {**CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 LOGIN_FAILURE_STORE = "database"
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

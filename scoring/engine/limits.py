@@ -17,7 +17,7 @@ from .rules import MAX_PLAYERS_LIMIT
 # A session the web lets grow must fit in its own backup: MAX_ROUNDS rounds of
 # the largest kind (MAX_ROUND_ENTRIES players with 40-character names in 4-byte
 # characters, every maal item counted, dhoos booked to the next winner) export
-# to about 10.5 MB, so the file limit is above that (tests/test_limits.py).
+# to about 10.5 MB, so the file limit is above that (tests/site/test_limits.py).
 MAX_FILE_BYTES = 12 * 1024 * 1024
 MAX_SESSION_PLAYERS = 30  # far more than sit at one table; guards against a pasted essay
 MAX_ROUNDS = 1_000  # a long festival of nights is a few hundred; the web stops here too

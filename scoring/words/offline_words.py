@@ -2,7 +2,7 @@
 static/js/settlement.js can give (the engine's own ids), and every phrase of
 static/js/breakdown-words.js (scoring/words/breakdown_words.py's). The round
 form's `data-catalogue` (scoring/templatetags/offline.py) carries them in the
-page's language with the names of the fields; tests/test_offline_words.py
+page's language with the names of the fields; tests/offline/test_words.py
 holds the scripts to this table: a quoted id in them that is not here fails.
 """
 
