@@ -73,3 +73,12 @@ def test_the_readme_names_every_top_level_module():
             assert f"scoring/{package.name}/" in text, package.name
     for folder in sorted(p for p in ROOT.iterdir() if (p / "__init__.py").exists()):
         assert f"{folder.name}/" in text, folder.name
+
+
+def test_every_test_file_the_docs_name_exists():
+    """The map of the tests (CONTRIBUTING) and every page that cites a test name a
+    file that is there: a test file moved or renamed is followed by its mentions."""
+    for name in DOCS:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for path in re.findall(r"\btests/[\w/]+\.(?:py|mjs)\b", text):
+            assert (ROOT / path).exists(), f"{name}: {path}"
