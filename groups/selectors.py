@@ -20,9 +20,10 @@ from localise.numbers import NumberFormat
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
-from scoring.models import GameSession, Player, RoundEntry
+from scoring.models import GameSession, Player, RoundEntry, SavedKey
+from scoring.selectors.files import session_doc
+from scoring.selectors.saves import AlreadySaved
 from scoring.selectors.snapshot import read_snapshot
-from scoring.services import session_doc
 from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
 
@@ -331,3 +332,66 @@ def today() -> date:
     from django.utils import timezone
 
     return timezone.localdate()
+
+
+# What a one-time key saved before, and why a member stays: reads the writes use.
+
+
+def saved_group(saved: SavedKey, *, owner) -> Group:
+    group = (
+        Group.objects.filter(pk=saved.object_pk, owner=owner).first()
+        if saved.kind in ("group", "groupfile") and saved.object_pk
+        else None
+    )
+    if group is None:
+        raise AlreadySaved(None)
+    return group
+
+
+def saved_member(saved: SavedKey, *, group: Group) -> Member:
+    member = (
+        Member.objects.filter(pk=saved.object_pk, group=group).first()
+        if saved.kind == "member" and saved.object_pk
+        else None
+    )
+    if member is None:
+        raise AlreadySaved(None)
+    return member
+
+
+def removal_problem(member: Member) -> str | None:
+    """Why the member cannot leave the group, or None."""
+    evenings = Player.objects.filter(
+        session__purse_evening__group_id=member.group_id, name_key=member.name_key
+    ).count()
+    payments = (
+        Payment.objects.filter(payer=member).count() + Payment.objects.filter(payee=member).count()
+    )
+    if evenings and payments:
+        return _(
+            "%(name)s played %(evenings)d evening(s) and has %(payments)d payment(s) in this "
+            "group; their balance depends on them, so they stay a member"
+        ) % {"name": member.name, "evenings": evenings, "payments": payments}
+    if evenings:
+        return _(
+            "%(name)s played %(evenings)d evening(s) of this group; their balance depends on "
+            "them, so they stay a member"
+        ) % {"name": member.name, "evenings": evenings}
+    if payments:
+        return _("%(name)s has %(payments)d payment(s) in this group; delete those first") % {
+            "name": member.name,
+            "payments": payments,
+        }
+    return None
+
+
+def saved_payment(saved: SavedKey, *, group: Group) -> Payment:
+    payment = (
+        Payment.objects.filter(pk=saved.object_pk, group=group).first()
+        if saved.kind == "payment" and saved.object_pk
+        else None
+    )
+    if payment is None:
+        raise AlreadySaved(None)
+    payment.replayed = True  # type: ignore[attr-defined]
+    return payment

@@ -19,8 +19,8 @@ from scoring.engine.groupfile import dumps, export_group
 from scoring.forms.rules import preset_options
 from scoring.forms.sessions import SessionForm
 from scoring.models import SavedKey
-from scoring.services import AlreadySaved, create_session
-from scoring.services.savekeys import earlier_save, posted_save_key
+from scoring.selectors.saves import AlreadySaved, earlier_save, posted_save_key
+from scoring.services import create_session
 from scoring.web.pagecache import render_page
 
 from . import selectors, services
@@ -65,7 +65,7 @@ def group_list(request: HttpRequest) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _group_created(request, services.saved_group(earlier, owner=request.user)),
+            lambda: _group_created(request, selectors.saved_group(earlier, owner=request.user)),
             "group_list",
         )
     if request.method == "POST" and form.is_valid():
@@ -151,7 +151,7 @@ def member_list(request: HttpRequest, group_id: int) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _member_added(request, group, services.saved_member(earlier, group=group)),
+            lambda: _member_added(request, group, selectors.saved_member(earlier, group=group)),
             "group_list",
         )
     form = MemberForm(request.POST or None, group=group)
@@ -201,7 +201,7 @@ def member_edit(request: HttpRequest, group_id: int, member_id: int) -> HttpResp
             "group": group,
             "member": member,
             "form": form,
-            "problem": services.removal_problem(member),
+            "problem": selectors.removal_problem(member),
         },
         status=400 if form.is_bound and not form.is_valid() else 200,
     )
@@ -339,7 +339,7 @@ def payment_new(request: HttpRequest, group_id: int) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _payment_saved(request, group, services.saved_payment(earlier, group=group)),
+            lambda: _payment_saved(request, group, selectors.saved_payment(earlier, group=group)),
             "group_list",
         )
     form = PaymentForm(request.POST or None, group=group)
@@ -503,7 +503,7 @@ def group_import(request: HttpRequest) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _imported(request, services.saved_group(earlier, owner=request.user)),
+            lambda: _imported(request, selectors.saved_group(earlier, owner=request.user)),
             "group_list",
         )
     form = GroupImportForm(request.POST or None, request.FILES or None)
