@@ -323,14 +323,14 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, said)
             return redirect("seat_page", token=seat.token)
         else:
-            status = 400
+            status = 422
         if wants_json:
             errors = {
                 name: [f"{_(name)}: {m}" if name != "round" else m for m in found]
                 for name, found in form.errors.items()
             }
             return _fresh(JsonResponse({"ok": False, "errors": errors}, status=status))
-        context = _seat_context(seat, form if status == 400 else None)
+        context = _seat_context(seat, form if status == 422 else None)
         context["refused"] = form.errors
         return _fresh(render(request, "table/seat.html", context, status=status))
     return _fresh(render(request, "table/seat.html", _seat_context(seat)))
