@@ -36,6 +36,7 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.selectors.versions import owned_version, version_of
 from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
+from scoring.web.live import POLL_SECONDS, live_etag
 
 from . import services
 from .forms import SeatForm
@@ -44,7 +45,6 @@ from .models import CoScorer, Invite, Seat, SeatEntry
 # A change shows on every following phone within this (plus one request):
 # half of it on average. An unchanged session answers each poll with a bare
 # 304, and a hidden page does not poll at all (static/js/follow.js).
-POLL_SECONDS = 1
 
 
 def qr_svg(url: str, title: str) -> SafeString:
@@ -64,8 +64,7 @@ def _fresh(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _validator(version: str) -> str:
-    return f"{version}-{get_language()}"
+_validator = live_etag
 
 
 # --- The owner's pages: seats and co-scorers ---------------------------------------------------

@@ -30,6 +30,7 @@ from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
 from ..templatetags.message_actions import restore_tag
 from ..web.htmx import HtmxHttpRequest
+from ..web.live import follow_context
 from ..web.pagecache import render_page
 from ..words.i18n import translate
 from .access import round_for_user, session_for_scorer, session_version_for_scorer
@@ -183,6 +184,7 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         "problem": problem,
         "sat_out": sat_out,
         "paid": paid,  # the rounds that paid (or lapsed) this round's next-winner dhoos
+        **follow_context(session),
     }
     return render(request, "scoring/rounds/detail.html", context)
 

@@ -34,6 +34,7 @@ from ..selectors.reports import LATEST_ROUNDS, Ledger, session_ledger
 from ..selectors.saves import AlreadySaved, posted_save_key, saved_session
 from ..selectors.snapshot import read_snapshot
 from ..selectors.versions import owner_version, remember
+from ..web.live import POLL_SECONDS, follow_context, live_etag
 from ..web.pagecache import render_page
 from .access import (
     is_owner,
@@ -240,8 +241,8 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             # A co-scorer's page: rounds only, no links to the owner's pages.
             "is_owner": is_owner(request, session),
             # Followed live: table/views.session_live answers 304 while this holds.
-            "follow_etag": f"{version}-{get_language()}",
-            "poll_seconds": 1,
+            "follow_etag": live_etag(version),
+            "poll_seconds": POLL_SECONDS,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
@@ -292,6 +293,7 @@ def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
             "ledger": session_ledger(session),
             "can_edit": True,
             "purse": evening_group_note(session),
+            **follow_context(session),
         }
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)
