@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from localise.numbers import NumberFormat
 from scoring.engine.groupfile import GroupDoc
@@ -369,19 +370,29 @@ def removal_problem(member: Member) -> str | None:
     )
     if evenings and payments:
         return _(
-            "%(name)s played %(evenings)d evening(s) and has %(payments)d payment(s) in this "
-            "group; their balance depends on them, so they stay a member"
-        ) % {"name": member.name, "evenings": evenings, "payments": payments}
-    if evenings:
-        return _(
-            "%(name)s played %(evenings)d evening(s) of this group; their balance depends on "
-            "them, so they stay a member"
-        ) % {"name": member.name, "evenings": evenings}
-    if payments:
-        return _("%(name)s has %(payments)d payment(s) in this group; delete those first") % {
+            "%(name)s played %(evenings)s and has %(payments)s in this group; their balance "
+            "depends on them, so they stay a member"
+        ) % {
             "name": member.name,
-            "payments": payments,
+            "evenings": ngettext("%(count)d evening", "%(count)d evenings", evenings)
+            % {"count": evenings},
+            "payments": ngettext("%(count)d payment", "%(count)d payments", payments)
+            % {"count": payments},
         }
+    if evenings:
+        return ngettext(
+            "%(name)s played %(count)d evening of this group; their balance depends on it, "
+            "so they stay a member",
+            "%(name)s played %(count)d evenings of this group; their balance depends on them, "
+            "so they stay a member",
+            evenings,
+        ) % {"name": member.name, "count": evenings}
+    if payments:
+        return ngettext(
+            "%(name)s has %(count)d payment in this group; delete it first",
+            "%(name)s has %(count)d payments in this group; delete those first",
+            payments,
+        ) % {"name": member.name, "count": payments}
     return None
 
 

@@ -151,7 +151,7 @@ def test_members_rename_once_for_all_evenings_and_removal_refused(logged_in, gro
     ) == ["Tihar 1", "Tihar 2"]
     response = logged_in.post(reverse("group_member_delete", args=[group.pk, bhai.pk]), follow=True)
     assert (
-        "Bhai Sahib played 2 evening(s) and has 1 payment(s) in this group; their balance "
+        "Bhai Sahib played 2 evenings and has 1 payment in this group; their balance "
         "depends on them, so they stay a member" in text(response)
     )
     assert Member.objects.filter(pk=bhai.pk).exists()
