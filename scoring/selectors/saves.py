@@ -9,8 +9,7 @@ import re
 from django.http import HttpRequest
 from django.utils.translation import gettext_noop
 
-from ..models import GameSession, Player, Round, SavedKey
-from .rounds import position_of
+from ..models import GameSession, Player, SavedKey
 
 SAVE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
@@ -99,15 +98,6 @@ class AlreadySaved(Exception):
     def __init__(self, session_id: int | None) -> None:
         super().__init__("saved already")
         self.session_id = session_id
-
-
-def saved_round(saved: SavedKey) -> Round:
-    round_ = Round.objects.filter(pk=saved.object_pk).first() if saved.object_pk else None
-    if round_ is None:
-        raise AlreadySaved(saved.session_id)
-    round_.position = position_of(round_)
-    round_.replayed = True
-    return round_
 
 
 def saved_player(saved: SavedKey, *, session: GameSession) -> Player:

@@ -25,8 +25,14 @@ from ..engine.limits import MAX_ROUNDS
 from ..engine.messages import message
 from ..engine.prepare import Tallies, check_tallies
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
-from ..selectors.rounds import players_by_name, position_of, rounds_with_entries, saved_rounds
-from ..selectors.saves import earlier_save, same_save, saved_round
+from ..selectors.rounds import (
+    players_by_name,
+    position_of,
+    rounds_with_entries,
+    saved_round,
+    saved_rounds,
+)
+from ..selectors.saves import earlier_save, same_save
 from ..selectors.versions import RoundsSoFar, claim_unchanged
 from .savekeys import remember_save
 

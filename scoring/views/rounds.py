@@ -24,8 +24,8 @@ from ..engine.numbers import NotANumber, parse_whole
 from ..forms.rounds import RoundForm
 from ..models import GameSession, Round, RoundChange, SavedKey
 from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
-from ..selectors.rounds import position_of, rounds_with_entries, saved_rounds
-from ..selectors.saves import AlreadySaved, posted_save_key, repeated_save, saved_round
+from ..selectors.rounds import position_of, rounds_with_entries, saved_round, saved_rounds
+from ..selectors.saves import AlreadySaved, posted_save_key, repeated_save
 from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
 from ..templatetags.message_actions import restore_tag
