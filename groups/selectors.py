@@ -23,7 +23,7 @@ from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
 from scoring.models import GameSession, Player, RoundEntry, SavedKey
 from scoring.selectors.files import session_doc
-from scoring.selectors.saves import AlreadySaved
+from scoring.selectors.saves import saved_object
 from scoring.selectors.snapshot import read_snapshot
 from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
@@ -339,25 +339,11 @@ def today() -> date:
 
 
 def saved_group(saved: SavedKey, *, owner) -> Group:
-    group = (
-        Group.objects.filter(pk=saved.object_pk, owner=owner).first()
-        if saved.kind in ("group", "groupfile") and saved.object_pk
-        else None
-    )
-    if group is None:
-        raise AlreadySaved(None)
-    return group
+    return saved_object(saved, Group.objects.filter(owner=owner), "group", "groupfile")
 
 
 def saved_member(saved: SavedKey, *, group: Group) -> Member:
-    member = (
-        Member.objects.filter(pk=saved.object_pk, group=group).first()
-        if saved.kind == "member" and saved.object_pk
-        else None
-    )
-    if member is None:
-        raise AlreadySaved(None)
-    return member
+    return saved_object(saved, Member.objects.filter(group=group), "member")
 
 
 def removal_problem(member: Member) -> str | None:
@@ -397,12 +383,6 @@ def removal_problem(member: Member) -> str | None:
 
 
 def saved_payment(saved: SavedKey, *, group: Group) -> Payment:
-    payment = (
-        Payment.objects.filter(pk=saved.object_pk, group=group).first()
-        if saved.kind == "payment" and saved.object_pk
-        else None
-    )
-    if payment is None:
-        raise AlreadySaved(None)
+    payment = saved_object(saved, Payment.objects.filter(group=group), "payment")
     payment.replayed = True  # type: ignore[attr-defined]
     return payment

@@ -11,7 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from ..engine import Entry, RoundInput
 from ..engine.settlement import WinType
 from ..models import GameSession, Player, Round, RoundEntry, SavedKey
-from .saves import AlreadySaved
+from .saves import saved_object
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +113,8 @@ def position_of(round_: Round) -> int:
 
 
 def saved_round(saved: SavedKey) -> Round:
-    round_ = Round.objects.filter(pk=saved.object_pk).first() if saved.object_pk else None
-    if round_ is None:
-        raise AlreadySaved(saved.session_id)
+    """The round a key saved (or edited); AlreadySaved if deleted since."""
+    round_ = saved_object(saved, Round.objects.all(), "round", "edit", gone=saved.session_id)
     round_.position = position_of(round_)
     round_.replayed = True
     return round_

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_noop
 
@@ -100,27 +101,27 @@ class AlreadySaved(Exception):
         self.session_id = session_id
 
 
-def saved_player(saved: SavedKey, *, session: GameSession) -> Player:
-    """The player a key added to `session`; AlreadySaved if removed since."""
-    player = (
-        Player.objects.filter(pk=saved.object_pk, session=session).first()
-        if saved.kind == "player" and saved.object_pk
+def saved_object[M: Model](
+    saved: SavedKey, objects: QuerySet[M], *kinds: str, gone: int | None = None
+) -> M:
+    """What a key kept with one of `kinds` saved, among `objects` (the reader's
+    own); AlreadySaved, naming session `gone` to go back to, if deleted since."""
+    found = (
+        objects.filter(pk=saved.object_pk).first()
+        if saved.kind in kinds and saved.object_pk
         else None
     )
-    if player is None:
-        raise AlreadySaved(session.pk)
-    return player
+    if found is None:
+        raise AlreadySaved(gone)
+    return found
+
+
+def saved_player(saved: SavedKey, *, session: GameSession) -> Player:
+    """The player a key added to `session`; AlreadySaved if removed since."""
+    return saved_object(saved, Player.objects.filter(session=session), "player", gone=session.pk)
 
 
 def saved_session(saved: SavedKey, *, owner) -> GameSession:
     """The session a key saved (a new session or an import); AlreadySaved if it
     has been deleted since."""
-    kinds = ("session", "import")
-    session = (
-        GameSession.objects.filter(pk=saved.object_pk, owner=owner).first()
-        if saved.kind in kinds and saved.object_pk
-        else None
-    )
-    if session is None:
-        raise AlreadySaved(None)
-    return session
+    return saved_object(saved, GameSession.objects.filter(owner=owner), "session", "import")
