@@ -132,7 +132,7 @@ def filled_in_token(response) -> str:
 ZEROS = {"Aama": ("seen", 0), "Buwa": ("seen", 0), "Didi": ("seen", 0), "Dai": ("seen", 0)}
 
 
-def entered(client, session, rows, winner, **kwargs) -> Round:
+def entered(client, session, rows, winner, **kwargs):
     """Enter a round through the round form; the round saved."""
     response = client.post(
         reverse("round_new", args=[session.pk]), round_data(session, rows, winner, **kwargs)

@@ -10,6 +10,7 @@ import pytest
 from scoring import services
 from scoring.engine.sessionfile import loads
 from scoring.models import GameSession, Round
+from scoring.selectors.files import export_session
 from scoring.selectors.reports import build_ledger
 from tests.web_helpers import nets
 
@@ -46,7 +47,7 @@ def test_an_imported_session_books_next_winner_dhoos(owner):
     saved = services.save_document(doc=doc, owner=owner)
     second = Round.objects.get(session=saved, number=2)
     assert nets(second) == {"A": 3 + 15, "B": -3 - 15}
-    assert services.export_session(saved)["totals"] == {"A": 21, "B": -21}
+    assert export_session(saved)["totals"] == {"A": 21, "B": -21}
     assert GameSession.objects.count() == 1
 
 
