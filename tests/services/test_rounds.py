@@ -1,7 +1,9 @@
-"""What a session carries from round to round (the next-winner dhoos pending
-after each round) is stored with the round when it is saved, so the session
-page, the round form and the next save read it instead of settling every
-round again (issue 23, point 5); every change that re-settles rewrites it."""
+"""Saving a round (scoring.services.rounds): the tiplu and each player's maal
+tally stored with the round, checked first; and what a session carries from
+round to round (the next-winner dhoos pending after each round) stored with the
+round when it is saved, so the session page, the round form and the next save
+read it instead of settling every round again; every change that re-settles
+rewrites it."""
 
 from __future__ import annotations
 

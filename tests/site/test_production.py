@@ -1,5 +1,6 @@
 """Production serving: gunicorn with whitenoise, DEBUG off, static files collected
-with content-hashed names, served compressed with far-future cache headers."""
+with content-hashed names, served compressed with far-future cache headers;
+without DEBUG and a SECRET_KEY the app refuses to start."""
 
 from __future__ import annotations
 

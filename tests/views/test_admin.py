@@ -1,4 +1,5 @@
-"""The admin: every model is registered and its pages load for a superuser."""
+"""The admin: every model is registered and its pages load for a superuser; its
+log-in locked out after too many failures."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Session files on the web: import through the upload form, export as a download."""
+"""Session files on the web: import through the upload form (files over the
+limit refused before they are read whole, lookalike players refused, a save
+answered saved after its commit), export as a download."""
 
 from __future__ import annotations
 

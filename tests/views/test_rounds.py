@@ -1,4 +1,11 @@
-"""The round screens: enter, preview, breakdown, edit, delete, undo, settle-up."""
+"""The round screens: enter, preview, breakdown, edit, delete, undo, settle-up.
+Each house-rule option through the round form with RULES.md's numbers (dublees,
+next-winner and next-round-winner dhoos re-settled when an earlier round
+changes, better by rotation, unseen pairs, a dead hand); the maal calculator on
+the round screen (tiplu and tallies posted, checked, stored, shown); one POST
+preparing the round once; hostile tallies, an edit without its version or of a
+round deleted meanwhile, and a save answered saved after its commit whatever
+happens next."""
 
 from __future__ import annotations
 

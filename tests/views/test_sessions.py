@@ -1,4 +1,7 @@
-"""Accounts, the sessions list, creating a session, players, rules, access and query counts."""
+"""The home page and the sessions list, creating a session (lookalike names
+refused), a session's details edited and the session deleted, its page (the
+ledger's empty and leader states, the chart and the exports, settle-up's
+wording), access and query counts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Read-only share links: the token, the owner's page, the public page and its
-304-until-changed live partial, revocation, and the share_link command."""
+304-until-changed live partial (answered from one row, which every change a
+reader can see moves), revocation, and the share_link command."""
 
 from __future__ import annotations
 

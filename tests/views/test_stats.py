@@ -1,4 +1,6 @@
-"""The record across sessions, checked against two sessions worked out by hand.
+"""The record across sessions, checked against two sessions worked out by hand
+(tests/samples.py makes them); the ledger as CSV, the printable summary, the
+session chart, and the pages' query counts, constant in the number of rounds.
 
 Session A, "Dashain" (pagat, NPR 2.50 a point, 2 Oct 2026): Aama, Buwa, Didi, Dai.
   1. RULES.md's worked example: Didi wins; Aama seen 5, Buwa unseen 2, Didi 7,

@@ -1,7 +1,8 @@
-"""A table of phones (issue 21): co-scorers with one-time invites, seat links
-that need no log-in, seat entries kept in the database for the scorer's open
-round form, the live checks that pages poll, `seat_links` and `make lan`'s
-addresses."""
+"""A table of phones: co-scorers with one-time invites, seat links that need no
+log-in, seat entries kept in the database for the scorer's open round form,
+the live checks that pages poll, `seat_links` and `make lan`'s addresses; and
+the table's trips through the server alone, what each page says, exactly (the
+phone's side of each is tests/browser/test_table_trips.py)."""
 
 from __future__ import annotations
 
