@@ -8,6 +8,7 @@ from django.utils import translation
 from groups.selectors import forget_pieces
 from scoring.selectors.versions import forget_computed
 from stats.records import forget_pieces as forget_record_pieces
+from tests.samples import make_dashain, make_tihar
 from tests.web_helpers import make_session
 
 
@@ -56,3 +57,9 @@ def logged_in(client, owner):
 def session(owner):
     """Four players (Aama, Buwa, Didi, Dai) under pagat rules, no rounds yet."""
     return make_session(owner)
+
+
+@pytest.fixture
+def sessions(owner):
+    """The record's two evenings, worked out by hand in tests/samples.py."""
+    return make_dashain(owner), make_tihar(owner)

@@ -147,6 +147,22 @@ def play(session: GameSession, winner: str | None, rows, win_type="normal", bett
     return services.add_round(session, RoundInput(entries, winner, win_type, better))
 
 
+# The record's two evenings (the record's tests assert these figures):
+# Session A, "Dashain" (pagat, NPR 2.50 a point, 2 Oct 2026): Aama, Buwa, Didi, Dai.
+#   1. RULES.md's worked example: Didi wins; Aama seen 5, Buwa unseen 2, Didi 7,
+#      Dai seen 0. Nets Aama +3, Buwa −16, Didi +30, Dai −17.
+#   2. Aama wins with eight dublees; Dai sits out. Aama seen 10, Buwa seen 4,
+#      Didi unseen 3. n = 3, T = 17; Buwa pays 17 + 3 + 5 − 12 = 13, Didi pays
+#      17 + 10 + 5 − 9 = 23. Nets Aama +36, Buwa −13, Didi −23.
+#   Totals: Aama 39, Buwa −29, Didi 7, Dai −17.
+# Session B, "Tihar" (kidnap, USD 0.10 a point, 1 Nov 2026): "AAMA" (the same
+# Aama, spelt differently), Didi, Kaka.
+#   1. Kaka wins; AAMA unseen with maal 6 (kidnapped: S_Kaka = 5 + 6 = 11,
+#      S_AAMA = 0), Didi seen 4. T = 15; AAMA pays 15 + 10 − 0 = 25, Didi pays
+#      15 + 3 − 12 = 6. Nets AAMA −25, Didi −6, Kaka +31.
+#   2. Better round, AAMA wins: AAMA seen 8, Didi seen 0, Kaka unseen 0. T = 8,
+#      m = 2; Didi pays (8 + 3) × 2 = 22, Kaka pays (8 + 10) × 2 = 36. AAMA +58.
+#   Totals: AAMA 33, Didi −28, Kaka −5.
 def make_dashain(owner) -> GameSession:
     session = make_session(owner, name="Dashain", stake="2.50", preset="pagat")
     GameSession.objects.filter(pk=session.pk).update(played_on=datetime.date(2026, 10, 2))

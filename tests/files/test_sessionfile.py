@@ -28,7 +28,7 @@ from scoring.engine.sessionfile import (
     parse_document,
     parse_stake,
 )
-from tests.samples import _DELETE, BUWA, PLAYERS, R2, _set, night
+from tests.samples import _DELETE, BUWA, PLAYERS, R2, _set, demo_doc, night
 
 
 def worked_example_file(**changes) -> dict:
@@ -1034,3 +1034,9 @@ def test_a_bad_night_is_refused_with_one_exact_line(change, message):
         loads(content if isinstance(content, str) else json.dumps(content))
     assert str(error.value) == message
     assert "\n" not in message
+
+
+def test_the_engine_alone_reads_the_gregorian_date():
+    """The pure engine knows one calendar; the app passes its reader (README)."""
+    doc = demo_doc() | {"played_on": "2083-07-26"}
+    assert loads(json.dumps(doc)).played_on.isoformat() == "2083-07-26"

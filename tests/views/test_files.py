@@ -377,12 +377,6 @@ def test_a_files_date_that_is_in_neither_calendar_is_refused(logged_in):
     assert_nothing_saved()
 
 
-def test_the_engine_alone_reads_the_gregorian_date():
-    """The pure engine knows one calendar; the app passes its reader (README)."""
-    doc = demo_doc() | {"played_on": "2083-07-26"}
-    assert loads(json.dumps(doc)).played_on.isoformat() == "2083-07-26"
-
-
 def test_a_150000_player_file_is_refused_on_the_web_naming_the_limit(logged_in):
     doc = demo_doc()
     doc["players"] = [f"Player {n}" for n in range(150_000)]
