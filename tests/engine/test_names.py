@@ -17,22 +17,15 @@ from scoring.engine.sessionfile import SessionFileError, loads
 from scoring.models import GameSession, Player
 from stats.records import load_rounds, player_stats
 from tests.samples import night as shared_night
+from tests.web_helpers import INVISIBLE, invisible_in
 
 COMPOSED = "Ren\u00e9"
 DECOMPOSED = "Rene\u0301"
-INVISIBLE = "a player name must have a visible letter or digit, not only invisible characters"
 
 
 def night() -> dict:
     """A fresh copy: the shared one holds the module's list of players."""
     return copy.deepcopy(shared_night())
-
-
-def invisible_in(name: str, code: str) -> str:
-    return (
-        f"{name} contains an invisible character (U+{code}, a zero-width or text-direction "
-        "control); type the name again without it"
-    )
 
 
 def _refused(name: str) -> str:
