@@ -36,8 +36,9 @@ def start_gunicorn(port: int, env: dict[str, str], *, workers: int = 1) -> subpr
 
 
 def wait_until_up(url: str, server: subprocess.Popen, seconds: float = 120) -> None:
+    # `server` is any process that should answer there: gunicorn, or a proxy.
     """Until `url` answers (a busy machine may take a while to start the server);
-    SystemExit if the server stops or the time runs out first."""
+    RuntimeError if the server stops or the time runs out first."""
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -47,7 +48,7 @@ def wait_until_up(url: str, server: subprocess.Popen, seconds: float = 120) -> N
             return  # it answered
         except OSError:  # refused while gunicorn boots
             if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit(f"gunicorn did not answer {url}") from None
+                raise RuntimeError(f"{url} did not answer") from None
             time.sleep(0.2)
 
 

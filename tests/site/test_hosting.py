@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 
@@ -204,29 +206,6 @@ def test_the_database_dump_restores_in_the_drill(tmp_path):
                 connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_up(url: str, process: subprocess.Popen) -> None:
-    import time
-    import urllib.request
-
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=30).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise AssertionError(f"{url} did not answer") from None
-            time.sleep(0.2)
-
-
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
 def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
     """deploy/Caddyfile in front of two gunicorn hosts: served through it, the
@@ -257,18 +236,7 @@ def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     assert run([sys.executable, "manage.py", "migrate", "-v0"], env).returncode == 0
     ports = [free_port(), free_port()]
-    hosts = [
-        subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("gunicorn")),
-                "marriage_site.wsgi",
-                *("--bind", f"127.0.0.1:{port}", "--workers", "1", "--no-control-socket"),
-            ],
-            cwd=ROOT,
-            env=env,
-        )
-        for port in ports
-    ]
+    hosts = [start_gunicorn(port, env) for port in ports]
     front = free_port()
     caddy_env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
     caddy_env |= {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
@@ -303,11 +271,5 @@ def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
             with urllib.request.urlopen(base + "/accounts/login/", timeout=30) as page:
                 assert page.status == 200
     finally:
-        caddy.terminate()
         for process in (caddy, *hosts):
-            if process.poll() is None:
-                process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)

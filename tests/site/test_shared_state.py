@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +20,7 @@ from django.urls import reverse
 
 from accounts import ratelimit
 from accounts.models import LoginFailures
+from benchmarks.hosts import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-didi-12345"
@@ -32,12 +32,6 @@ WORKED = {
     "Dai": ("seen", 0),
 }
 needs_redis = pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL (scripts/with-redis)")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def settings_under(**env: str) -> dict[str, object]:

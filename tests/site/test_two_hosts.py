@@ -17,10 +17,8 @@ import json
 import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -29,8 +27,9 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up
+
 ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = Path(sys.executable).with_name("gunicorn")
 PASSWORD = "pw-tara-12345"
 PLAYERS = ("Aama", "Buwa", "Didi", "Dai")
 
@@ -42,12 +41,6 @@ pytestmark = [
         reason="needs PostgreSQL and Redis: scripts/with-postgres scripts/with-redis",
     ),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -123,18 +116,6 @@ class Hosts:
         return result.stdout
 
 
-def wait_for(base: str, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            urllib.request.urlopen(base + "/accounts/login/", timeout=30).close()
-            return
-        except OSError:  # refused while gunicorn boots, or slow on a busy machine
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise AssertionError(f"gunicorn at {base} did not start") from None
-            time.sleep(0.2)
-
-
 @pytest.fixture(scope="module")
 def database_url():
     """A database of its own on the cluster in DATABASE_URL, dropped afterwards."""
@@ -183,30 +164,14 @@ def hosts(database_url, tmp_path_factory):
     try:
         for env in (env_a, env_b):
             port = free_port()
-            servers.append(
-                subprocess.Popen(
-                    [
-                        str(GUNICORN),
-                        "marriage_site.wsgi",
-                        *("--bind", f"127.0.0.1:{port}", "--workers", "2"),
-                        *("--no-control-socket", "--log-level", "warning"),
-                    ],
-                    cwd=ROOT,
-                    env=env,
-                )
-            )
+            servers.append(start_gunicorn(port, env, workers=2))
             bases.append(f"http://127.0.0.1:{port}")
         for base, server in zip(bases, servers, strict=True):
-            wait_for(base, server)
+            wait_until_up(base + "/accounts/login/", server)
         yield Hosts(bases[0], bases[1], env_a)
     finally:
         for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop(server)
 
 
 @pytest.fixture
