@@ -7,7 +7,8 @@
   var form = document.getElementById("round-form");
   var preview = document.getElementById("preview");
   var words = document.getElementById("offline-preview-strings");
-  if (!form || !preview || !words || !form.dataset.settlement) return;
+  var skeleton = document.getElementById("breakdown-template");
+  if (!form || !preview || !words || !skeleton || !form.dataset.settlement) return;
   var t = words.dataset;
   var modules = null;
   var num = String; // grouper(numbers), once the modules are loaded
@@ -107,45 +108,61 @@
     return (n > 0 ? "+" : "") + num(n);
   }
 
-  function figure(name, value) {
-    var span = element("span", "figure", name + " = ");
-    span.appendChild(element("b", "", num(value)));
-    return span;
+  // A copy of `template` (the server's markup, templates/scoring/rounds/_breakdown.html
+  // rendered with slots: scoring/templatetags/slots.py) filled with `data`: each
+  // <template data-slot> becomes the text of its value, each data-if / data-unless
+  // part is kept or dropped, each data-each part is repeated once per item (an
+  // item's values first, then those around it), and data-hook-* sets an attribute
+  // (data-hook-class adds classes). Text only: a value is never read as HTML.
+  function filled(template, data) {
+    var copy = template.content.cloneNode(true);
+    fill(copy, data);
+    return copy;
   }
 
-  // Every payment in words, folded into one "In words" at the end, as the
-  // server's preview has it.
-  function inWords(module, result) {
-    var box = element("details", "in-words-all");
-    box.appendChild(element("summary", "", t.inWords));
-    var list = element("ul");
-    result.players.forEach(function (p) {
-      list.appendChild(
-        element(
-          "li",
-          "in-words",
-          module.playerSentence(result, p, { translate: translate, num: num }),
-        ),
-      );
+  function value(data, name) {
+    if (!(name in data)) throw new Error("the breakdown has no value for " + name);
+    return data[name];
+  }
+
+  function fill(root, data) {
+    root.querySelectorAll("*").forEach(function (node) {
+      Array.from(node.attributes).forEach(function (attribute) {
+        if (attribute.name.indexOf("data-hook-") !== 0) return;
+        var target = attribute.name.slice("data-hook-".length);
+        var given = String(value(data, attribute.value));
+        node.removeAttribute(attribute.name);
+        if (target === "class") {
+          given.split(" ").forEach(function (name) {
+            if (name) node.classList.add(name);
+          });
+        } else {
+          node.setAttribute(target, given);
+        }
+      });
     });
-    box.appendChild(list);
-    return box;
+    // Only the parts at this level: those inside a part are filled with it.
+    root.querySelectorAll("template").forEach(function (part) {
+      var hook = part.dataset;
+      var parts = [];
+      if ("slot" in hook) {
+        parts = [document.createTextNode(String(value(data, hook.slot)))];
+      } else if ("if" in hook || "unless" in hook) {
+        var given = value(data, "if" in hook ? hook.if : hook.unless);
+        var holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
+        if (holds === "if" in hook) parts = [filled(part, data)];
+      } else if ("each" in hook) {
+        parts = value(data, hook.each).map(function (item) {
+          return filled(part, Object.assign(Object.create(data), item));
+        });
+      }
+      part.replaceWith.apply(part, parts);
+    });
   }
 
-  function breakdown(module, words, result) {
-    var box = element("div", "breakdown");
-    var figures = element("p", "figures");
-    figures.appendChild(figure("T", result.total));
-    figures.appendChild(figure("n", result.n));
-    figures.appendChild(figure("m", result.multiplier));
-    if (!result.winner) figures.appendChild(element("span", "muted", t.noWinner));
-    box.appendChild(figures);
-    var explained = element("p", "muted small", t.eachLoser + " ");
-    var guide = element("a", "", t.howItWorks);
-    guide.href = t.howItWorksUrl;
-    explained.appendChild(guide);
-    box.appendChild(explained);
-    var list = element("ul", "breakdown-list");
+  // The values _breakdown.html's slots name, from settlement.js's result.
+  function breakdownData(module, words, result) {
+    var say = { translate: translate, num: num };
     // What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"
     // (the winner_take filter's).
     var pays = result.players
@@ -166,72 +183,56 @@
         .join(" + ") +
       " = " +
       (take >= 0 ? num(take) : "−" + num(-take));
-    result.players.forEach(function (p) {
-      var li = element("li", "breakdown-player" + (p.is_winner ? " winner" : ""));
-      li.dataset.player = p.player;
-      var who = element("div", "who");
-      who.appendChild(element("b", "", p.player));
-      if (p.is_winner) who.appendChild(element("span", "tag win", t.winner));
-      who.appendChild(element("span", "tag", p.status === "seen" ? t.seen : t.unseen));
-      if (p.dhoos) who.appendChild(element("span", "tag dhoos", t.dhoos));
-      if (p.dublees) who.appendChild(element("span", "tag", t.byDublees));
-      who.appendChild(
-        element("span", "net num " + (p.net > 0 ? "pos" : p.net < 0 ? "neg" : ""), signed(p.net)),
-      );
-      li.appendChild(who);
-      var calc = element("div", "calc");
-      calc.appendChild(element("span", "", "S = " + num(p.points)));
-      var held = translate("maal") + " " + num(p.maal);
-      if (p.tunnel) {
-        held += " + " + translate("tunnel") + " " + num(p.counted_tunnel);
-        if (p.counted_tunnel !== p.tunnel) held += "/" + num(p.tunnel);
-      }
-      calc.appendChild(element("span", "muted small", "(" + held + ")"));
-      if (result.winner && !p.is_winner) {
-        calc.appendChild(element("span", "w", "w = " + num(p.w)));
-        // unseen_pairs = skip (RULES.md 3a): T_seen and k·S on an unseen loser's line.
-        calc.appendChild(element("span", "ns", (p.seen_only ? "k·S = " : "n·S = ") + num(p.n_s)));
-        var base = p.seen_only ? result.total_seen : result.total;
-        var sum =
-          "(" + num(base) + " + " + num(p.w) + " − " + num(p.n_s) + ") × " + result.multiplier;
-        var formula = element("span", "formula", sum + " = ");
-        formula.appendChild(element("b", "", num(p.pay)));
-        calc.appendChild(formula);
-      } else if (p.is_winner) {
-        calc.appendChild(element("span", "formula", t.receives + " " + collects));
-      }
-      if (p.dhoos_net) calc.appendChild(element("span", "", t.dhoos + " " + signed(p.dhoos_net)));
-      li.appendChild(calc);
-      // A note with no words in the page's language is left out, never shown in English.
-      var shown = p.notes.filter(function (note) {
-        return english || note.id in catalogue;
-      });
-      if (shown.length) {
-        var notes = element("ul", "notes small");
-        shown.forEach(function (note) {
-          notes.appendChild(element("li", "", module.fill(note.id, note.params, translate)));
-        });
-        li.appendChild(notes);
-      }
-      list.appendChild(li);
-    });
-    box.appendChild(list);
-    // Who sat the round out but pays a dhoos in it (next_round_winner, RULES.md 3a).
-    if (result.outside && result.outside.length) {
-      var outside = element("ul", "breakdown-outside small");
-      result.outside.forEach(function (owed) {
-        outside.appendChild(
-          element(
-            "li",
-            "",
-            words.outsideSentence(result, owed, { translate: translate, num: num }),
-          ),
-        );
-      });
-      box.appendChild(outside);
-    }
-    box.appendChild(inWords(words, result));
-    return box;
+    return {
+      total: num(result.total),
+      n: num(result.n),
+      times: num(result.multiplier),
+      no_winner: !result.winner,
+      total_seen: num(result.total_seen),
+      take: collects,
+      players: result.players.map(function (p) {
+        return {
+          player: p.player,
+          winner_class: p.is_winner ? "winner" : "",
+          winner: p.is_winner,
+          seen: p.status === "seen",
+          dhoos: p.dhoos,
+          dublees: p.dublees,
+          net: signed(p.net),
+          sign: p.net > 0 ? "pos" : p.net < 0 ? "neg" : "", // the sign_class filter's
+          points: num(p.points),
+          maal: num(p.maal),
+          tunnel: Boolean(p.tunnel),
+          counted: num(p.counted_tunnel),
+          cut: p.counted_tunnel !== p.tunnel,
+          held: num(p.tunnel),
+          loser: Boolean(result.winner) && !p.is_winner,
+          seen_only: Boolean(p.seen_only),
+          w: num(p.w),
+          ns: num(p.n_s),
+          pay: num(p.pay),
+          receives: p.is_winner,
+          dhoos_net: p.dhoos_net ? signed(p.dhoos_net) : "",
+          // A note with no words in the page's language is left out, never shown in English.
+          notes: p.notes
+            .filter(function (note) {
+              return english || note.id in catalogue;
+            })
+            .map(function (note) {
+              return { note: module.fill(note.id, note.params, translate) };
+            }),
+          words: words.playerSentence(result, p, say),
+        };
+      }),
+      // Who sat the round out but pays a dhoos in it (next_round_winner, RULES.md 3a).
+      outside: (result.outside || []).map(function (owed) {
+        return { said: words.outsideSentence(result, owed, say) };
+      }),
+    };
+  }
+
+  function breakdown(module, words, result) {
+    return filled(skeleton, breakdownData(module, words, result));
   }
 
   // Fields of a player's line, and of the round (scoring/forms/rounds.py).
