@@ -41,6 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up  # noqa: E402
+
 PHONE_COUNTS = (10, 50)
 
 
@@ -71,45 +73,10 @@ def cpu_seconds(pid: int) -> float:
     return total / ticks
 
 
-def wait_for(port: int, seconds: float = 90) -> None:
-    """Until the server answers (a busy machine may take a while to start it)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            connection.request("GET", "/bench/trivial/")
-            if connection.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.3)
-    raise SystemExit(f"gunicorn did not answer on port {port} within {seconds:g} s")
-
-
-def start_gunicorn(env: dict[str, str], workers: int) -> tuple[subprocess.Popen, int]:
-    from benchmarks.run import free_port
-
+def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    server = subprocess.Popen(
-        [
-            str(gunicorn),
-            "marriage_site.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--no-control-socket",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env={**os.environ, **env},
-    )
-    try:
-        wait_for(port)
-    except BaseException:
-        server.terminate()
-        raise
+    server = start_gunicorn(port, {**os.environ, **env}, workers=workers)
+    wait_until_up(f"http://127.0.0.1:{port}/bench/trivial/", server)
     return server, port
 
 
@@ -236,7 +203,7 @@ def table_of_phones(env: dict[str, str], owner, workers: int, seconds: int, save
     client = Client()
     client.force_login(owner)
     cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
-    server, port = start_gunicorn(env, workers)
+    server, port = start_server(env, workers)
     try:
         print(
             f"\nA table of phones: gunicorn on 127.0.0.1 ({workers} workers); each phone asks "
@@ -310,11 +277,7 @@ def table_of_phones(env: dict[str, str], owner, workers: int, seconds: int, save
                 per = 10 * (cpu - idle) / rate if rate else 0.0  # ms of CPU per request
                 print(f"{name:44} {rate:8.1f} {cpu:8.1f} {per:11.2f}")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 def main() -> None:

@@ -37,7 +37,6 @@ import random
 import re
 import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -50,6 +49,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up  # noqa: E402
+
 TARGET = 3.0  # under gunicorn, every warm page within 3× the trivial view
 AFTER_CHANGE_TARGET = 6.0  # the session page after a change, × the log-in page
 ALL_ROUNDS_MS = 30.0  # every round of the night (?all=1), after a change
@@ -494,23 +496,6 @@ def last_round(session) -> int:
     return session.rounds.order_by("-number").values_list("pk", flat=True)[0]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for(url: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not answer {url} within {seconds} s")
-
-
 def wrk(url: str, seconds: int, headers: dict[str, str] | None = None) -> float:
     command = ["wrk", "-t2", "-c8", f"-d{seconds}s", "--latency"]
     for key, value in (headers or {}).items():
@@ -530,24 +515,9 @@ def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: i
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    server = subprocess.Popen(
-        [
-            str(gunicorn),
-            "marriage_site.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--no-control-socket",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env={**os.environ, **env},
-    )
+    server = start_gunicorn(port, {**os.environ, **env}, workers=workers)
     try:
-        wait_for(f"{base}/bench/trivial/")
+        wait_until_up(f"{base}/bench/trivial/", server)
         token = session.share_token
         etag = f'"{_etag(None, token)}"'
         check = urllib.request.Request(f"{base}/s/{token}/live/", headers={"If-None-Match": etag})
@@ -579,11 +549,7 @@ def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: i
             ("leaderboard (owner)", wrk(f"{base}/leaderboard/", seconds, cookie)),
         ]
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 def print_carried(owner, rounds: int, repeat: int) -> None:

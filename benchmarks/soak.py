@@ -53,7 +53,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.run import configure, free_port  # noqa: E402
+from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up  # noqa: E402
+from benchmarks.run import configure  # noqa: E402
 
 PLAYERS = ("Aama", "Buwa", "Didi", "Dai")
 UNDO_ROUND = re.compile(r'name="round" value="(\d+)"')
@@ -185,17 +186,6 @@ def back_up(directory: Path, env: dict[str, str], deadline: float, tally: Tally)
                 tally.failed_backups.append(result.stderr.strip().splitlines()[-1:][0])
 
 
-def wait_for(url: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=10):
-                return
-        except OSError:  # refused while gunicorn boots, or slow on a busy machine
-            time.sleep(0.3)
-    raise SystemExit(f"gunicorn did not answer {url} within {seconds} s")
-
-
 def stored_markers(session_ids: list[int]) -> tuple[Counter[tuple[int, int]], set[tuple[int, int]]]:
     """(session, marker) of every stored round (a Counter: duplicates show as 2),
     and of every round an undo removed (from the audit trail)."""
@@ -270,25 +260,9 @@ def main() -> None:
             env = dict(os.environ)  # configure() put the settings there
             if args.hosts > 1:
                 env["CACHE_DIR"] = str(tmp / f"cache-host-{host + 1}")  # each machine its own
-            servers.append(
-                subprocess.Popen(
-                    [
-                        str(Path(sys.executable).with_name("gunicorn")),
-                        "marriage_site.wsgi",
-                        "--bind",
-                        f"127.0.0.1:{port}",
-                        "--workers",
-                        str(args.workers),
-                        "--no-control-socket",
-                        "--log-level",
-                        "warning",
-                    ],
-                    cwd=ROOT,
-                    env=env,
-                )
-            )
-        for base in bases:
-            wait_for(f"{base}/accounts/login/")
+            servers.append(start_gunicorn(port, env, workers=args.workers))
+        for base, server in zip(bases, servers, strict=True):
+            wait_until_up(f"{base}/accounts/login/", server)
         tally = Tally()
         markers = itertools.count(1)  # shared: no two saves anywhere use one marker
         phones = []
@@ -358,12 +332,7 @@ def main() -> None:
             sys.exit(1)
     finally:
         for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop(server)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

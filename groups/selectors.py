@@ -15,14 +15,16 @@ from decimal import Decimal
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from localise.numbers import NumberFormat
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
-from scoring.models import GameSession, Player, RoundEntry
+from scoring.models import GameSession, Player, RoundEntry, SavedKey
+from scoring.selectors.files import session_doc
+from scoring.selectors.saves import saved_object
 from scoring.selectors.snapshot import read_snapshot
-from scoring.services import session_doc
 from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
 
@@ -331,3 +333,56 @@ def today() -> date:
     from django.utils import timezone
 
     return timezone.localdate()
+
+
+# What a one-time key saved before, and why a member stays: reads the writes use.
+
+
+def saved_group(saved: SavedKey, *, owner) -> Group:
+    return saved_object(saved, Group.objects.filter(owner=owner), "group", "groupfile")
+
+
+def saved_member(saved: SavedKey, *, group: Group) -> Member:
+    return saved_object(saved, Member.objects.filter(group=group), "member")
+
+
+def removal_problem(member: Member) -> str | None:
+    """Why the member cannot leave the group, or None."""
+    evenings = Player.objects.filter(
+        session__purse_evening__group_id=member.group_id, name_key=member.name_key
+    ).count()
+    payments = (
+        Payment.objects.filter(payer=member).count() + Payment.objects.filter(payee=member).count()
+    )
+    if evenings and payments:
+        return _(
+            "%(name)s played %(evenings)s and has %(payments)s in this group; their balance "
+            "depends on them, so they stay a member"
+        ) % {
+            "name": member.name,
+            "evenings": ngettext("%(count)d evening", "%(count)d evenings", evenings)
+            % {"count": evenings},
+            "payments": ngettext("%(count)d payment", "%(count)d payments", payments)
+            % {"count": payments},
+        }
+    if evenings:
+        return ngettext(
+            "%(name)s played %(count)d evening of this group; their balance depends on it, "
+            "so they stay a member",
+            "%(name)s played %(count)d evenings of this group; their balance depends on them, "
+            "so they stay a member",
+            evenings,
+        ) % {"name": member.name, "count": evenings}
+    if payments:
+        return ngettext(
+            "%(name)s has %(count)d payment in this group; delete it first",
+            "%(name)s has %(count)d payments in this group; delete those first",
+            payments,
+        ) % {"name": member.name, "count": payments}
+    return None
+
+
+def saved_payment(saved: SavedKey, *, group: Group) -> Payment:
+    payment = saved_object(saved, Payment.objects.filter(group=group), "payment")
+    payment.replayed = True  # type: ignore[attr-defined]
+    return payment

@@ -13,11 +13,12 @@ from django.utils.translation import gettext as _
 
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.names import player_key
-from scoring.models import GameSession, Player, SavedKey
-from scoring.services import AlreadySaved, save_document
+from scoring.models import GameSession, Player
+from scoring.services import save_document
 from scoring.services.savekeys import once, remember_save
 
 from .models import Evening, Group, Member, Payment, PaymentChange
+from .selectors import removal_problem, saved_group, saved_member, saved_payment
 
 
 class GroupError(Exception):
@@ -55,17 +56,6 @@ def _create_group(
     return group
 
 
-def saved_group(saved: SavedKey, *, owner) -> Group:
-    group = (
-        Group.objects.filter(pk=saved.object_pk, owner=owner).first()
-        if saved.kind in ("group", "groupfile") and saved.object_pk
-        else None
-    )
-    if group is None:
-        raise AlreadySaved(None)
-    return group
-
-
 def add_member(*, group: Group, name: str, user=None, save_key: str | None = None) -> Member:
     return once(
         lambda: _add_member(group=group, name=name, user=user, save_key=save_key),
@@ -84,17 +74,6 @@ def _add_member(*, group: Group, name: str, user, save_key: str | None) -> Membe
     return member
 
 
-def saved_member(saved: SavedKey, *, group: Group) -> Member:
-    member = (
-        Member.objects.filter(pk=saved.object_pk, group=group).first()
-        if saved.kind == "member" and saved.object_pk
-        else None
-    )
-    if member is None:
-        raise AlreadySaved(None)
-    return member
-
-
 @transaction.atomic
 def rename_member(*, member: Member, name: str) -> None:
     """A new name for the member, in every evening of the group at once (each
@@ -106,32 +85,6 @@ def rename_member(*, member: Member, name: str) -> None:
     for player in Player.objects.filter(session_id__in=sessions, name_key=old_key):
         player.name = name
         player.save(update_fields=["name"])
-
-
-def removal_problem(member: Member) -> str | None:
-    """Why the member cannot leave the group, or None."""
-    evenings = Player.objects.filter(
-        session__purse_evening__group_id=member.group_id, name_key=member.name_key
-    ).count()
-    payments = (
-        Payment.objects.filter(payer=member).count() + Payment.objects.filter(payee=member).count()
-    )
-    if evenings and payments:
-        return _(
-            "%(name)s played %(evenings)d evening(s) and has %(payments)d payment(s) in this "
-            "group; their balance depends on them, so they stay a member"
-        ) % {"name": member.name, "evenings": evenings, "payments": payments}
-    if evenings:
-        return _(
-            "%(name)s played %(evenings)d evening(s) of this group; their balance depends on "
-            "them, so they stay a member"
-        ) % {"name": member.name, "evenings": evenings}
-    if payments:
-        return _("%(name)s has %(payments)d payment(s) in this group; delete those first") % {
-            "name": member.name,
-            "payments": payments,
-        }
-    return None
 
 
 @transaction.atomic
@@ -265,18 +218,6 @@ def _record_payment(
     )
     remember_save(user=user, key=save_key, kind="payment", object_pk=payment.pk)
     payment.replayed = False  # type: ignore[attr-defined]
-    return payment
-
-
-def saved_payment(saved: SavedKey, *, group: Group) -> Payment:
-    payment = (
-        Payment.objects.filter(pk=saved.object_pk, group=group).first()
-        if saved.kind == "payment" and saved.object_pk
-        else None
-    )
-    if payment is None:
-        raise AlreadySaved(None)
-    payment.replayed = True  # type: ignore[attr-defined]
     return payment
 
 

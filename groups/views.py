@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.engine.groupfile import dumps, export_group
+from scoring.forms import refused_status
 from scoring.forms.rules import preset_options
 from scoring.forms.sessions import SessionForm
 from scoring.models import SavedKey
-from scoring.services import AlreadySaved, create_session
-from scoring.services.savekeys import earlier_save, posted_save_key
+from scoring.selectors.saves import AlreadySaved, earlier_save, posted_save_key
+from scoring.services import create_session
 from scoring.web.pagecache import render_page
 
 from . import selectors, services
@@ -65,7 +66,7 @@ def group_list(request: HttpRequest) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _group_created(request, services.saved_group(earlier, owner=request.user)),
+            lambda: _group_created(request, selectors.saved_group(earlier, owner=request.user)),
             "group_list",
         )
     if request.method == "POST" and form.is_valid():
@@ -82,7 +83,7 @@ def group_list(request: HttpRequest) -> HttpResponse:
     for group in selectors.groups_for(request.user.pk):
         purse = selectors.group_purse(group, payments_limit=1)
         groups.append((group, purse))
-    status = 400 if form.is_bound else 200
+    status = refused_status(form)
     return render(request, "groups/list.html", {"groups": groups, "form": form}, status=status)
 
 
@@ -151,7 +152,7 @@ def member_list(request: HttpRequest, group_id: int) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _member_added(request, group, services.saved_member(earlier, group=group)),
+            lambda: _member_added(request, group, selectors.saved_member(earlier, group=group)),
             "group_list",
         )
     form = MemberForm(request.POST or None, group=group)
@@ -163,7 +164,7 @@ def member_list(request: HttpRequest, group_id: int) -> HttpResponse:
             save_key=posted_save_key(request),
         )
         return _member_added(request, group, member)
-    status = 400 if form.is_bound else 200
+    status = refused_status(form)
     members = list(Member.objects.filter(group=group))
     return render(
         request,
@@ -201,9 +202,9 @@ def member_edit(request: HttpRequest, group_id: int, member_id: int) -> HttpResp
             "group": group,
             "member": member,
             "form": form,
-            "problem": services.removal_problem(member),
+            "problem": selectors.removal_problem(member),
         },
-        status=400 if form.is_bound and not form.is_valid() else 200,
+        status=refused_status(form),
     )
 
 
@@ -277,7 +278,7 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
             "group": group,
             "presets": _presets(),
         },
-        status=400 if form.is_bound else 200,
+        status=refused_status(form),
     )
 
 
@@ -308,7 +309,7 @@ def evening_add(request: HttpRequest, group_id: int) -> HttpResponse:
         request,
         "groups/evening_add.html",
         {"group": group, "form": form, "has_sessions": sessions.exists()},
-        status=400 if form.is_bound else 200,
+        status=refused_status(form),
     )
 
 
@@ -339,7 +340,7 @@ def payment_new(request: HttpRequest, group_id: int) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _payment_saved(request, group, services.saved_payment(earlier, group=group)),
+            lambda: _payment_saved(request, group, selectors.saved_payment(earlier, group=group)),
             "group_list",
         )
     form = PaymentForm(request.POST or None, group=group)
@@ -379,7 +380,7 @@ def payment_new(request: HttpRequest, group_id: int) -> HttpResponse:
         request,
         "groups/payment_form.html",
         {"group": group, "form": form, "payment": None},
-        status=400 if form.is_bound else 200,
+        status=refused_status(form),
     )
 
 
@@ -436,7 +437,7 @@ def payment_edit(request: HttpRequest, group_id: int, payment_id: int) -> HttpRe
         request,
         "groups/payment_form.html",
         {"group": group, "form": form, "payment": payment},
-        status=400 if form.is_bound else 200,
+        status=refused_status(form),
     )
 
 
@@ -503,7 +504,7 @@ def group_import(request: HttpRequest) -> HttpResponse:
     if earlier is not None:
         return _saved_once(
             request,
-            lambda: _imported(request, services.saved_group(earlier, owner=request.user)),
+            lambda: _imported(request, selectors.saved_group(earlier, owner=request.user)),
             "group_list",
         )
     form = GroupImportForm(request.POST or None, request.FILES or None)
@@ -514,9 +515,7 @@ def group_import(request: HttpRequest) -> HttpResponse:
             doc=form.doc, owner=request.user, save_key=posted_save_key(request)
         )
         return _imported(request, group)
-    return render(
-        request, "groups/import.html", {"form": form}, status=400 if form.is_bound else 200
-    )
+    return render(request, "groups/import.html", {"form": form}, status=refused_status(form))
 
 
 def _imported(request: HttpRequest, group: Group) -> HttpResponse:

@@ -216,7 +216,7 @@ class RoundEntry(models.Model):
 
 class RoundChange(models.Model):
     """The audit trail: one row per change to a round, with who made it and the
-    round as it was before and after (see services.round_snapshot)."""
+    round as it was before and after (see services/rounds.py round_snapshot)."""
 
     ACTIONS = [
         ("create", _("Created")),

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring.models import GameSession, Player
+from scoring.models import GameSession
 
 from .models import CoScorer, Invite, Seat, SeatEntry, new_token
 
@@ -102,7 +102,3 @@ def accept_invite(*, invite: Invite, user) -> CoScorer | None:
 
 def remove_co_scorer(*, co_scorer: CoScorer) -> None:
     co_scorer.delete()
-
-
-def seat_player(seat: Seat) -> Player:
-    return seat.player

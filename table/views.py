@@ -36,6 +36,7 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.selectors.versions import owned_version, version_of
 from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
+from scoring.web.live import POLL_SECONDS, live_etag
 
 from . import services
 from .forms import SeatForm
@@ -44,7 +45,6 @@ from .models import CoScorer, Invite, Seat, SeatEntry
 # A change shows on every following phone within this (plus one request):
 # half of it on average. An unchanged session answers each poll with a bare
 # 304, and a hidden page does not poll at all (static/js/follow.js).
-POLL_SECONDS = 1
 
 
 def qr_svg(url: str, title: str) -> SafeString:
@@ -64,8 +64,7 @@ def _fresh(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _validator(version: str) -> str:
-    return f"{version}-{get_language()}"
+_validator = live_etag
 
 
 # --- The owner's pages: seats and co-scorers ---------------------------------------------------
@@ -323,14 +322,14 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, said)
             return redirect("seat_page", token=seat.token)
         else:
-            status = 400
+            status = 422
         if wants_json:
             errors = {
                 name: [f"{_(name)}: {m}" if name != "round" else m for m in found]
                 for name, found in form.errors.items()
             }
             return _fresh(JsonResponse({"ok": False, "errors": errors}, status=status))
-        context = _seat_context(seat, form if status == 400 else None)
+        context = _seat_context(seat, form if status == 422 else None)
         context["refused"] = form.errors
         return _fresh(render(request, "table/seat.html", context, status=status))
     return _fresh(render(request, "table/seat.html", _seat_context(seat)))

@@ -17,6 +17,7 @@ from scoring.engine import Entry, RoundInput, sessionfile
 from scoring.engine.sessionfile import loads
 from scoring.management.commands.demo import DEMO_FILE
 from scoring.models import GameSession, Player, Round, RoundEntry
+from scoring.selectors.files import export_session
 from tests.web_helpers import make_session
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +69,7 @@ def _sessions():
 
 
 def _export(session: GameSession) -> dict:
-    return json.loads(json.dumps(services.export_session(session)))
+    return json.loads(json.dumps(export_session(session)))
 
 
 def test_export_all_then_import_into_an_empty_database_reproduces_everything(tmp_path):

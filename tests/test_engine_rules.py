@@ -16,6 +16,7 @@ from scoring.engine.rules import (
     OPTION_HELP,
     OPTION_LABELS,
     OPTION_NAMES,
+    OPTIONS,
     check_option,
     closest_preset,
     preset_of,
@@ -70,10 +71,22 @@ PRESET_OPTIONS = {
 }
 
 
+def later_options(preset: str) -> dict[str, object]:
+    """The options declared after this table was written, at their declared value
+    in `preset` (a default that changes nothing, unless the declaration names the
+    preset): each is tested with its own rows, so adding one edits no test here."""
+    return {
+        name: OPTIONS[name].presets.get(preset, OPTIONS[name].default)
+        for name in OPTION_NAMES
+        if name not in PAGAT
+    }
+
+
 @pytest.mark.parametrize("preset", PRESET_OPTIONS)
 def test_each_preset_has_the_options_of_rules_md(preset):
-    assert make_rules(preset).to_options() == PRESET_OPTIONS[preset]
-    assert PRESETS[preset].to_options() == PRESET_OPTIONS[preset]
+    expected = PRESET_OPTIONS[preset] | later_options(preset)
+    assert make_rules(preset).to_options() == expected
+    assert PRESETS[preset].to_options() == expected
 
 
 def test_the_presets_are_exactly_the_five_of_rules_md():
@@ -103,8 +116,9 @@ def test_pagat_is_the_default():
 
 
 def test_every_option_is_named_labelled_and_explained():
-    assert set(OPTION_NAMES) == set(PAGAT)
-    assert set(OPTION_HELP) == set(OPTION_LABELS) == {*PAGAT, "maal_points"}
+    assert set(OPTION_NAMES) >= set(PAGAT)
+    assert set(OPTION_HELP) == set(OPTION_LABELS) == {*OPTION_NAMES, "maal_points"}
+    assert all(OPTION_LABELS.values())
     assert all(text.endswith(")") or text.endswith(".") for text in OPTION_HELP.values())
 
 
@@ -116,7 +130,7 @@ def test_rules_are_immutable():
 
 def test_overrides_go_on_top_of_the_preset():
     rules = make_rules("kidnap", seen_payment=5, unseen_tunnel="count")
-    assert rules.to_options() == PRESET_OPTIONS["kidnap"] | {
+    assert rules.to_options() == PRESET_OPTIONS["kidnap"] | later_options("kidnap") | {
         "seen_payment": 5,
         "unseen_tunnel": "count",
     }
@@ -126,9 +140,9 @@ def test_overrides_go_on_top_of_the_preset():
 def test_rules_from_a_session_files_rules_object():
     rules = rules_from_options({"preset": "murder", "dhoos_penalty": 20, "max_players": 8})
     assert rules == dataclasses.replace(PRESETS["murder"], dhoos_penalty=20, max_players=8)
-    assert rules_from_options({"unseen_maal": "kidnap"}).to_options() == PAGAT | {
-        "unseen_maal": "kidnap"
-    }
+    assert rules_from_options({"unseen_maal": "kidnap"}).to_options() == PAGAT | later_options(
+        "pagat"
+    ) | {"unseen_maal": "kidnap"}
 
 
 @pytest.mark.parametrize("preset", PRESET_OPTIONS)
@@ -281,9 +295,24 @@ def test_every_option_refuses_a_bad_value_by_name(name, value, message):
     assert str(error.value) == message
 
 
-def test_all_of_the_options_are_tested_here():
-    assert {name for name, _ in VALID} == set(OPTION_NAMES)
-    assert {name for name, _, _ in INVALID} >= set(OPTION_NAMES)
+def test_all_of_the_options_of_this_table_are_tested_here():
+    assert {name for name, _ in VALID} >= set(PAGAT)
+    assert {name for name, _, _ in INVALID} >= set(PAGAT)
+
+
+@pytest.mark.parametrize("name", OPTION_NAMES)
+def test_every_declared_option_takes_its_values_and_refuses_another_kind(name):
+    """From the declaration alone, so an option added later is checked here too."""
+    declared = OPTIONS[name]
+    takes = {
+        "bool": [False, True],
+        "choice": list(declared.choices),
+        "whole": [declared.low, declared.high],
+    }[declared.kind]
+    for value in takes:
+        assert getattr(make_rules(**{name: value}), name) == value
+    with pytest.raises(RuleError, match=rf"^rule {name}: must be "):
+        check_option(name, "not a value")
 
 
 def test_unknown_preset():

@@ -20,6 +20,7 @@ from localise.forms import EitherCalendarDateField
 from scoring import services
 from scoring.engine.sessionfile import loads
 from scoring.models import GameSession, Player, Round, RoundEntry
+from scoring.selectors.files import export_session
 
 from .web_helpers import make_session, worked_round
 
@@ -233,7 +234,7 @@ def test_a_confirmed_second_copy_is_imported(logged_in, owner):
     assert response.status_code == 302
     assert response["Location"] == reverse("session_detail", args=[second.pk])
     assert GameSession.objects.count() == 2 and Round.objects.count() == 8
-    assert services.export_session(second) == services.export_session(GameSession.objects.first())
+    assert export_session(second) == export_session(GameSession.objects.first())
     page = logged_in.get(response["Location"]).content.decode()
     assert "Imported Dashain 2026 (demo): 4 players, 4 rounds." in page
     # A double tap on the answer: the same key, answered as the first.
@@ -257,7 +258,7 @@ def test_the_same_evening_written_otherwise_is_asked_about(logged_in, owner):
     upload(logged_in, DEMO.read_text(encoding="utf-8"))
     # Its own export (rules resolved, nets and totals added), a stake of "2.5",
     # the entries of each round in another order, no date: the same evening.
-    doc = services.export_session(GameSession.objects.get())
+    doc = export_session(GameSession.objects.get())
     doc["stake_per_point"] = "2.5"
     del doc["played_on"]
     for round_ in doc["rounds"]:

@@ -24,6 +24,7 @@ from scoring.engine.numbers import parse_whole
 from scoring.engine.rules import OPTION_NAMES, PRESETS
 from scoring.engine.sessionfile import export_document, loads
 from scoring.models import GameSession, Player, Round, RoundChange, RoundEntry
+from scoring.selectors.files import export_session
 from tests.web_helpers import make_session
 
 pytestmark = pytest.mark.django_db
@@ -227,9 +228,7 @@ def test_import_saves_whole_or_refuses_with_a_message(folder, text):
     doc = loads(text)
     # A file without a date is saved as played today.
     expected = export_document(replace(doc, played_on=doc.played_on or session.played_on))
-    assert json.loads(json.dumps(services.export_session(session))) == json.loads(
-        json.dumps(expected)
-    )
+    assert json.loads(json.dumps(export_session(session))) == json.loads(json.dumps(expected))
 
 
 # --- Round form --------------------------------------------------------------------------------

@@ -147,12 +147,13 @@ def test_every_option_appears_with_its_example(client):
     with translation.override("en"):
         options = {option.name: option for option in guide.options()}
     assert list(options) == [*OPTION_NAMES, TABLE_OPTION]
-    for option in options.values():
-        # Each example shows what the option changes: a figure or a refusal.
+    for name in guide.EXAMPLES:
+        # Each example written for an option shows what it changes: a figure or a refusal.
+        option = options[name]
         changed = any(cell.changed for row in option.rows for cell in row.cells)
         refused = any(column.problem for column in option.columns)
         assert changed or refused, option.name
-        assert len(option.columns) >= 2, option.name
+    assert all(len(option.columns) >= 2 for option in options.values())
     nets = {row.label: [c.value for c in row.cells] for row in options["unseen_maal"].rows}
     assert nets == {"A": [3, 5, 3], "B": [-16, -22, -24], "C": [30, 32, 38], "D": [-17, -15, -17]}
     assert [c.head for c in options["unseen_maal"].columns] == ["count", "void", "kidnap"]
@@ -205,3 +206,15 @@ def test_the_presets_and_tables_in_nepali():
     rows = {row.label: row.values for row in presets["rows"]}
     assert rows["अनसिनको माल"] == ("गनिन्छ", "किडन्याप", "शून्य", "गनिन्छ", "शून्य")
     assert tables["टिप्लु"][:2] == ("3, 7", "प्रत्येक 3")
+
+
+def test_an_option_with_no_example_of_its_own_is_shown_where_it_changes_a_figure(monkeypatch):
+    # The dublee bonus changes nothing on the worked example (not a dublee win): an
+    # option added without an example is tried on the other options' rounds instead.
+    monkeypatch.delitem(guide.EXAMPLES, "dublee_bonus")
+    with translation.override("en"):
+        options = {option.name: option for option in guide.options()}
+    bonus = options["dublee_bonus"]
+    assert [c.head for c in bonus.columns] == ["5", "0"]
+    assert "eight dublees" in bonus.setting  # a dublee win, where the bonus is paid
+    assert any(cell.changed for row in bonus.rows for cell in row.cells)

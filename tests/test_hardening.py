@@ -482,7 +482,7 @@ def test_a_concurrent_repeat_of_another_kind_is_refused_not_replayed(session, ow
         players=["Aama", "Buwa"],
         save_key=KEY,
     )
-    from scoring.services.savekeys import SaveKeyRefused
+    from scoring.selectors.saves import SaveKeyRefused
 
     with pytest.raises(SaveKeyRefused):
         services.add_round(session, worked_round(), user=owner, save_key=KEY)

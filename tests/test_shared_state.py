@@ -295,3 +295,41 @@ def test_while_redis_is_away_pages_are_read_from_the_database(owner, session, se
     assert refused.status_code == 503 and refused["Retry-After"] == "5"
     client.cookies.pop("sessionid", None)  # as the page a phone reloads
     assert client.get(reverse("login")).status_code == 200
+
+
+def test_the_deploy_check_says_nothing_without_redis(settings):
+    from accounts.checks import check_redis_keeps_the_counts
+
+    settings.REDIS_URL = ""
+    assert check_redis_keeps_the_counts(None) == []
+
+
+def test_the_deploy_check_says_nothing_of_a_redis_it_cannot_ask(settings):
+    from accounts.checks import check_redis_keeps_the_counts
+
+    # Not started yet when the check runs, say: the docs are all there is then.
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    assert check_redis_keeps_the_counts(None) == []
+
+
+@needs_redis
+def test_the_deploy_check_warns_of_a_redis_that_evicts(settings):
+    import redis
+
+    from accounts.checks import check_redis_keeps_the_counts
+
+    settings.REDIS_URL = REDIS_URL
+    assert check_redis_keeps_the_counts(None) == []  # scripts/with-redis: noeviction
+    client = redis.Redis.from_url(REDIS_URL)
+    client.config_set("maxmemory-policy", "allkeys-lru")
+    client.config_set("maxmemory", "100mb")
+    try:
+        [warning] = check_redis_keeps_the_counts(None)
+    finally:
+        client.config_set("maxmemory-policy", "noeviction")
+        client.config_set("maxmemory", "0")
+    assert warning.id == "accounts.W001"
+    assert warning.msg == (
+        "Redis may evict keys (maxmemory-policy allkeys-lru, maxmemory 104857600): "
+        "the failed log-in counts could be pushed out by other keys."
+    )

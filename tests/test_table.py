@@ -290,7 +290,7 @@ def test_the_round_form_follows_the_seat_feed(logged_in, session):
 
 def test_seat_entries_refused_with_the_round_forms_messages(session, seats):
     answer = _send(seats["Aama"], maal="five", tunnel="-2")
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["errors"] == {
         "maal": ["maal: must be a whole number, got 'five'"],
         "tunnel": ["tunnel: must not be negative, got -2"],
@@ -322,7 +322,7 @@ def test_the_calculators_card_check_covers_every_seat_together(session, seats):
     assert _send(seats["Aama"], maal="3", maal_tally=one, tiplu="QH").status_code == 200
     assert _send(seats["Buwa"], maal="3", maal_tally=one, tiplu="QH").status_code == 200
     refused = _send(seats["Didi"], maal="3", maal_tally=one, tiplu="QH")
-    assert refused.status_code == 400
+    assert refused.status_code == 422
     (message,) = refused.json()["errors"]["maal"]
     assert message == "maal: 3 tiplu held by Aama 1, Buwa 1, Didi 1: only 2 in play"
     assert SeatEntry.objects.count() == 2
@@ -330,7 +330,7 @@ def test_the_calculators_card_check_covers_every_seat_together(session, seats):
 
 def test_a_tally_must_agree_with_the_points_beside_it(session, seats):
     refused = _send(seats["Aama"], maal="9", maal_tally=json.dumps({"tiplu": 1}), tiplu="QH")
-    assert refused.status_code == 400
+    assert refused.status_code == 422
     assert refused.json()["errors"]["maal"][0].startswith("maal: the calculator counted maal 3")
 
 

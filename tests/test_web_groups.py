@@ -4,6 +4,7 @@ settle-up page saying what its group carried in."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import re
@@ -91,12 +92,12 @@ def test_a_part_payment_and_the_payment_forms_refusals(logged_in, group):
         ("10000000.01", "Amount: Ensure this value is less than or equal to 10000000."),
     ]:
         response = logged_in.post(url, {**base, "amount": amount})
-        assert response.status_code == 400
+        assert response.status_code == 422
         assert error in text(response)
     response = logged_in.post(url, {**base, "payee": bhai, "amount": "5"})
     assert "To: Bhai cannot pay themselves" in text(response)
     response = logged_in.post(url, {**base, "amount": "10", "paid_on": "2083-13-40"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert Payment.objects.filter(group=group).count() == 1
     logged_in.post(url, {**base, "amount": "10"})
     payment = Payment.objects.get(group=group, amount=Decimal("10.00"))
@@ -150,7 +151,7 @@ def test_members_rename_once_for_all_evenings_and_removal_refused(logged_in, gro
     ) == ["Tihar 1", "Tihar 2"]
     response = logged_in.post(reverse("group_member_delete", args=[group.pk, bhai.pk]), follow=True)
     assert (
-        "Bhai Sahib played 2 evening(s) and has 1 payment(s) in this group; their balance "
+        "Bhai Sahib played 2 evenings and has 1 payment in this group; their balance "
         "depends on them, so they stay a member" in text(response)
     )
     assert Member.objects.filter(pk=bhai.pk).exists()
@@ -186,6 +187,25 @@ def test_the_settle_up_page_says_what_the_group_carried_in(logged_in, group):
     assert "Aama → Didi: NPR 37.50" in page  # the whole group's payments to make now
 
 
+def test_the_first_evening_says_only_payments_were_carried_in(logged_in, group):
+    members = {m.name: m for m in group.members.all()}
+    services.record_payment(
+        group=group,
+        payer=members["Aama"],
+        payee=members["Didi"],
+        amount=Decimal("5.00"),
+        paid_on=datetime.date(2026, 9, 30),  # the day before Tihar 1
+    )
+    first = GameSession.objects.get(name="Tihar 1")
+    page = text(logged_in.get(reverse("settle_up", args=[first.pk])))
+    assert (
+        "Carried in from the group's payments made by this evening's date (no earlier evening):"
+        in page
+    )
+    assert "earlier evenings of the group" not in page and "Carried in from 0" not in page
+    assert "Aama 5.00" in page and "Didi -5.00" in page
+
+
 def test_web_export_then_import_gives_the_same_balances(logged_in, group):
     exported = logged_in.get(reverse("group_export", args=[group.pk]))
     document = json.loads(exported.content)
@@ -205,7 +225,7 @@ def test_a_bad_group_file_on_the_web_saves_nothing(logged_in):
     upload = io.BytesIO(json.dumps(data).encode())
     upload.name = "group.json"
     response = logged_in.post(reverse("group_import"), {"file": upload})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "payment 1, to: Sanu is not a member of the group" in text(response)
     assert Group.objects.count() == 0 and GameSession.objects.count() == 0
 
@@ -315,7 +335,7 @@ def test_a_new_groups_currency_is_bounded_once_upper_cased(logged_in):
     response = logged_in.post(
         reverse("group_list"), {"name": "Pokhara", "currency": "ß" * 8, "members": members}
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert (
         "a currency may be at most 8 characters once in capitals, got SSSSSSSSSSSSSSSS (16)"
     ) in unescape(response.content.decode())

@@ -12,6 +12,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import make_rules
 from scoring.models import GameSession, Round, RoundChange, RoundEntry
+from scoring.selectors.files import export_session
 
 from .web_helpers import WORKED, make_session, round_data
 
@@ -304,7 +305,7 @@ def test_an_imported_session_books_next_winner_dhoos(owner):
     saved = services.save_document(doc=doc, owner=owner)
     second = Round.objects.get(session=saved, number=2)
     assert nets(second) == {"A": 3 + 15, "B": -3 - 15}
-    assert services.export_session(saved)["totals"] == {"A": 21, "B": -21}
+    assert export_session(saved)["totals"] == {"A": 21, "B": -21}
     assert GameSession.objects.count() == 1
 
 

@@ -10,7 +10,8 @@ from django.db.models import Prefetch, QuerySet
 
 from ..engine import Entry, RoundInput
 from ..engine.settlement import WinType
-from ..models import GameSession, Player, Round, RoundEntry
+from ..models import GameSession, Player, Round, RoundEntry, SavedKey
+from .saves import saved_object
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,3 +110,11 @@ def position_of(round_: Round) -> int:
     delete). A save sets it on the round it returns, inside its transaction, so
     the answer to a save needs no query once the round is committed."""
     return Round.objects.filter(session_id=round_.session_id, number__lte=round_.number).count()
+
+
+def saved_round(saved: SavedKey) -> Round:
+    """The round a key saved (or edited); AlreadySaved if deleted since."""
+    round_ = saved_object(saved, Round.objects.all(), "round", "edit", gone=saved.session_id)
+    round_.position = position_of(round_)
+    round_.replayed = True
+    return round_

@@ -1,35 +1,22 @@
-"""Every write: views translate, these write, the engine decides. (The session
-file's reads, export_session, same_evening and session_doc, live in
-scoring/selectors/files.py; named here too for the callers that knew them here.)"""
+"""Every write: views translate, these write, the engine decides. The reads,
+including what a one-time key saved before (`selectors/saves.py`), live in
+`scoring/selectors/`."""
 
-from ..selectors.files import export_session, same_evening, session_doc
 from .files import save_document
-from .players import (
-    PlayerNotRemoved,
-    add_player,
-    move_player,
-    removal_problem,
-    remove_player,
-    rename_player,
-    saved_player,
-)
+from .players import PlayerNotRemoved, add_player, move_player, remove_player, rename_player
 from .rounds import (
-    AlreadySaved,
     RestoreError,
     RoundConflict,
     add_round,
     delete_round,
     replace_round,
     restore_round,
-    round_snapshot,
-    saved_round,
 )
 from .rules import recompute_session
-from .sessions import create_session, delete_session, edit_session, saved_session
+from .sessions import create_session, delete_session, edit_session
 from .sharing import create_share_link, revoke_share_link
 
 __all__ = [
-    "AlreadySaved",
     "PlayerNotRemoved",
     "RestoreError",
     "RoundConflict",
@@ -40,20 +27,12 @@ __all__ = [
     "delete_round",
     "delete_session",
     "edit_session",
-    "export_session",
     "move_player",
     "recompute_session",
-    "removal_problem",
     "remove_player",
     "rename_player",
     "replace_round",
     "restore_round",
     "revoke_share_link",
-    "round_snapshot",
-    "same_evening",
     "save_document",
-    "saved_player",
-    "saved_round",
-    "saved_session",
-    "session_doc",
 ]

@@ -9,9 +9,9 @@ from ..engine import settle_session
 from ..engine.sessionfile import SessionDoc
 from ..models import GameSession, Player, Round
 from ..selectors.rounds import players_by_name
+from ..selectors.saves import saved_session
 from . import rounds
 from .savekeys import once, remember_save
-from .sessions import saved_session
 
 
 def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -> GameSession:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from ..engine.limits import MAX_SESSION_PLAYERS
-from ..engine.rules import MIN_PLAYERS
-from ..models import GameSession, Player, SavedKey
-from .rounds import AlreadySaved
+from ..models import GameSession, Player
+from ..selectors.players import removal_problem
+from ..selectors.saves import saved_player
 from .savekeys import once, remember_save
 
 
@@ -56,18 +55,6 @@ def _add_player(*, session: GameSession, name: str, user, save_key: str | None) 
     return player
 
 
-def saved_player(saved: SavedKey, *, session: GameSession) -> Player:
-    """The player a key added to `session`; AlreadySaved if removed since."""
-    player = (
-        Player.objects.filter(pk=saved.object_pk, session=session).first()
-        if saved.kind == "player" and saved.object_pk
-        else None
-    )
-    if player is None:
-        raise AlreadySaved(session.pk)
-    return player
-
-
 @transaction.atomic
 def move_player(*, player: Player, earlier: bool) -> None:
     """Move a player one seat earlier or later in the seat order (which decides
@@ -90,20 +77,6 @@ def rename_player(*, player: Player, name: str) -> None:
     """IntegrityError if another player of the session took the name meanwhile."""
     player.name = name
     player.save(update_fields=["name"])
-
-
-def removal_problem(player: Player) -> str | None:
-    """Why `player` cannot be removed from their session, or None if they can."""
-    rounds = player.entries.count()
-    if rounds:
-        return ngettext(
-            "%(name)s has played %(count)d round; a player with rounds cannot be removed",
-            "%(name)s has played %(count)d rounds; a player with rounds cannot be removed",
-            rounds,
-        ) % {"name": player.name, "count": rounds}
-    if Player.objects.filter(session_id=player.session_id).count() <= MIN_PLAYERS:
-        return _("a session needs at least %(min)d players") % {"min": MIN_PLAYERS}
-    return None
 
 
 @transaction.atomic

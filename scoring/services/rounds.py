@@ -25,9 +25,16 @@ from ..engine.limits import MAX_ROUNDS
 from ..engine.messages import message
 from ..engine.prepare import Tallies, check_tallies
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
-from ..selectors.rounds import players_by_name, position_of, rounds_with_entries, saved_rounds
+from ..selectors.rounds import (
+    players_by_name,
+    position_of,
+    rounds_with_entries,
+    saved_round,
+    saved_rounds,
+)
+from ..selectors.saves import earlier_save, same_save
 from ..selectors.versions import RoundsSoFar, claim_unchanged
-from .savekeys import earlier_save, remember_save, same_save
+from .savekeys import remember_save
 
 if TYPE_CHECKING:
     from ..selectors.reports import NextRound
@@ -172,7 +179,7 @@ PLAYER_GONE = gettext_noop(
 )
 
 
-def players_now(
+def _players_now(
     session: GameSession, round_input: RoundInput, *, read: Collection[Player] | None = None
 ) -> dict[str, Player]:
     """The round's players as they are now (read inside the save's transaction,
@@ -360,7 +367,7 @@ def _add_round(
         locked, by_name = session, {p.name: p for p in players}
     else:
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
-        by_name = players_now(locked, round_input, read=players)
+        by_name = _players_now(locked, round_input, read=players)
     rules = locked.get_rules()
     so_far = claimed or _rounds_so_far(locked)
     in_place = None
@@ -418,23 +425,6 @@ def _rounds_so_far(session: GameSession) -> RoundsSoFar:
     return RoundsSoFar(last_number=so_far["top"] or 0, count=so_far["count"])
 
 
-class AlreadySaved(Exception):
-    """A repeated save whose round has been deleted since: nothing to show but its session."""
-
-    def __init__(self, session_id: int | None) -> None:
-        super().__init__("saved already")
-        self.session_id = session_id
-
-
-def saved_round(saved: SavedKey) -> Round:
-    round_ = Round.objects.filter(pk=saved.object_pk).first() if saved.object_pk else None
-    if round_ is None:
-        raise AlreadySaved(saved.session_id)
-    round_.position = position_of(round_)
-    round_.replayed = True
-    return round_
-
-
 @transaction.atomic
 def replace_round(
     round_: Round,
@@ -457,7 +447,7 @@ def replace_round(
     `replayed`, instead of the conflict. Only a key kept for an edit of this
     round counts: one used for anything else neither answers nor stops an edit.
     `read_players`: the session's players as the form read them, before this
-    transaction (players_now: one renamed meanwhile is still that player).
+    transaction (_players_now: one renamed meanwhile is still that player).
     A PreparedRound (the round form's) is taken as checked unless the session
     changed since it was prepared."""
     if isinstance(given, PreparedRound):
@@ -482,7 +472,7 @@ def replace_round(
     else:
         settle_round(_checked(round_input), rules)
         tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
-    players = players_now(session, round_input, read=read_players)
+    players = _players_now(session, round_input, read=read_players)
     stored = rounds_with_entries(session).get(pk=round_.pk)
     stored_tallies = {e.player.name: e.maal_tally for e in stored.entries.all() if e.maal_tally}
     if (stored.to_input(marked=True), stored.tiplu, stored_tallies) == (

@@ -22,99 +22,17 @@ is answered as the edit was instead of being refused as a stale edit.
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Callable
 
 from django.db import IntegrityError
-from django.http import HttpRequest
-from django.utils.translation import gettext_noop
 
 from ..models import GameSession, SavedKey
-
-SAVE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+from ..selectors.saves import earlier_save, same_save
 
 
 def new_save_key() -> str:
     return str(uuid.uuid4())
-
-
-class SaveKeyRefused(Exception):
-    """A POST's key that cannot be used: malformed, or kept with another save.
-    Answered 400 with the message (scoring/web/middleware.py), before anything is saved."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
-        self.problem = problem  # a gettext_noop msgid
-
-
-MALFORMED = gettext_noop(
-    "This form's one-time key is not one this site makes, so nothing was saved. "
-    "Reload the page and save again."
-)
-REUSED = gettext_noop(
-    "This form's one-time key was used for another save, so nothing was saved. "
-    "Reload the page and save again."
-)
-
-
-def posted_save_key(request: HttpRequest) -> str | None:
-    """The POST's key; None without one ("save as before"). SaveKeyRefused for a
-    key that is there but malformed (7 or 65 characters, a "."), which a repeat
-    would otherwise save a second time."""
-    if request.method != "POST" or "save_key" not in request.POST:
-        return None
-    key = request.POST.get("save_key", "")
-    if not SAVE_KEY_RE.fullmatch(key):
-        raise SaveKeyRefused(MALFORMED)
-    return key
-
-
-def same_save(
-    saved: SavedKey, *, kind: str, session_id: int | None = None, object_pk: int | None = None
-) -> SavedKey:
-    """`saved` if it was kept with this kind of save (in session `session_id`,
-    of object `object_pk` for an edit); SaveKeyRefused (reused) otherwise."""
-    if (
-        saved.kind != kind
-        or (session_id is not None and saved.session_id != session_id)
-        or (object_pk is not None and saved.object_pk != object_pk)
-    ):
-        raise SaveKeyRefused(REUSED)
-    return saved
-
-
-def repeated_save(
-    request: HttpRequest,
-    *,
-    kind: str,
-    session_id: int | None = None,
-    object_pk: int | None = None,
-) -> SavedKey | None:
-    """What this POST's key saved before, if the POST repeats that save; None for
-    a POST without a key or under a key never saved. Called before the form is
-    read. SaveKeyRefused for a malformed key or one kept with another save."""
-    key = posted_save_key(request)
-    saved = earlier_save(request.user, key)
-    if saved is None:
-        return None
-    return same_save(saved, kind=kind, session_id=session_id, object_pk=object_pk)
-
-
-def earlier_save(
-    user, key: str | None, *, kind: str | None = None, object_pk: int | None = None
-) -> SavedKey | None:
-    """What `user` saved under `key` before, if anything; with `kind` (and
-    `object_pk`), only a save of that kind (of that object): a key used for
-    something else is no answer to this save."""
-    if not key or not getattr(user, "pk", None):
-        return None
-    saved = SavedKey.objects.filter(user=user, key=key)
-    if kind is not None:
-        saved = saved.filter(kind=kind)
-    if object_pk is not None:
-        saved = saved.filter(object_pk=object_pk)
-    return saved.first()
 
 
 def remember_save(

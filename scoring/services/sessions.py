@@ -8,8 +8,8 @@ from decimal import Decimal
 from django.db import transaction
 
 from ..engine import Rules
-from ..models import GameSession, Player, SavedKey
-from .rounds import AlreadySaved
+from ..models import GameSession, Player
+from ..selectors.saves import saved_session
 from .savekeys import once, remember_save
 
 
@@ -71,20 +71,6 @@ def _create_session(
     # No session on the key: it outlives a deleted session, whose repeat then
     # saves nothing either.
     remember_save(user=owner, key=save_key, kind="session", object_pk=session.pk)
-    return session
-
-
-def saved_session(saved: SavedKey, *, owner) -> GameSession:
-    """The session a key saved (a new session or an import); AlreadySaved if it
-    has been deleted since."""
-    kinds = ("session", "import")
-    session = (
-        GameSession.objects.filter(pk=saved.object_pk, owner=owner).first()
-        if saved.kind in kinds and saved.object_pk
-        else None
-    )
-    if session is None:
-        raise AlreadySaved(None)
     return session
 
 

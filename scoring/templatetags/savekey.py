@@ -5,7 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
-from ..services.savekeys import SaveKeyRefused, new_save_key, posted_save_key
+from ..selectors.saves import SaveKeyRefused, posted_save_key
+from ..services.savekeys import new_save_key
 
 register = template.Library()
 

@@ -18,8 +18,8 @@ from django.shortcuts import get_object_or_404
 
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
 from ..selectors.rounds import rounds_with_entries
+from ..selectors.saves import earlier_save, posted_save_key, repeated_save
 from ..selectors.versions import owned_version, shared_version, with_owner_version
-from ..services.savekeys import earlier_save, posted_save_key, repeated_save
 
 
 def session_for_user(request: HttpRequest, session_id: int) -> GameSession:

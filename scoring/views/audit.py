@@ -18,6 +18,7 @@ from localise.numbers import NumberFormat
 from .. import services
 from ..engine import RoundError
 from ..models import Round, RoundChange
+from ..web.live import follow_context
 from ..words.i18n import translate
 from .access import change_for_user, session_for_scorer
 
@@ -105,6 +106,7 @@ def _page(request, session, changes, round_pk=None) -> HttpResponse:
             "live_rounds": live,
             "round_pk": round_pk,
             "limit": SHOWN,
+            **follow_context(session),
         },
     )
 

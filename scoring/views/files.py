@@ -24,8 +24,8 @@ from ..forms import refused_status
 from ..forms.files import ImportForm
 from ..models import GameSession
 from ..selectors.files import export_session, same_evening
+from ..selectors.saves import posted_save_key, saved_session
 from ..selectors.snapshot import read_snapshot
-from ..services.savekeys import posted_save_key
 from ..web.uploads import too_large
 from ..words.i18n import translate
 from .access import saved_key_for_user, session_for_user, sessions_for_user
@@ -41,9 +41,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
     earlier = saved_key_for_user(request, kind="import")
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
         # Nothing is saved by a repeat, so its counts may be read from the database.
-        return _imported(
-            request, lambda: _counted(services.saved_session(earlier, owner=request.user))
-        )
+        return _imported(request, lambda: _counted(saved_session(earlier, owner=request.user)))
     if request.method == "POST" and "confirm" in request.POST:
         return _import_confirmed(request)
     # Bound on any POST, even an empty one, so a missing file is reported.

@@ -19,8 +19,9 @@ from .. import services
 from ..forms import refused_status
 from ..forms.players import PlayerForm
 from ..models import Player
+from ..selectors.players import removal_problem
+from ..selectors.saves import AlreadySaved, posted_save_key, saved_player
 from ..services.players import PlayerNotAdded
-from ..services.savekeys import posted_save_key
 from .access import player_for_user, saved_key_for_user, session_for_user
 
 
@@ -31,7 +32,7 @@ def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
     if earlier is not None:
         # A repeat (a double tap, a retry), answered as the first: before the
         # form, which would find the name taken by the first save.
-        return _player_added(request, lambda: services.saved_player(earlier, session=session))
+        return _player_added(request, lambda: saved_player(earlier, session=session))
     form = PlayerForm(request.POST or None, session=session)
     if request.method == "POST" and form.is_valid():
         try:
@@ -59,7 +60,7 @@ def player_add(request: HttpRequest, session_id: int) -> HttpResponse:
 def _player_added(request: HttpRequest, save: Callable[[], Player]) -> HttpResponse:
     try:
         player = save()
-    except services.AlreadySaved as saved:  # a repeat, and its player removed since
+    except AlreadySaved as saved:  # a repeat, and its player removed since
         messages.info(request, _("This player was added already."))
         return redirect("session_detail", session_id=saved.session_id)
     messages.success(request, _("%(name)s joins from the next round.") % {"name": player.name})
@@ -95,7 +96,7 @@ def player_edit(request: HttpRequest, session_id: int, player_id: int) -> HttpRe
             "session": session,
             "player": player,
             "form": form,
-            "problem": services.removal_problem(player),
+            "problem": removal_problem(player),
         },
         status=refused_status(form),
     )

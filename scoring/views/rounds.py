@@ -24,12 +24,13 @@ from ..engine.numbers import NotANumber, parse_whole
 from ..forms.rounds import RoundForm
 from ..models import GameSession, Round, RoundChange, SavedKey
 from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
-from ..selectors.rounds import position_of, rounds_with_entries, saved_rounds
+from ..selectors.rounds import position_of, rounds_with_entries, saved_round, saved_rounds
+from ..selectors.saves import AlreadySaved, posted_save_key, repeated_save
 from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
-from ..services.savekeys import posted_save_key, repeated_save
 from ..templatetags.message_actions import restore_tag
 from ..web.htmx import HtmxHttpRequest
+from ..web.live import follow_context
 from ..web.pagecache import render_page
 from ..words.i18n import translate
 from .access import round_for_user, session_for_scorer, session_version_for_scorer
@@ -91,8 +92,8 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     earlier = repeated_save(request, kind="round", session_id=session.pk)
     if earlier is not None:
         try:
-            return _round_saved(request, services.saved_round(earlier))
-        except services.AlreadySaved:  # a repeat, and its round deleted since
+            return _round_saved(request, saved_round(earlier))
+        except AlreadySaved:  # a repeat, and its round deleted since
             messages.info(request, _("This round was saved already."))
             return redirect("session_detail", session_id=session.pk)
     setting = new_round_setting(session)
@@ -109,7 +110,7 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
             )
         except RoundError as error:  # the rules changed under our feet
             form.place(error)
-        except services.AlreadySaved as saved:  # a repeat, and its round deleted since
+        except AlreadySaved as saved:  # a repeat, and its round deleted since
             messages.info(request, _("This round was saved already."))
             return redirect("session_detail", session_id=saved.session_id or session.pk)
         else:
@@ -183,6 +184,7 @@ def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
         "problem": problem,
         "sat_out": sat_out,
         "paid": paid,  # the rounds that paid (or lapsed) this round's next-winner dhoos
+        **follow_context(session),
     }
     return render(request, "scoring/rounds/detail.html", context)
 

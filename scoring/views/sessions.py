@@ -31,9 +31,10 @@ from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..models import GameSession, Player, Round, RoundEntry
 from ..selectors.ledger_table import ledger_context
 from ..selectors.reports import LATEST_ROUNDS, Ledger, session_ledger
+from ..selectors.saves import AlreadySaved, posted_save_key, saved_session
 from ..selectors.snapshot import read_snapshot
 from ..selectors.versions import owner_version, remember
-from ..services.savekeys import posted_save_key
+from ..web.live import POLL_SECONDS, follow_context, live_etag
 from ..web.pagecache import render_page
 from .access import (
     is_owner,
@@ -127,9 +128,7 @@ def _sessions_with_leaders(owner, number: str = "1") -> Page:
 def session_new(request: HttpRequest) -> HttpResponse:
     earlier = saved_key_for_user(request, kind="session")
     if earlier is not None:  # a repeat (a double tap, a retry): answered as the first
-        return _session_created(
-            request, lambda: services.saved_session(earlier, owner=request.user)
-        )
+        return _session_created(request, lambda: saved_session(earlier, owner=request.user))
     suggested, why = suggested_preset(request)
     form = SessionForm(request.POST or None, suggested=suggested)
     if request.method == "POST" and form.is_valid() and form.rules is not None:
@@ -213,7 +212,7 @@ def session_saved(
     the sessions list saying so."""
     try:
         session = save()
-    except services.AlreadySaved:
+    except AlreadySaved:
         messages.info(request, _("This session was saved already."))
         return redirect("home")
     messages.success(request, said(session))
@@ -242,8 +241,8 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             # A co-scorer's page: rounds only, no links to the owner's pages.
             "is_owner": is_owner(request, session),
             # Followed live: table/views.session_live answers 304 while this holds.
-            "follow_etag": f"{version}-{get_language()}",
-            "poll_seconds": 1,
+            "follow_etag": live_etag(version),
+            "poll_seconds": POLL_SECONDS,
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
@@ -294,6 +293,7 @@ def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
             "ledger": session_ledger(session),
             "can_edit": True,
             "purse": evening_group_note(session),
+            **follow_context(session),
         }
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)

@@ -28,13 +28,13 @@ from ..models import GameSession
 from ..selectors.ledger_table import ledger_context
 from ..selectors.reports import LATEST_ROUNDS
 from ..selectors.versions import shared_version, version_of
+from ..web.live import POLL_SECONDS
 from ..web.pagecache import render_page
 from .access import session_for_user, shared_session, shared_session_version
 
 # A save shows on every watching phone within about this long. An unchanged
 # session answers each poll with a bare 304 (one indexed row read), and a hidden
 # page does not poll at all (static/js/live.js), so a quick poll costs little.
-POLL_SECONDS = 1  # a change within 1 s median, 2 s p95 (docs/lan.md)
 
 
 def _etag(request: HttpRequest | None, token: str) -> str | None:

@@ -16,7 +16,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
-from ..services.savekeys import SaveKeyRefused
+from ..selectors.saves import SaveKeyRefused
 
 SESSION_PATH = re.compile(r"^/sessions/([0-9]+)/")
 

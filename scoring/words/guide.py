@@ -6,7 +6,7 @@ here is typed in as a result, so the page can never disagree with a settlement.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -86,8 +86,7 @@ class MaalExample:
 
 
 # Each option: the values shown (the default first) and what they are tried on.
-# An option without one here is tried on the worked example (or a hand of a
-# tiplu and a marriage, for the maal calculator's) under each of its values.
+# An option without one here gets one found for it (_plain_option).
 EXAMPLES: dict[str, tuple[tuple[Any, ...], NetsExample | MaalExample]] = {
     "seen_payment": ((3, 5), NetsExample((WORKED,))),
     "unseen_payment": ((10, 20), NetsExample((WORKED,))),
@@ -286,9 +285,9 @@ def _option(
     )
 
 
-def _plain_example(name: str) -> tuple[tuple[Any, ...], NetsExample | MaalExample]:
-    """An option's values (the default first) on the worked example, or on a small
-    hand for the maal calculator's options: for an option with no example of its own."""
+def _plain_values(name: str) -> tuple[Any, ...]:
+    """An option's values to show, the default first: both of a bool, every choice,
+    a whole number's default and the low end of its range (or the high one)."""
     declared = OPTIONS[name]
     others: tuple[Any, ...]
     if declared.kind == "bool":
@@ -296,24 +295,51 @@ def _plain_example(name: str) -> tuple[tuple[Any, ...], NetsExample | MaalExampl
     elif declared.kind == "choice":
         others = tuple(c for c in declared.choices if c != declared.default)
     elif declared.kind == "whole":
-        others = (declared.high if declared.default != declared.high else declared.low,)
+        others = (declared.low if declared.default != declared.low else declared.high,)
     else:
         others = ()
-    example = (
-        NetsExample((WORKED,)) if declared.settles else MaalExample(Tally(tiplu=1, marriages=1))
+    return (declared.default, *others)
+
+
+def _build(name: str, values: tuple[Any, ...], example: NetsExample | MaalExample) -> Option:
+    if isinstance(example, NetsExample):
+        return _nets_option(name, values, example)
+    return _maal_option(name, values, example)
+
+
+def _shows_a_change(option: Option) -> bool:
+    changed = any(cell.changed for row in option.rows for cell in row.cells)
+    return changed or any(column.problem for column in option.columns)
+
+
+def _plain_option(name: str) -> Option:
+    """An option with no example of its own (a new one, say): its values on the
+    worked example (or a hand of a tiplu and a marriage, for the maal calculator's),
+    else on the first of the other options' examples where they change a figure, so
+    the page shows what the option does without an example written for it."""
+    values = _plain_values(name)
+    first: NetsExample | MaalExample = (
+        NetsExample((WORKED,))
+        if OPTIONS[name].settles
+        else MaalExample(Tally(tiplu=1, marriages=1))
     )
-    return (declared.default, *others), example
+    tried = [first, *(e for _, e in EXAMPLES.values() if type(e) is type(first) and e != first)]
+    for example in dict.fromkeys(tried):
+        option = _build(name, values, example)
+        if _shows_a_change(option):
+            return option
+    return _build(name, values, first)
 
 
 def options() -> list[Option]:
     """Every option of Rules, in the order of the dataclass, with its example."""
     built: list[Option] = []
     for name in (*OPTION_NAMES, TABLE_OPTION):
-        values, example = EXAMPLES.get(name) or _plain_example(name)
-        build: Callable[..., Option] = (
-            _nets_option if isinstance(example, NetsExample) else _maal_option
-        )
-        built.append(build(name, values, example))
+        if name in EXAMPLES:
+            values, example = EXAMPLES[name]
+            built.append(_build(name, values, example))
+        else:
+            built.append(_plain_option(name))
     return built
 
 

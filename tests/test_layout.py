@@ -1,0 +1,119 @@
+"""The layout shows the layers (CONTRIBUTING, "Where things live"): no import
+circles among the project's modules, and reads never reach for writes: the
+selectors (reads) import no service (writes) and no view; the
+services import no view. Imports inside functions count too, so a circle cannot
+hide in a function body."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+APPS = ("scoring", "groups", "table", "stats", "accounts", "localise", "marriage_site")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "migrations" in parts:
+                continue
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The project modules `name` imports: `from .x import y` is module x.y if
+    there is one, else x."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in MODULES else target)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {m for m in found if m in MODULES and m != name}
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _circles() -> list[list[str]]:
+    """Tarjan's strongly connected components of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in GRAPH[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in GRAPH:
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_the_modules_import_each_other_in_no_circle():
+    assert _circles() == []
+
+
+def _layer(name: str) -> str | None:
+    for layer in ("selectors", "services", "views", "web"):
+        if f".{layer}" in f".{name}" or name.endswith(f".{layer}"):
+            return layer
+    return None
+
+
+@pytest.mark.parametrize(
+    ("layer", "never"),
+    [("selectors", {"services", "views"}), ("services", {"views"})],
+)
+def test_reads_never_import_writes_and_writes_never_import_views(layer, never):
+    crossed = {
+        (name, other)
+        for name, imported in GRAPH.items()
+        if _layer(name) == layer
+        for other in imported
+        if _layer(other) in never
+    }
+    assert crossed == set()
+
+
+def test_the_check_sees_the_layers():
+    assert _layer("scoring.selectors.saves") == "selectors"
+    assert _layer("groups.selectors") == "selectors"
+    assert _layer("groups.services") == "services"
+    assert _layer("scoring.views.rounds") == "views"
+    assert "scoring.selectors.saves" in GRAPH["scoring.services.rounds"]
