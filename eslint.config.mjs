@@ -1,21 +1,24 @@
-// The browser's JavaScript: ES modules where a page loads them as modules, classic
-// scripts (an IIFE each, "use strict") elsewhere; the test runner is a Node module.
+// The browser's JavaScript: every file an ES module (static/js, stats/static;
+// the service worker, templates/scoring/offline/sw.js, is a module worker
+// rendered by Django, so not linted here), except static/js/theme.js, a classic
+// script on purpose: it runs in <head> before the first paint, which a module
+// (always deferred) cannot. The test runners are Node modules.
 import js from "@eslint/js";
 import globals from "globals";
 
-const MODULES = ["static/js/settlement.js", "static/js/breakdown-words.js", "static/js/session-chain.js"];
+const CLASSIC = ["static/js/theme.js"];
 
 export default [
   { ignores: ["node_modules/", "staticfiles/", ".venv/"] },
   js.configs.recommended,
   {
     files: ["static/js/**/*.js", "stats/static/**/*.js"],
-    ignores: MODULES,
-    languageOptions: { sourceType: "script", globals: { ...globals.browser, htmx: "readonly" } },
+    ignores: CLASSIC,
+    languageOptions: { sourceType: "module", globals: { ...globals.browser, htmx: "readonly" } },
   },
   {
-    files: MODULES,
-    languageOptions: { sourceType: "module", globals: globals.browser },
+    files: CLASSIC,
+    languageOptions: { sourceType: "script", globals: globals.browser },
   },
   {
     files: ["tests/js/**/*.mjs"],

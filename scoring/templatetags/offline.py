@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 from django import template
-from django.templatetags.static import static
 from django.utils.translation import gettext, ngettext
 
 from localise.numbers import NumberFormat
@@ -79,7 +78,7 @@ def chain_state(number: int, better: BetterDefault, pending: Any) -> dict[str, A
 def offline_chain(setting: Any, session: Any) -> str:
     """What the new-round form needs to follow the rounds kept on the phone
     (static/js/offline-preview.js): the state of the round it is for, the seats
-    in dealing order, the chain's script and the words of the line that says
+    in dealing order and the words of the line that says
     the round's number, its dealer and why it starts better."""
     if setting is None:
         return "{}"
@@ -87,7 +86,6 @@ def offline_chain(setting: Any, session: Any) -> str:
         {
             "start": chain_state(setting.number, setting.better, setting.pending),
             "seats": [player.name for player in session.players.all()],
-            "script": static("js/session-chain.js"),
             "words": {
                 "round": gettext("Round %(number)s"),
                 "deals": gettext("%(dealer)s deals"),

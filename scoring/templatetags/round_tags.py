@@ -20,6 +20,9 @@ def winner_take(result: RoundResult) -> str:
 
 
 @register.simple_tag
-def in_words(result: RoundResult, player: PlayerResult) -> str:
-    """One player's part of the round as a sentence (scoring/words/breakdown_words.py)."""
+def in_words(result: RoundResult, player: PlayerResult | None) -> str:
+    """One player's part of the round as a sentence (scoring/words/breakdown_words.py);
+    nothing in the skeleton of a breakdown (scoring/templatetags/slots.py), which has no round."""
+    if player is None:
+        return ""
     return player_sentence(result, player)

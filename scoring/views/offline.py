@@ -23,7 +23,8 @@ BACKGROUND = "#fbf8f3"
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """/sw.js, at the root so that its scope is the whole site. Rendered, not a
-    static file: its precache list is what static() names now, hashed in production."""
+    static file: its precache list, and the queue module it imports, are what
+    static() names now, hashed in production."""
     config = service_worker_config(
         offline_url=reverse("offline_page"),
         login_url=reverse("login"),
@@ -32,7 +33,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "scoring/offline/sw.js",
-        {"config": config},
+        {"config": config, "queue_script": json.dumps(static("js/offline-queue.js"))},
         content_type="application/javascript; charset=utf-8",
     )
     # The browser checks for a new worker on every visit: never from a cache.

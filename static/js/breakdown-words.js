@@ -3,7 +3,7 @@
 // settlement.js's figures, phrase by phrase. Each phrase is its catalogue id:
 // the page's catalogue (offline_catalogue) gives it in the page's language,
 // from the table of scoring/words/offline_words.py that declares each phrase.
-// tests/test_settlement_parity.py holds the two to the same words, in English
+// tests/offline/test_settlement_parity.py holds the two to the same words, in English
 // and Nepali.
 
 const MINUS = "−"; // U+2212: a minus sign, not a hyphen, in running text

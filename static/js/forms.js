@@ -1,37 +1,34 @@
 // Small helpers for the session and rules forms; the forms work without them.
-(function () {
-  "use strict";
-  // Changing the preset fills every option with that preset's value.
-  var data = document.getElementById("preset-options");
-  var preset = document.querySelector("[data-rules-form] select[name=preset]");
-  if (data && preset) {
-    var presets = JSON.parse(data.textContent);
-    preset.addEventListener("change", function () {
-      var options = presets[preset.value];
-      if (!options) return;
-      Object.keys(options).forEach(function (name) {
-        var input = document.querySelector('[data-option="' + name + '"]');
-        if (!input) return;
-        if (input.type === "checkbox") input.checked = Boolean(options[name]);
-        else input.value = options[name];
-      });
-    });
-  }
-  // "+ Didi" adds a past player's name to the players box.
-  document.querySelectorAll(".quick-add").forEach(function (box) {
-    var target = document.getElementById(box.dataset.target);
-    box.addEventListener("click", function (event) {
-      var button = event.target.closest("button[data-name]");
-      if (!button || !target) return;
-      var names = target.value
-        .split("\n")
-        .map(function (s) {
-          return s.trim();
-        })
-        .filter(Boolean);
-      if (names.indexOf(button.dataset.name) === -1) names.push(button.dataset.name);
-      target.value = names.join("\n") + "\n";
-      button.disabled = true;
+// Changing the preset fills every option with that preset's value.
+var data = document.getElementById("preset-options");
+var preset = document.querySelector("[data-rules-form] select[name=preset]");
+if (data && preset) {
+  var presets = JSON.parse(data.textContent);
+  preset.addEventListener("change", function () {
+    var options = presets[preset.value];
+    if (!options) return;
+    Object.keys(options).forEach(function (name) {
+      var input = document.querySelector('[data-option="' + name + '"]');
+      if (!input) return;
+      if (input.type === "checkbox") input.checked = Boolean(options[name]);
+      else input.value = options[name];
     });
   });
-})();
+}
+// "+ Didi" adds a past player's name to the players box.
+document.querySelectorAll(".quick-add").forEach(function (box) {
+  var target = document.getElementById(box.dataset.target);
+  box.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-name]");
+    if (!button || !target) return;
+    var names = target.value
+      .split("\n")
+      .map(function (s) {
+        return s.trim();
+      })
+      .filter(Boolean);
+    if (names.indexOf(button.dataset.name) === -1) names.push(button.dataset.name);
+    target.value = names.join("\n") + "\n";
+    button.disabled = true;
+  });
+});

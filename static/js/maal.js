@@ -1,76 +1,76 @@
 // The maal calculator: +/- counters, and on the round screen the dialog that
 // opens from each player's maal field and fills its maal and tunnel fields.
 // The server does the counting (scoring/engine/maal.py); this only moves values.
-(function () {
-  "use strict";
 
-  function outcome(calc) {
-    return calc.querySelector(".maal-outcome");
-  }
+function outcome(calc) {
+  return calc.querySelector(".maal-outcome");
+}
 
-  function recount(calc) {
-    calc.dispatchEvent(new Event("maal-count", { bubbles: true }));
-  }
+function recount(calc) {
+  calc.dispatchEvent(new Event("maal-count", { bubbles: true }));
+}
 
-  // Counters: the card buttons and +/- change the count beside them.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest(".maal-calc [data-step]");
-    if (!button) return;
-    var input = button.closest(".counter").querySelector("input");
-    var value = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
-    input.value = Math.max(0, Math.min(21, value));
-    recount(button.closest(".maal-calc"));
+// Counters: the card buttons and +/- change the count beside them.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest(".maal-calc [data-step]");
+  if (!button) return;
+  var input = button.closest(".counter").querySelector("input");
+  var value = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
+  input.value = Math.max(0, Math.min(21, value));
+  recount(button.closest(".maal-calc"));
+});
+
+// "+ a marriage" adds its three cards: a marriage is counted from the cards
+// (scoring/engine/maal.py), never as a count of its own on top of them.
+document.querySelectorAll(".maal-calc [data-steps]").forEach(function (button) {
+  button.hidden = false;
+});
+document.addEventListener("click", function (event) {
+  var button = event.target.closest(".maal-calc [data-steps]");
+  if (!button) return;
+  var calc = button.closest(".maal-calc");
+  button.dataset.steps.split(" ").forEach(function (item) {
+    var input = calc.querySelector('.counter[data-item="' + item + '"] input');
+    input.value = Math.min(21, (parseInt(input.value, 10) || 0) + 1);
   });
+  recount(calc);
+});
 
-  // "+ a marriage" adds its three cards: a marriage is counted from the cards
-  // (scoring/engine/maal.py), never as a count of its own on top of them.
-  document.querySelectorAll(".maal-calc [data-steps]").forEach(function (button) {
-    button.hidden = false;
-  });
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest(".maal-calc [data-steps]");
-    if (!button) return;
-    var calc = button.closest(".maal-calc");
-    button.dataset.steps.split(" ").forEach(function (item) {
-      var input = calc.querySelector('.counter[data-item="' + item + '"] input');
-      input.value = Math.min(21, (parseInt(input.value, 10) || 0) + 1);
-    });
-    recount(calc);
-  });
+// While a count is being asked, the total shown is the last one: "Use these
+// points" waits for the new one, so a quick tap never takes a stale number.
+// (hx-sync="this:replace" drops the older answer, so only the newest swaps in.)
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var calc = event.target.closest && event.target.closest(".maal-calc");
+  var dialog = calc && calc.closest("#maal-dialog");
+  if (dialog) dialog.querySelector("[data-maal-use]").disabled = true;
+});
 
-  // While a count is being asked, the total shown is the last one: "Use these
-  // points" waits for the new one, so a quick tap never takes a stale number.
-  // (hx-sync="this:replace" drops the older answer, so only the newest swaps in.)
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var calc = event.target.closest && event.target.closest(".maal-calc");
-    var dialog = calc && calc.closest("#maal-dialog");
-    if (dialog) dialog.querySelector("[data-maal-use]").disabled = true;
+// After each count, relabel the cards for the tiplu picked.
+document.addEventListener("htmx:afterSwap", function (event) {
+  var calc = event.target.closest(".maal-calc");
+  if (!calc) return;
+  var result = outcome(calc);
+  var faces = JSON.parse(result.dataset.faces || "{}");
+  calc.querySelectorAll("[data-face]").forEach(function (face) {
+    if (!faces[face.dataset.face]) return;
+    face.textContent = faces[face.dataset.face];
+    face.classList.toggle("red", /[♥♦]/.test(face.textContent));
   });
+  var dialog = calc.closest("#maal-dialog");
+  if (!dialog) return;
+  dialog.querySelector("[data-maal-use]").disabled = !result.dataset.ok;
+  // The total stays in sight beside the button, however far the list scrolls.
+  var total = dialog.querySelector("[data-maal-total]");
+  total.textContent = result.querySelector(".maal-short").textContent;
+  total.classList.toggle("errorlist", Boolean(result.querySelector(".maal-error")));
+});
 
-  // After each count, relabel the cards for the tiplu picked.
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var calc = event.target.closest(".maal-calc");
-    if (!calc) return;
-    var result = outcome(calc);
-    var faces = JSON.parse(result.dataset.faces || "{}");
-    calc.querySelectorAll("[data-face]").forEach(function (face) {
-      if (!faces[face.dataset.face]) return;
-      face.textContent = faces[face.dataset.face];
-      face.classList.toggle("red", /[♥♦]/.test(face.textContent));
-    });
-    var dialog = calc.closest("#maal-dialog");
-    if (!dialog) return;
-    dialog.querySelector("[data-maal-use]").disabled = !result.dataset.ok;
-    // The total stays in sight beside the button, however far the list scrolls.
-    var total = dialog.querySelector("[data-maal-total]");
-    total.textContent = result.querySelector(".maal-short").textContent;
-    total.classList.toggle("errorlist", Boolean(result.querySelector(".maal-error")));
-  });
+// --- the round screen ---
+var dialog = document.getElementById("maal-dialog");
+var roundForm = document.getElementById("round-form");
+if (dialog && roundForm) roundScreen();
 
-  // --- the round screen ---
-  var dialog = document.getElementById("maal-dialog");
-  var roundForm = document.getElementById("round-form");
-  if (!dialog || !roundForm) return;
+function roundScreen() {
   var calc = dialog.querySelector(".maal-calc");
   var tipluInput = roundForm.querySelector("[data-maal-tiplu]");
   var tipluFace = roundForm.querySelector("[data-maal-tiplu-face]");
@@ -176,4 +176,4 @@
   dialog.addEventListener("cancel", function () {
     current = null;
   });
-})();
+}

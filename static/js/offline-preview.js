@@ -1,599 +1,584 @@
 // The round form's settlement preview with no network: the server's preview
 // request cannot go, so the round is settled here by static/js/settlement.js,
-// the browser's copy of the engine (tests/test_settlement_parity.py holds the
+// the browser's copy of the engine (tests/offline/test_settlement_parity.py holds the
 // two to the same figures), under the session's rules as the form carries them.
-(function () {
-  "use strict";
-  var form = document.getElementById("round-form");
-  var preview = document.getElementById("preview");
-  var words = document.getElementById("offline-preview-strings");
-  if (!form || !preview || !words || !form.dataset.settlement) return;
-  var t = words.dataset;
-  var modules = null;
-  var num = String; // grouper(numbers), once the modules are loaded
+import * as engine from "./settlement.js";
+import * as phrases from "./breakdown-words.js";
+import * as chain from "./session-chain.js";
+import * as Queue from "./offline-queue.js";
+import { provideRoundSummary } from "./offline.js";
 
-  // The engine's copy (settlement.js) and the payments in words
-  // (breakdown-words.js), by dynamic import: static() names them, hashed in production.
-  var loaded = null; // the modules, once here (a save reads them at once)
+// Loaded by the round form only (templates/scoring/rounds/form.html), which has these.
+var form = document.getElementById("round-form");
+var preview = document.getElementById("preview");
+var words = document.getElementById("offline-preview-strings");
+var skeleton = document.getElementById("breakdown-template");
+var t = words.dataset;
 
-  function load() {
-    var chainScript = chainData && chainData.script;
-    modules =
-      modules ||
-      Promise.all([
-        import(form.dataset.settlement),
-        import(form.dataset.words),
-        chainScript ? import(chainScript) : Promise.resolve(null),
-      ]).then(function (found) {
-        num = found[1].grouper(numbers);
-        loaded = { engine: found[0], words: found[1], chain: found[2] };
-        return loaded;
-      });
-    return modules;
+// The engine's copy, the payments in words and the chain of rounds kept here.
+var loaded = { engine: engine, words: phrases, chain: chain };
+
+function load() {
+  return Promise.resolve(loaded);
+}
+
+function parse(json, fallback) {
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    return fallback;
   }
+}
 
-  function parse(json, fallback) {
-    try {
-      return JSON.parse(json);
-    } catch (error) {
-      return fallback;
-    }
-  }
+var rules = parse(form.dataset.rules, {});
+var pending = parse(form.dataset.pending, []);
+var chainData = parse(form.dataset.chain || "null", null);
+if (chainData && !chainData.start) chainData = null;
+var catalogue = parse(form.dataset.catalogue, {});
+// The page's number format (localise/numbers.py): its separator and group sizes.
+var numbers = parse(form.dataset.numberFormat, { sep: ",", sizes: [3] });
+var num = phrases.grouper(numbers);
+var english = (document.documentElement.lang || "en").slice(0, 2) === "en";
 
-  var rules = parse(form.dataset.rules, {});
-  var pending = parse(form.dataset.pending, []);
-  var chainData = parse(form.dataset.chain || "null", null);
-  if (chainData && !chainData.start) chainData = null;
-  var catalogue = parse(form.dataset.catalogue, {});
-  // The page's number format (localise/numbers.py): its separator and group sizes.
-  var numbers = parse(form.dataset.numberFormat, { sep: ",", sizes: [3] });
-  var english = (document.documentElement.lang || "en").slice(0, 2) === "en";
+function translate(id) {
+  return catalogue[id] || id;
+}
 
-  function translate(id) {
-    return catalogue[id] || id;
-  }
+function field(id) {
+  return form.querySelector("#" + id);
+}
 
-  function field(id) {
-    return form.querySelector("#" + id);
-  }
+function points(value) {
+  var text = typeof value === "string" ? value.trim() : "";
+  if (text === "") return 0;
+  return /^\d+$/.test(text) ? Number(text) : text; // refused by the engine, as on the server
+}
 
-  function points(value) {
-    var text = typeof value === "string" ? value.trim() : "";
-    if (text === "") return 0;
-    return /^\d+$/.test(text) ? Number(text) : text; // refused by the engine, as on the server
-  }
-
-  // The round as the form holds it (or as a form sent it: `values` with get,
-  // getAll and has, FormData or URLSearchParams); null while nobody is picked
-  // as winner. The form's players by id, as the rows name them.
-  function roundOf(values) {
-    values = values || new FormData(form);
-    var chosen = values.get("winner");
-    if (!chosen) return null;
-    var winner = null;
-    var entries = [];
-    form.querySelectorAll(".player-row").forEach(function (row) {
-      var id = row.dataset.playerId;
-      var prefix = "p-" + id + "-";
-      if (field(prefix + "plays") && values.get(prefix + "plays") === null) return;
-      var dublees = values.get(prefix + "dublees") !== null;
-      if (chosen === id) winner = row.dataset.player;
-      entries.push({
-        player: row.dataset.player,
-        // Dublees show the tiplu: seen, as the server takes it.
-        status: values.get(prefix + "status") === "unseen" && !dublees ? "unseen" : "seen",
-        maal: points(values.get(prefix + "maal")),
-        tunnel: points(values.get(prefix + "tunnel")),
-        dhoos: values.get(prefix + "dhoos") !== null,
-        dublees: dublees,
-      });
+// The round as the form holds it (or as a form sent it: `values` with get,
+// getAll and has, FormData or URLSearchParams); null while nobody is picked
+// as winner. The form's players by id, as the rows name them.
+function roundOf(values) {
+  values = values || new FormData(form);
+  var chosen = values.get("winner");
+  if (!chosen) return null;
+  var winner = null;
+  var entries = [];
+  form.querySelectorAll(".player-row").forEach(function (row) {
+    var id = row.dataset.playerId;
+    var prefix = "p-" + id + "-";
+    if (field(prefix + "plays") && values.get(prefix + "plays") === null) return;
+    var dublees = values.get(prefix + "dublees") !== null;
+    if (chosen === id) winner = row.dataset.player;
+    entries.push({
+      player: row.dataset.player,
+      // Dublees show the tiplu: seen, as the server takes it.
+      status: values.get(prefix + "status") === "unseen" && !dublees ? "unseen" : "seen",
+      maal: points(values.get(prefix + "maal")),
+      tunnel: points(values.get(prefix + "tunnel")),
+      dhoos: values.get(prefix + "dhoos") !== null,
+      dublees: dublees,
     });
-    return {
-      entries: entries,
-      winner: winner,
-      win_type: values.get("win_type") === "dublee" ? "dublee" : "normal",
-      better: values.get("better") !== null,
-    };
-  }
-
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function signed(n) {
-    return (n > 0 ? "+" : "") + num(n);
-  }
-
-  function figure(name, value) {
-    var span = element("span", "figure", name + " = ");
-    span.appendChild(element("b", "", num(value)));
-    return span;
-  }
-
-  // Every payment in words, folded into one "In words" at the end, as the
-  // server's preview has it.
-  function inWords(module, result) {
-    var box = element("details", "in-words-all");
-    box.appendChild(element("summary", "", t.inWords));
-    var list = element("ul");
-    result.players.forEach(function (p) {
-      list.appendChild(
-        element(
-          "li",
-          "in-words",
-          module.playerSentence(result, p, { translate: translate, num: num }),
-        ),
-      );
-    });
-    box.appendChild(list);
-    return box;
-  }
-
-  function breakdown(module, words, result) {
-    var box = element("div", "breakdown");
-    var figures = element("p", "figures");
-    figures.appendChild(figure("T", result.total));
-    figures.appendChild(figure("n", result.n));
-    figures.appendChild(figure("m", result.multiplier));
-    if (!result.winner) figures.appendChild(element("span", "muted", t.noWinner));
-    box.appendChild(figures);
-    var explained = element("p", "muted small", t.eachLoser + " ");
-    var guide = element("a", "", t.howItWorks);
-    guide.href = t.howItWorksUrl;
-    explained.appendChild(guide);
-    box.appendChild(explained);
-    var list = element("ul", "breakdown-list");
-    // What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"
-    // (the winner_take filter's).
-    var pays = result.players
-      .filter(function (p) {
-        return !p.is_winner;
-      })
-      .map(function (p) {
-        return p.pay;
-      });
-    var take = pays.reduce(function (sum, pay) {
-      return sum + pay;
-    }, 0);
-    var collects =
-      pays
-        .map(function (pay) {
-          return pay >= 0 ? num(pay) : "(−" + num(-pay) + ")";
-        })
-        .join(" + ") +
-      " = " +
-      (take >= 0 ? num(take) : "−" + num(-take));
-    result.players.forEach(function (p) {
-      var li = element("li", "breakdown-player" + (p.is_winner ? " winner" : ""));
-      li.dataset.player = p.player;
-      var who = element("div", "who");
-      who.appendChild(element("b", "", p.player));
-      if (p.is_winner) who.appendChild(element("span", "tag win", t.winner));
-      who.appendChild(element("span", "tag", p.status === "seen" ? t.seen : t.unseen));
-      if (p.dhoos) who.appendChild(element("span", "tag dhoos", t.dhoos));
-      if (p.dublees) who.appendChild(element("span", "tag", t.byDublees));
-      who.appendChild(
-        element("span", "net num " + (p.net > 0 ? "pos" : p.net < 0 ? "neg" : ""), signed(p.net)),
-      );
-      li.appendChild(who);
-      var calc = element("div", "calc");
-      calc.appendChild(element("span", "", "S = " + num(p.points)));
-      var held = translate("maal") + " " + num(p.maal);
-      if (p.tunnel) {
-        held += " + " + translate("tunnel") + " " + num(p.counted_tunnel);
-        if (p.counted_tunnel !== p.tunnel) held += "/" + num(p.tunnel);
-      }
-      calc.appendChild(element("span", "muted small", "(" + held + ")"));
-      if (result.winner && !p.is_winner) {
-        calc.appendChild(element("span", "w", "w = " + num(p.w)));
-        // unseen_pairs = skip (RULES.md 3a): T_seen and k·S on an unseen loser's line.
-        calc.appendChild(element("span", "ns", (p.seen_only ? "k·S = " : "n·S = ") + num(p.n_s)));
-        var base = p.seen_only ? result.total_seen : result.total;
-        var sum =
-          "(" + num(base) + " + " + num(p.w) + " − " + num(p.n_s) + ") × " + result.multiplier;
-        var formula = element("span", "formula", sum + " = ");
-        formula.appendChild(element("b", "", num(p.pay)));
-        calc.appendChild(formula);
-      } else if (p.is_winner) {
-        calc.appendChild(element("span", "formula", t.receives + " " + collects));
-      }
-      if (p.dhoos_net) calc.appendChild(element("span", "", t.dhoos + " " + signed(p.dhoos_net)));
-      li.appendChild(calc);
-      // A note with no words in the page's language is left out, never shown in English.
-      var shown = p.notes.filter(function (note) {
-        return english || note.id in catalogue;
-      });
-      if (shown.length) {
-        var notes = element("ul", "notes small");
-        shown.forEach(function (note) {
-          notes.appendChild(element("li", "", module.fill(note.id, note.params, translate)));
-        });
-        li.appendChild(notes);
-      }
-      list.appendChild(li);
-    });
-    box.appendChild(list);
-    // Who sat the round out but pays a dhoos in it (next_round_winner, RULES.md 3a).
-    if (result.outside && result.outside.length) {
-      var outside = element("ul", "breakdown-outside small");
-      result.outside.forEach(function (owed) {
-        outside.appendChild(
-          element(
-            "li",
-            "",
-            words.outsideSentence(result, owed, { translate: translate, num: num }),
-          ),
-        );
-      });
-      box.appendChild(outside);
-    }
-    box.appendChild(inWords(words, result));
-    return box;
-  }
-
-  // Fields of a player's line, and of the round (scoring/forms/rounds.py).
-  var ROW_FIELDS = ["plays", "status", "maal", "tunnel", "dhoos", "dublees"];
-  var ROUND_FIELDS = ["players", "winner", "win_type", "better", "tiplu"];
-
-  // Every problem as the server's preview lists them (RoundForm.all_errors):
-  // the round's own first, grouped by field in the order met, then each
-  // player's in the form's order, each message after its field's name.
-  function problemLines(module, problems, round) {
-    var general = new Map();
-    var players = new Map(
-      round.entries.map(function (e) {
-        return [e.player, new Map()];
-      }),
-    );
-    function add(groups, key, line) {
-      if (!groups.has(key)) groups.set(key, []);
-      groups.get(key).push(line);
-    }
-    problems.forEach(function (problem) {
-      var text = module.fill(problem.id, problem.params, translate);
-      var row = players.get(problem.player);
-      if (row && ROW_FIELDS.includes(problem.field)) {
-        add(row, problem.field, problem.player + ", " + translate(problem.field) + ": " + text);
-      } else if (ROUND_FIELDS.includes(problem.field)) {
-        add(general, problem.field, translate(problem.field) + ": " + text);
-      } else {
-        add(general, "round", problem.player ? problem.player + ", " + text : text);
-      }
-    });
-    var lines = [];
-    [general].concat(Array.from(players.values())).forEach(function (groups) {
-      groups.forEach(function (group) {
-        lines = lines.concat(group);
-      });
-    });
-    return lines;
-  }
-
-  var shown = null; // the round the preview shows, as JSON
-
-  // --- The rounds kept on the phone before this one -------------------------------------------
-
-  var editing = !chainData; // only a new round's form follows them
-  var sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
-  var sessionId = sessionMatch ? sessionMatch[1] : null;
-  var offlineStrings = document.getElementById("offline-strings");
-  var user = offlineStrings ? offlineStrings.dataset.user : "";
-  var Queue = window.MarriageQueue;
-  var fixing = new URLSearchParams(location.search).get("fix");
-  // The round this form is for, as the server's last round leaves it; moved on
-  // as the rounds kept before it arrive there.
-  var base = chainData ? chainData.start : null;
-  var kept = []; // [{key, round}] kept on the phone before this round, in order
-  var after = null; // the chain's answer: {state, default} for this round
-  var followed = false; // rounds kept here have moved the form on
-  var numberField = form.querySelector('input[name="number"]');
-  var betterBox = field("better");
-  var betterTouched = false;
-  if (betterBox) {
-    betterBox.addEventListener("change", function (event) {
-      if (event.isTrusted) betterTouched = true;
-    });
-  }
-
-  function keptRecords() {
-    if (editing || !Queue || !user || !sessionId) return Promise.resolve([]);
-    return Queue.list(user).then(function (records) {
-      var mine = records.filter(function (record) {
-        return record.session === sessionId && /\/rounds\/new\/$/.test(record.url);
-      });
-      if (fixing) {
-        // Fixing a refused round: the rounds kept before it come before it.
-        var at = mine.findIndex(function (record) {
-          return record.key === fixing;
-        });
-        if (at >= 0) mine = mine.slice(0, at);
-      }
-      return mine;
-    });
-  }
-
-  function say(text, params) {
-    return String(text || "").replace(/%\((\w+)\)[sd]/g, function (_, name) {
-      return params && name in params ? String(params[name]) : "";
-    });
-  }
-
-  // The line above the form: "Round 3 · Dai deals", and why it starts better.
-  function sayNextRound(state, fallback) {
-    var line = document.querySelector(".next-round");
-    if (!line || !chainData.words) return;
-    var words = chainData.words;
-    var dealer = loaded.chain.dealerOf(chainData.seats || [], state.number);
-    var parts = [
-      document.createTextNode(
-        say(words.round, { number: state.number }) +
-          (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""),
-      ),
-    ];
-    if (fallback.better) {
-      var reasons = [];
-      if (fallback.rotation) {
-        reasons.push(
-          say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
-        );
-      }
-      if (fallback.dublee) reasons.push(words.dublee);
-      parts.push(document.createElement("br"));
-      parts.push(element("strong", "better-by-default", words.better));
-      parts.push(document.createTextNode(": " + reasons.join("; ")));
-    }
-    line.replaceChildren.apply(line, parts);
-    line.dataset.round = String(state.number);
-  }
-
-  // Works the chain out again from the queue; the form follows it.
-  function follow() {
-    if (editing) return Promise.resolve();
-    return Promise.all([load(), keptRecords()]).then(function (found) {
-      var records = found[1];
-      kept = records.map(function (record) {
-        return { key: record.key, round: roundOf(new URLSearchParams(record.fields)) };
-      });
-      var rounds = kept.map(function (item) {
-        return item.round || { entries: [], winner: null, win_type: "normal", better: false };
-      });
-      var answer = loaded.chain.settleWaiting(loaded.engine, base, rounds, rules);
-      var fallback = loaded.chain.betterDefault(loaded.engine, answer.state, rules);
-      var moved = !after || after.state.number !== answer.state.number;
-      after = { state: answer.state, default: fallback };
-      // The form as the server gave it stands until rounds kept here move it
-      // on (a refused save's form keeps the better mark as it was sent).
-      followed = followed || kept.length > 0;
-      if (!followed) return null;
-      if (numberField) numberField.value = String(answer.state.number);
-      sayNextRound(answer.state, fallback);
-      if (betterBox && !betterTouched && moved && !restoring) betterBox.checked = fallback.better;
-      shown = null; // what is pending may have changed: worked out again
-      if (kept.length || !navigator.onLine) return show();
-      return null;
-    });
-  }
-
-  // A round kept here reached the server: the form's starting point moves past
-  // it (the rounds after it are still on the phone).
-  function arrived(key) {
-    var at = kept.findIndex(function (item) {
-      return item.key === key;
-    });
-    if (at !== 0 || !loaded) return;
-    var round = kept[0].round;
-    if (round) base = loaded.chain.step(loaded.engine, base, round, rules).state;
-    kept.shift();
-  }
-
-  // What the ledger lists of this round while it waits on the phone: the
-  // winner and each player's net as the server will save them. Null until the
-  // modules are here (offline.js then reads the preview).
-  window.MarriageRoundSummary = function () {
-    if (!loaded) return null;
-    var round = roundOf();
-    if (!round) return null;
-    var nets = {};
-    var outside = [];
-    try {
-      if (!loaded.engine.roundProblems(round, rules).length) {
-        var result = loaded.engine.settleRound(round, rules, currentPending());
-        result.players.forEach(function (p) {
-          nets[p.player] = p.net;
-        });
-        // A fouler who sat the round out and pays a waiting dhoos in it (next_round_winner).
-        outside = (result.outside || []).map(function (owed) {
-          return { name: owed.player, net: result.nets ? result.nets[owed.player] : -owed.amount };
-        });
-      }
-    } catch (error) {
-      if (!(error instanceof loaded.engine.RoundError)) throw error;
-    }
-    return {
-      winner: round.winner,
-      players: round.entries
-        .map(function (entry) {
-          return { name: entry.player, net: entry.player in nets ? nets[entry.player] : null };
-        })
-        .concat(outside),
-    };
+  });
+  return {
+    entries: entries,
+    winner: winner,
+    win_type: values.get("win_type") === "dublee" ? "dublee" : "normal",
+    better: values.get("better") !== null,
   };
+}
 
-  function currentPending() {
-    return after ? after.state.pending : pending;
-  }
+function element(tag, className, text) {
+  var node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
 
-  function show() {
-    var round = roundOf();
-    var key = round && JSON.stringify(round);
-    // Nothing new (the change that ends the typing in a box): the preview stays
-    // as it is, so a tap on it is not lost.
-    if (!round || key === shown) return Promise.resolve();
-    shown = key;
-    return load().then(function (loaded) {
-      var module = loaded.engine;
-      var note = kept.length && chainData.words.afterKept ? chainData.words.afterKept : t.onPhone;
-      var content = [
-        element("h2", "", t.settlement),
-        element("p", "muted small offline-note", note),
-      ];
-      var problems = module.roundProblems(round, rules);
-      if (!problems.length) {
-        try {
-          var result = module.settleRound(round, rules, currentPending());
-          content.push(breakdown(module, loaded.words, result));
-        } catch (error) {
-          if (!(error instanceof module.RoundError)) throw error;
-          problems = [error];
-        }
-      }
-      if (problems.length) {
-        content[0].textContent = t.notSettled;
-        var list = element("ul", "errorlist");
-        problemLines(module, problems, round).forEach(function (line) {
-          list.appendChild(element("li", "", line));
+function signed(n) {
+  return (n > 0 ? "+" : "") + num(n);
+}
+
+// A copy of `template` (the server's markup, templates/scoring/rounds/_breakdown.html
+// rendered with slots: scoring/templatetags/slots.py) filled with `data`: each
+// <template data-slot> becomes the text of its value, each data-if / data-unless
+// part is kept or dropped, each data-each part is repeated once per item (an
+// item's values first, then those around it), and data-hook-* sets an attribute
+// (data-hook-class adds classes). Text only: a value is never read as HTML.
+function filled(template, data) {
+  var copy = template.content.cloneNode(true);
+  fill(copy, data);
+  return copy;
+}
+
+function value(data, name) {
+  if (!(name in data)) throw new Error("the breakdown has no value for " + name);
+  return data[name];
+}
+
+function fill(root, data) {
+  root.querySelectorAll("*").forEach(function (node) {
+    Array.from(node.attributes).forEach(function (attribute) {
+      if (attribute.name.indexOf("data-hook-") !== 0) return;
+      var target = attribute.name.slice("data-hook-".length);
+      var given = String(value(data, attribute.value));
+      node.removeAttribute(attribute.name);
+      if (target === "class") {
+        given.split(" ").forEach(function (name) {
+          if (name) node.classList.add(name);
         });
-        content.push(list);
+      } else {
+        node.setAttribute(target, given);
       }
-      preview.replaceChildren.apply(preview, content);
     });
-  }
-
-  // Offline, or rounds of this session still on the phone (the server would
-  // settle this one without them): the request is not even tried. A request
-  // that fails (a dead spot the phone does not know about): worked out here
-  // all the same.
-  document.body.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt !== form || (navigator.onLine && !kept.length)) return;
-    event.preventDefault();
-    show();
   });
-  document.body.addEventListener("htmx:sendError", function (event) {
-    if (event.detail.elt === form) show();
-  });
-
-  // --- The draft: what is typed, kept on the phone until saved ----------------------------------
-
-  var SKIP = { csrfmiddlewaretoken: 1, save_key: 1, number: 1, version: 1, offline_summary: 1 };
-  var restoring = false;
-
-  function draftKey() {
-    return (
-      "marriage-draft:" + (user || "") + ":" + location.pathname + (fixing ? "?fix=" + fixing : "")
-    );
-  }
-
-  function formMark() {
-    // The round the draft is for: a new round's number, an edit's version.
-    var version = form.querySelector('input[name="version"]');
-    return version ? "v" + version.value : "n" + (numberField ? numberField.value : "");
-  }
-
-  function saveDraft() {
-    if (restoring) return;
-    var fields = [];
-    new FormData(form).forEach(function (value, name) {
-      if (!SKIP[name] && typeof value === "string") fields.push([name, value]);
-    });
-    try {
-      localStorage.setItem(draftKey(), JSON.stringify({ mark: formMark(), fields: fields }));
-    } catch (error) {
-      // no storage (a private window, full): the form works without a draft
-    }
-  }
-
-  function clearDraft() {
-    try {
-      localStorage.removeItem(draftKey());
-    } catch (error) {
-      // no storage
-    }
-  }
-
-  // The draft typed into this form before a reload, if it is for the same round.
-  function restoreDraft() {
-    // The draft is restored once the phone's queue is read, which on a slow phone
-    // comes after the first taps: a draft saved by those taps must not undo the
-    // ones after them.
-    if (touched) return false;
-    var draft;
-    try {
-      draft = JSON.parse(localStorage.getItem(draftKey()) || "null");
-    } catch (error) {
-      draft = null;
-    }
-    if (!draft || draft.mark !== formMark() || !Array.isArray(draft.fields)) return false;
-    var values = new URLSearchParams(draft.fields);
-    restoring = true;
-    form.querySelectorAll("input").forEach(function (input) {
-      if (!input.name || SKIP[input.name]) return;
-      var given = values.getAll(input.name);
-      if (input.type === "checkbox" || input.type === "radio")
-        input.checked = given.indexOf(input.value) !== -1;
-      else input.value = given.length ? given[0] : "";
-    });
-    if (betterBox) betterTouched = true; // as it was typed
-    // "More" open where something behind it is set, as the server opens it.
-    form.querySelectorAll("details.more").forEach(function (details) {
-      details.querySelectorAll("input").forEach(function (input) {
-        var set =
-          input.type === "checkbox" || input.type === "radio" ? input.checked : input.value.trim();
-        if (set && input.name && !SKIP[input.name]) details.open = true;
+  // Only the parts at this level: those inside a part are filled with it.
+  root.querySelectorAll("template").forEach(function (part) {
+    var hook = part.dataset;
+    var parts = [];
+    if ("slot" in hook) {
+      parts = [document.createTextNode(String(value(data, hook.slot)))];
+    } else if ("if" in hook || "unless" in hook) {
+      var given = value(data, "if" in hook ? hook.if : hook.unless);
+      var holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
+      if (holds === "if" in hook) parts = [filled(part, data)];
+    } else if ("each" in hook) {
+      parts = value(data, hook.each).map(function (item) {
+        return filled(part, Object.assign(Object.create(data), item));
       });
-    });
-    restoring = false;
-    form.dispatchEvent(new Event("change", { bubbles: true }));
-    return true;
-  }
-
-  var touched = false; // the reader has typed or tapped in this form since it loaded
-  function noteTouched(event) {
-    if (event.isTrusted) touched = true;
-  }
-  form.addEventListener("input", noteTouched);
-  form.addEventListener("change", noteTouched);
-  form.addEventListener("pointerdown", noteTouched);
-  form.addEventListener("keydown", noteTouched);
-  form.addEventListener("input", saveDraft);
-  form.addEventListener("change", saveDraft);
-  document.addEventListener(
-    "submit",
-    function (event) {
-      if (event.target === form) clearDraft();
-    },
-    true,
-  );
-
-  // --- Start, and follow the queue ---------------------------------------------------------------
-
-  load();
-  var started = follow()
-    .catch(function () {
-      return null; // no queue to read (storage off): the form as the server gave it
-    })
-    .then(function () {
-      // A fix is filled in from its waiting round (offline.js), not from a draft.
-      if (!fixing) restoreDraft();
-      if (!navigator.onLine || kept.length) return show();
-      return null;
-    });
-
-  function queueChanged(detail) {
-    started.then(function () {
-      if (detail && detail.sent && detail.key) arrived(detail.key);
-      return follow();
-    });
-  }
-  var channel = Queue && Queue.channel ? Queue.channel() : null;
-  if (channel) {
-    channel.addEventListener("message", function (event) {
-      queueChanged(event.data);
-    });
-  }
-  window.addEventListener("marriage-queue", function (event) {
-    queueChanged(event.detail);
+    }
+    part.replaceWith.apply(part, parts);
   });
-})();
+}
+
+// The values _breakdown.html's slots name, from settlement.js's result.
+function breakdownData(module, words, result) {
+  var say = { translate: translate, num: num };
+  // What the winner collects, as a sum a table can check: "15 + 34 + (−3) = 46"
+  // (the winner_take filter's).
+  var pays = result.players
+    .filter(function (p) {
+      return !p.is_winner;
+    })
+    .map(function (p) {
+      return p.pay;
+    });
+  var take = pays.reduce(function (sum, pay) {
+    return sum + pay;
+  }, 0);
+  var collects =
+    pays
+      .map(function (pay) {
+        return pay >= 0 ? num(pay) : "(−" + num(-pay) + ")";
+      })
+      .join(" + ") +
+    " = " +
+    (take >= 0 ? num(take) : "−" + num(-take));
+  return {
+    total: num(result.total),
+    n: num(result.n),
+    times: num(result.multiplier),
+    no_winner: !result.winner,
+    total_seen: num(result.total_seen),
+    take: collects,
+    players: result.players.map(function (p) {
+      return {
+        player: p.player,
+        winner_class: p.is_winner ? "winner" : "",
+        winner: p.is_winner,
+        seen: p.status === "seen",
+        dhoos: p.dhoos,
+        dublees: p.dublees,
+        net: signed(p.net),
+        sign: p.net > 0 ? "pos" : p.net < 0 ? "neg" : "", // the sign_class filter's
+        points: num(p.points),
+        maal: num(p.maal),
+        tunnel: Boolean(p.tunnel),
+        counted: num(p.counted_tunnel),
+        cut: p.counted_tunnel !== p.tunnel,
+        held: num(p.tunnel),
+        loser: Boolean(result.winner) && !p.is_winner,
+        seen_only: Boolean(p.seen_only),
+        w: num(p.w),
+        ns: num(p.n_s),
+        pay: num(p.pay),
+        receives: p.is_winner,
+        dhoos_net: p.dhoos_net ? signed(p.dhoos_net) : "",
+        // A note with no words in the page's language is left out, never shown in English.
+        notes: p.notes
+          .filter(function (note) {
+            return english || note.id in catalogue;
+          })
+          .map(function (note) {
+            return { note: module.fill(note.id, note.params, translate) };
+          }),
+        words: words.playerSentence(result, p, say),
+      };
+    }),
+    // Who sat the round out but pays a dhoos in it (next_round_winner, RULES.md 3a).
+    outside: (result.outside || []).map(function (owed) {
+      return { said: words.outsideSentence(result, owed, say) };
+    }),
+  };
+}
+
+function breakdown(module, words, result) {
+  return filled(skeleton, breakdownData(module, words, result));
+}
+
+// Fields of a player's line, and of the round (scoring/forms/rounds.py).
+var ROW_FIELDS = ["plays", "status", "maal", "tunnel", "dhoos", "dublees"];
+var ROUND_FIELDS = ["players", "winner", "win_type", "better", "tiplu"];
+
+// Every problem as the server's preview lists them (RoundForm.all_errors):
+// the round's own first, grouped by field in the order met, then each
+// player's in the form's order, each message after its field's name.
+function problemLines(module, problems, round) {
+  var general = new Map();
+  var players = new Map(
+    round.entries.map(function (e) {
+      return [e.player, new Map()];
+    }),
+  );
+  function add(groups, key, line) {
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(line);
+  }
+  problems.forEach(function (problem) {
+    var text = module.fill(problem.id, problem.params, translate);
+    var row = players.get(problem.player);
+    if (row && ROW_FIELDS.includes(problem.field)) {
+      add(row, problem.field, problem.player + ", " + translate(problem.field) + ": " + text);
+    } else if (ROUND_FIELDS.includes(problem.field)) {
+      add(general, problem.field, translate(problem.field) + ": " + text);
+    } else {
+      add(general, "round", problem.player ? problem.player + ", " + text : text);
+    }
+  });
+  var lines = [];
+  [general].concat(Array.from(players.values())).forEach(function (groups) {
+    groups.forEach(function (group) {
+      lines = lines.concat(group);
+    });
+  });
+  return lines;
+}
+
+var shown = null; // the round the preview shows, as JSON
+
+// --- The rounds kept on the phone before this one -------------------------------------------
+
+var editing = !chainData; // only a new round's form follows them
+var sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
+var sessionId = sessionMatch ? sessionMatch[1] : null;
+var offlineStrings = document.getElementById("offline-strings");
+var user = offlineStrings ? offlineStrings.dataset.user : "";
+var fixing = new URLSearchParams(location.search).get("fix");
+// The round this form is for, as the server's last round leaves it; moved on
+// as the rounds kept before it arrive there.
+var base = chainData ? chainData.start : null;
+var kept = []; // [{key, round}] kept on the phone before this round, in order
+var after = null; // the chain's answer: {state, default} for this round
+var followed = false; // rounds kept here have moved the form on
+var numberField = form.querySelector('input[name="number"]');
+var betterBox = field("better");
+var betterTouched = false;
+if (betterBox) {
+  betterBox.addEventListener("change", function (event) {
+    if (event.isTrusted) betterTouched = true;
+  });
+}
+
+function keptRecords() {
+  if (editing || !user || !sessionId) return Promise.resolve([]);
+  return Queue.list(user).then(function (records) {
+    var mine = records.filter(function (record) {
+      return record.session === sessionId && /\/rounds\/new\/$/.test(record.url);
+    });
+    if (fixing) {
+      // Fixing a refused round: the rounds kept before it come before it.
+      var at = mine.findIndex(function (record) {
+        return record.key === fixing;
+      });
+      if (at >= 0) mine = mine.slice(0, at);
+    }
+    return mine;
+  });
+}
+
+function say(text, params) {
+  return String(text || "").replace(/%\((\w+)\)[sd]/g, function (_, name) {
+    return params && name in params ? String(params[name]) : "";
+  });
+}
+
+// The line above the form: "Round 3 · Dai deals", and why it starts better.
+function sayNextRound(state, fallback) {
+  var line = document.querySelector(".next-round");
+  if (!line || !chainData.words) return;
+  var words = chainData.words;
+  var dealer = loaded.chain.dealerOf(chainData.seats || [], state.number);
+  var parts = [
+    document.createTextNode(
+      say(words.round, { number: state.number }) +
+        (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""),
+    ),
+  ];
+  if (fallback.better) {
+    var reasons = [];
+    if (fallback.rotation) {
+      reasons.push(
+        say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
+      );
+    }
+    if (fallback.dublee) reasons.push(words.dublee);
+    parts.push(document.createElement("br"));
+    parts.push(element("strong", "better-by-default", words.better));
+    parts.push(document.createTextNode(": " + reasons.join("; ")));
+  }
+  line.replaceChildren.apply(line, parts);
+  line.dataset.round = String(state.number);
+}
+
+// Works the chain out again from the queue; the form follows it.
+function follow() {
+  if (editing) return Promise.resolve();
+  return Promise.all([load(), keptRecords()]).then(function (found) {
+    var records = found[1];
+    kept = records.map(function (record) {
+      return { key: record.key, round: roundOf(new URLSearchParams(record.fields)) };
+    });
+    var rounds = kept.map(function (item) {
+      return item.round || { entries: [], winner: null, win_type: "normal", better: false };
+    });
+    var answer = loaded.chain.settleWaiting(loaded.engine, base, rounds, rules);
+    var fallback = loaded.chain.betterDefault(loaded.engine, answer.state, rules);
+    var moved = !after || after.state.number !== answer.state.number;
+    after = { state: answer.state, default: fallback };
+    // The form as the server gave it stands until rounds kept here move it
+    // on (a refused save's form keeps the better mark as it was sent).
+    followed = followed || kept.length > 0;
+    if (!followed) return null;
+    if (numberField) numberField.value = String(answer.state.number);
+    sayNextRound(answer.state, fallback);
+    if (betterBox && !betterTouched && moved && !restoring) betterBox.checked = fallback.better;
+    shown = null; // what is pending may have changed: worked out again
+    if (kept.length || !navigator.onLine) return show();
+    return null;
+  });
+}
+
+// A round kept here reached the server: the form's starting point moves past
+// it (the rounds after it are still on the phone).
+function arrived(key) {
+  var at = kept.findIndex(function (item) {
+    return item.key === key;
+  });
+  if (at !== 0) return;
+  var round = kept[0].round;
+  if (round) base = loaded.chain.step(loaded.engine, base, round, rules).state;
+  kept.shift();
+}
+
+// What the ledger lists of this round while it waits on the phone: the
+// winner and each player's net as the server will save them (offline.js asks
+// when it keeps the round).
+provideRoundSummary(function () {
+  var round = roundOf();
+  if (!round) return null;
+  var nets = {};
+  var outside = [];
+  try {
+    if (!loaded.engine.roundProblems(round, rules).length) {
+      var result = loaded.engine.settleRound(round, rules, currentPending());
+      result.players.forEach(function (p) {
+        nets[p.player] = p.net;
+      });
+      // A fouler who sat the round out and pays a waiting dhoos in it (next_round_winner).
+      outside = (result.outside || []).map(function (owed) {
+        return { name: owed.player, net: result.nets ? result.nets[owed.player] : -owed.amount };
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof loaded.engine.RoundError)) throw error;
+  }
+  return {
+    winner: round.winner,
+    players: round.entries
+      .map(function (entry) {
+        return { name: entry.player, net: entry.player in nets ? nets[entry.player] : null };
+      })
+      .concat(outside),
+  };
+});
+
+function currentPending() {
+  return after ? after.state.pending : pending;
+}
+
+function show() {
+  var round = roundOf();
+  var key = round && JSON.stringify(round);
+  // Nothing new (the change that ends the typing in a box): the preview stays
+  // as it is, so a tap on it is not lost.
+  if (!round || key === shown) return Promise.resolve();
+  shown = key;
+  return load().then(function (loaded) {
+    var module = loaded.engine;
+    var note = kept.length && chainData.words.afterKept ? chainData.words.afterKept : t.onPhone;
+    var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", note)];
+    var problems = module.roundProblems(round, rules);
+    if (!problems.length) {
+      try {
+        var result = module.settleRound(round, rules, currentPending());
+        content.push(breakdown(module, loaded.words, result));
+      } catch (error) {
+        if (!(error instanceof module.RoundError)) throw error;
+        problems = [error];
+      }
+    }
+    if (problems.length) {
+      content[0].textContent = t.notSettled;
+      var list = element("ul", "errorlist");
+      problemLines(module, problems, round).forEach(function (line) {
+        list.appendChild(element("li", "", line));
+      });
+      content.push(list);
+    }
+    preview.replaceChildren.apply(preview, content);
+  });
+}
+
+// Offline, or rounds of this session still on the phone (the server would
+// settle this one without them): the request is not even tried. A request
+// that fails (a dead spot the phone does not know about): worked out here
+// all the same.
+document.body.addEventListener("htmx:beforeRequest", function (event) {
+  if (event.detail.elt !== form || (navigator.onLine && !kept.length)) return;
+  event.preventDefault();
+  show();
+});
+document.body.addEventListener("htmx:sendError", function (event) {
+  if (event.detail.elt === form) show();
+});
+
+// --- The draft: what is typed, kept on the phone until saved ----------------------------------
+
+var SKIP = { csrfmiddlewaretoken: 1, save_key: 1, number: 1, version: 1, offline_summary: 1 };
+var restoring = false;
+
+function draftKey() {
+  return (
+    "marriage-draft:" + (user || "") + ":" + location.pathname + (fixing ? "?fix=" + fixing : "")
+  );
+}
+
+function formMark() {
+  // The round the draft is for: a new round's number, an edit's version.
+  var version = form.querySelector('input[name="version"]');
+  return version ? "v" + version.value : "n" + (numberField ? numberField.value : "");
+}
+
+function saveDraft() {
+  if (restoring) return;
+  var fields = [];
+  new FormData(form).forEach(function (value, name) {
+    if (!SKIP[name] && typeof value === "string") fields.push([name, value]);
+  });
+  try {
+    localStorage.setItem(draftKey(), JSON.stringify({ mark: formMark(), fields: fields }));
+  } catch (error) {
+    // no storage (a private window, full): the form works without a draft
+  }
+}
+
+function clearDraft() {
+  try {
+    localStorage.removeItem(draftKey());
+  } catch (error) {
+    // no storage
+  }
+}
+
+// The draft typed into this form before a reload, if it is for the same round.
+function restoreDraft() {
+  // The draft is restored once the phone's queue is read, which on a slow phone
+  // comes after the first taps: a draft saved by those taps must not undo the
+  // ones after them.
+  if (touched) return false;
+  var draft;
+  try {
+    draft = JSON.parse(localStorage.getItem(draftKey()) || "null");
+  } catch (error) {
+    draft = null;
+  }
+  if (!draft || draft.mark !== formMark() || !Array.isArray(draft.fields)) return false;
+  var values = new URLSearchParams(draft.fields);
+  restoring = true;
+  form.querySelectorAll("input").forEach(function (input) {
+    if (!input.name || SKIP[input.name]) return;
+    var given = values.getAll(input.name);
+    if (input.type === "checkbox" || input.type === "radio")
+      input.checked = given.indexOf(input.value) !== -1;
+    else input.value = given.length ? given[0] : "";
+  });
+  if (betterBox) betterTouched = true; // as it was typed
+  // "More" open where something behind it is set, as the server opens it.
+  form.querySelectorAll("details.more").forEach(function (details) {
+    details.querySelectorAll("input").forEach(function (input) {
+      var set =
+        input.type === "checkbox" || input.type === "radio" ? input.checked : input.value.trim();
+      if (set && input.name && !SKIP[input.name]) details.open = true;
+    });
+  });
+  restoring = false;
+  form.dispatchEvent(new Event("change", { bubbles: true }));
+  return true;
+}
+
+var touched = false; // the reader has typed or tapped in this form since it loaded
+function noteTouched(event) {
+  if (event.isTrusted) touched = true;
+}
+form.addEventListener("input", noteTouched);
+form.addEventListener("change", noteTouched);
+form.addEventListener("pointerdown", noteTouched);
+form.addEventListener("keydown", noteTouched);
+form.addEventListener("input", saveDraft);
+form.addEventListener("change", saveDraft);
+document.addEventListener(
+  "submit",
+  function (event) {
+    if (event.target === form) clearDraft();
+  },
+  true,
+);
+
+// --- Start, and follow the queue ---------------------------------------------------------------
+
+load();
+var started = follow()
+  .catch(function () {
+    return null; // no queue to read (storage off): the form as the server gave it
+  })
+  .then(function () {
+    // A fix is filled in from its waiting round (offline.js), not from a draft.
+    if (!fixing) restoreDraft();
+    if (!navigator.onLine || kept.length) return show();
+    return null;
+  });
+
+function queueChanged(detail) {
+  started.then(function () {
+    if (detail && detail.sent && detail.key) arrived(detail.key);
+    return follow();
+  });
+}
+var channel = Queue.channel();
+if (channel) {
+  channel.addEventListener("message", function (event) {
+    queueChanged(event.data);
+  });
+}
+window.addEventListener("marriage-queue", function (event) {
+  queueChanged(event.detail);
+});

@@ -1,6 +1,7 @@
 // Rounds saved on the phone with no network, and sending them once it returns.
-// One classic script for the pages (offline.js) and the service worker
-// (importScripts): both read and send the same IndexedDB queue.
+// One module for the pages (offline.js, offline-preview.js) and the service
+// worker (a module worker, templates/scoring/offline/sw.js): both read and send
+// the same IndexedDB queue.
 //
 // A record: {key (the form's one-time save_key), user (X-Offline-User), session,
 // url (where the form posts), fields ([name, value] as the form sent them),
@@ -13,351 +14,348 @@
 // stays, with its messages, and holds back the later rounds of its session
 // until it is fixed or discarded: their numbers and the dhoos carried between
 // them depend on it.
-(function (scope) {
-  "use strict";
-  var DB_NAME = "marriage-offline";
-  var STORE = "rounds";
-  var SYNC_TAG = "marriage-send-rounds";
-  var LOCK = "marriage-send-rounds";
-  var channel =
-    typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
+var DB_NAME = "marriage-offline";
+var STORE = "rounds";
+var SYNC_TAG = "marriage-send-rounds";
+var LOCK = "marriage-send-rounds";
+var channel =
+  typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
 
-  function promised(request) {
-    return new Promise(function (resolve, reject) {
-      request.onsuccess = function () {
-        resolve(request.result);
-      };
-      request.onerror = function () {
-        reject(request.error);
-      };
-    });
-  }
-
-  function open() {
-    var request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = function () {
-      var store = request.result.createObjectStore(STORE, { keyPath: "key" });
-      store.createIndex("user", "user");
+function promised(request) {
+  return new Promise(function (resolve, reject) {
+    request.onsuccess = function () {
+      resolve(request.result);
     };
-    return promised(request);
-  }
-
-  function withStore(mode, work) {
-    return open().then(function (db) {
-      return new Promise(function (resolve, reject) {
-        var tx = db.transaction(STORE, mode);
-        var result;
-        Promise.resolve(work(tx.objectStore(STORE))).then(function (value) {
-          result = value;
-        }, reject);
-        tx.oncomplete = function () {
-          db.close();
-          resolve(result);
-        };
-        tx.onerror = tx.onabort = function () {
-          db.close();
-          reject(tx.error);
-        };
-      });
-    });
-  }
-
-  function changed(detail) {
-    if (channel) channel.postMessage(detail || {});
-  }
-
-  function newKey() {
-    if (scope.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
-    return String(Date.now()) + "-" + Math.random().toString(36).slice(2, 12);
-  }
-
-  // A record from what the form sends. The page adds its reading of the round
-  // (names, figures) as `offline_summary`: the server ignores it, and a send
-  // from the queue leaves it out.
-  function recordFrom(options) {
-    var fields = [];
-    var key = "";
-    var summary = options.summary || null;
-    options.entries.forEach(function (pair) {
-      var name = pair[0];
-      var value = typeof pair[1] === "string" ? pair[1] : "";
-      if (name === "offline_summary") {
-        try {
-          summary = JSON.parse(value);
-        } catch (error) {
-          summary = null;
-        }
-        return;
-      }
-      if (name === "save_key") key = value;
-      fields.push([name, value]);
-    });
-    if (!key) {
-      // A form without a save_key (a page from before edits had one): a key for the
-      // queue alone. Its version makes a second send of an edit refused, never doubled.
-      key = "edit-" + newKey();
-    }
-    return {
-      key: key,
-      user: options.user,
-      session: String(options.session),
-      url: options.url,
-      fields: fields,
-      summary: summary,
-      created: options.created || Date.now(),
-      status: "waiting",
-      messages: [],
+    request.onerror = function () {
+      reject(request.error);
     };
-  }
+  });
+}
 
-  function put(record) {
-    return withStore("readwrite", function (store) {
-      // Saved again under the same key (Save tapped twice): keep its place in the queue.
-      return promised(store.get(record.key)).then(function (old) {
-        if (old) record.created = old.created;
-        return promised(store.put(record));
-      });
-    }).then(function () {
-      changed({ session: record.session });
-    });
-  }
-
-  function get(key) {
-    return withStore("readonly", function (store) {
-      return promised(store.get(key));
-    });
-  }
-
-  function list(user) {
-    if (!user) return Promise.resolve([]);
-    return withStore("readonly", function (store) {
-      return promised(store.index("user").getAll(user));
-    }).then(function (records) {
-      return (records || []).sort(function (a, b) {
-        return a.created - b.created;
-      });
-    });
-  }
-
-  function update(key, changes) {
-    return withStore("readwrite", function (store) {
-      return promised(store.get(key)).then(function (record) {
-        if (!record) return null;
-        Object.keys(changes).forEach(function (name) {
-          record[name] = changes[name];
-        });
-        return promised(store.put(record));
-      });
-    }).then(function () {
-      changed({ key: key });
-    });
-  }
-
-  function remove(key, detail) {
-    return withStore("readwrite", function (store) {
-      return promised(store.delete(key));
-    }).then(function () {
-      changed(detail || { key: key });
-    });
-  }
-
-  function removeUser(user) {
-    return list(user).then(function (records) {
-      return Promise.all(
-        records.map(function (record) {
-          return remove(record.key);
-        }),
-      );
-    });
-  }
-
-  function askForSync(registration) {
-    if (!registration || !registration.sync) return Promise.resolve();
-    return registration.sync.register(SYNC_TAG).catch(function () {
-      // Not allowed here (no permission, a private window): the page sends them.
-    });
-  }
-
-  // --- Sending -------------------------------------------------------------------------------
-
-  function decode(text) {
-    return text
-      .replace(/<[^>]+>/g, "")
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&quot;/g, '"')
-      .replace(/&#x27;|&#39;/g, "'")
-      .replace(/&amp;/g, "&")
-      .replace(/\s+/g, " ")
-      .trim();
-  }
-
-  // What the server said about a refused round: the form's list of problems,
-  // else the page's heading and first paragraph (a round deleted meanwhile).
-  // Plain text from the server's own HTML, shown with textContent.
-  function messagesOf(html) {
-    var summary = html.match(/<div id="form-errors"[\s\S]*?<\/ul>/);
-    var found = [];
-    if (summary) {
-      var items = summary[0].match(/<li>[\s\S]*?<\/li>/g) || [];
-      found = items.map(decode).filter(Boolean);
-    }
-    if (!found.length) {
-      var main = html.match(/<main[^>]*>([\s\S]*?)<\/main>/);
-      var body = main ? main[1] : html;
-      var parts = body.match(/<(h1|p)[^>]*>[\s\S]*?<\/\1>/g) || [];
-      found = parts.slice(0, 2).map(decode).filter(Boolean);
-    }
-    return found;
-  }
-
-  function tokenOf(html) {
-    var match = html.match(/name="csrfmiddlewaretoken" value="([^"]+)"/);
-    return match ? match[1] : null;
-  }
-
-  // A send unanswered after `timeout` ms (a network that hangs) is given up, so
-  // that the next try is not stuck behind it; if it did arrive, the next one is
-  // answered as it was (its save_key).
-  function post(record, token, timeout) {
-    var body = new URLSearchParams();
-    record.fields.forEach(function (pair) {
-      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
-    });
-    var giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
-    var timer = giveUp
-      ? setTimeout(function () {
-          giveUp.abort();
-        }, timeout)
-      : null;
-    var sent = fetch(record.url, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      signal: giveUp ? giveUp.signal : undefined,
-    });
-    return sent.then(
-      function (response) {
-        clearTimeout(timer);
-        return response;
-      },
-      function (error) {
-        clearTimeout(timer);
-        throw error;
-      },
-    );
-  }
-
-  function sessionPath(record) {
-    return "/sessions/" + record.session + "/";
-  }
-
-  // One record: "sent", "login" (signed out meanwhile), "server" (a 5xx: later)
-  // or "refused" with the server's messages. A network failure rejects.
-  function sendOne(record, options) {
-    var loginUrl = (options && options.loginUrl) || "/accounts/login/";
-    var timeout = (options && options.timeout) || 0;
-    function judge(response, retried) {
-      var path = new URL(response.url).pathname;
-      if (path === loginUrl) return { outcome: "login" };
-      if (response.status >= 500) return { outcome: "server" };
-      if (response.redirected && path === sessionPath(record) && response.ok)
-        return { outcome: "sent" };
-      if (response.status === 403 && !retried) {
-        // A token from before a new log-in: a fresh one from the form, and once more.
-        return fetch(record.url, { credentials: "same-origin" })
-          .then(function (page) {
-            return page.text();
-          })
-          .then(function (html) {
-            return post(record, tokenOf(html), timeout);
-          })
-          .then(function (again) {
-            return judge(again, true);
-          });
-      }
-      return response.text().then(function (html) {
-        return { outcome: "refused", messages: messagesOf(html), status: response.status };
-      });
-    }
-    return post(record, null, timeout).then(function (response) {
-      return judge(response, false);
-    });
-  }
-
-  function sendAllNow(user, options) {
-    var report = { sent: [], refused: [], stopped: null };
-    return list(user).then(function (records) {
-      var held = {};
-      var index = 0;
-      function next() {
-        if (index >= records.length) return report;
-        var record = records[index++];
-        if (record.status === "refused" || held[record.session]) {
-          held[record.session] = true;
-          return next();
-        }
-        return sendOne(record, options).then(
-          function (result) {
-            if (result.outcome === "sent") {
-              report.sent.push(record);
-              return remove(record.key, {
-                session: record.session,
-                sent: true,
-                key: record.key,
-              }).then(next);
-            }
-            if (result.outcome === "refused") {
-              held[record.session] = true;
-              report.refused.push(record);
-              return update(record.key, { status: "refused", messages: result.messages }).then(
-                next,
-              );
-            }
-            report.stopped = result.outcome;
-            if (result.outcome === "login")
-              return update(record.key, { status: "login" }).then(() => report);
-            return report;
-          },
-          function () {
-            report.stopped = "offline"; // the network went again: everything stays
-            return report;
-          },
-        );
-      }
-      return next();
-    });
-  }
-
-  // Sends this user's waiting rounds, one sender at a time across the pages and
-  // the worker (Web Locks where the browser has them; the save keys make an
-  // overlap harmless where it does not).
-  function sendAll(user, options) {
-    if (!user || user === "public")
-      return Promise.resolve({ sent: [], refused: [], stopped: null });
-    var run = function () {
-      return sendAllNow(user, options);
-    };
-    if (scope.navigator && navigator.locks && navigator.locks.request) {
-      return navigator.locks.request(LOCK, run);
-    }
-    return run();
-  }
-
-  scope.MarriageQueue = {
-    SYNC_TAG: SYNC_TAG,
-    recordFrom: recordFrom,
-    put: put,
-    get: get,
-    list: list,
-    update: update,
-    remove: remove,
-    removeUser: removeUser,
-    askForSync: askForSync,
-    sendAll: sendAll,
-    messagesOf: messagesOf,
-    channel: function () {
-      return typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
-    },
+function open() {
+  var request = indexedDB.open(DB_NAME, 1);
+  request.onupgradeneeded = function () {
+    var store = request.result.createObjectStore(STORE, { keyPath: "key" });
+    store.createIndex("user", "user");
   };
-})(self);
+  return promised(request);
+}
+
+function withStore(mode, work) {
+  return open().then(function (db) {
+    return new Promise(function (resolve, reject) {
+      var tx = db.transaction(STORE, mode);
+      var result;
+      Promise.resolve(work(tx.objectStore(STORE))).then(function (value) {
+        result = value;
+      }, reject);
+      tx.oncomplete = function () {
+        db.close();
+        resolve(result);
+      };
+      tx.onerror = tx.onabort = function () {
+        db.close();
+        reject(tx.error);
+      };
+    });
+  });
+}
+
+function changed(detail) {
+  if (channel) channel.postMessage(detail || {});
+}
+
+function newKey() {
+  if (self.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return String(Date.now()) + "-" + Math.random().toString(36).slice(2, 12);
+}
+
+// A record from what the form sends. The page adds its reading of the round
+// (names, figures) as `offline_summary`: the server ignores it, and a send
+// from the queue leaves it out.
+function recordFrom(options) {
+  var fields = [];
+  var key = "";
+  var summary = options.summary || null;
+  options.entries.forEach(function (pair) {
+    var name = pair[0];
+    var value = typeof pair[1] === "string" ? pair[1] : "";
+    if (name === "offline_summary") {
+      try {
+        summary = JSON.parse(value);
+      } catch (error) {
+        summary = null;
+      }
+      return;
+    }
+    if (name === "save_key") key = value;
+    fields.push([name, value]);
+  });
+  if (!key) {
+    // A form without a save_key (a page from before edits had one): a key for the
+    // queue alone. Its version makes a second send of an edit refused, never doubled.
+    key = "edit-" + newKey();
+  }
+  return {
+    key: key,
+    user: options.user,
+    session: String(options.session),
+    url: options.url,
+    fields: fields,
+    summary: summary,
+    created: options.created || Date.now(),
+    status: "waiting",
+    messages: [],
+  };
+}
+
+function put(record) {
+  return withStore("readwrite", function (store) {
+    // Saved again under the same key (Save tapped twice): keep its place in the queue.
+    return promised(store.get(record.key)).then(function (old) {
+      if (old) record.created = old.created;
+      return promised(store.put(record));
+    });
+  }).then(function () {
+    changed({ session: record.session });
+  });
+}
+
+function get(key) {
+  return withStore("readonly", function (store) {
+    return promised(store.get(key));
+  });
+}
+
+function list(user) {
+  if (!user) return Promise.resolve([]);
+  return withStore("readonly", function (store) {
+    return promised(store.index("user").getAll(user));
+  }).then(function (records) {
+    return (records || []).sort(function (a, b) {
+      return a.created - b.created;
+    });
+  });
+}
+
+function update(key, changes) {
+  return withStore("readwrite", function (store) {
+    return promised(store.get(key)).then(function (record) {
+      if (!record) return null;
+      Object.keys(changes).forEach(function (name) {
+        record[name] = changes[name];
+      });
+      return promised(store.put(record));
+    });
+  }).then(function () {
+    changed({ key: key });
+  });
+}
+
+function remove(key, detail) {
+  return withStore("readwrite", function (store) {
+    return promised(store.delete(key));
+  }).then(function () {
+    changed(detail || { key: key });
+  });
+}
+
+function removeUser(user) {
+  return list(user).then(function (records) {
+    return Promise.all(
+      records.map(function (record) {
+        return remove(record.key);
+      }),
+    );
+  });
+}
+
+function askForSync(registration) {
+  if (!registration || !registration.sync) return Promise.resolve();
+  return registration.sync.register(SYNC_TAG).catch(function () {
+    // Not allowed here (no permission, a private window): the page sends them.
+  });
+}
+
+// --- Sending -------------------------------------------------------------------------------
+
+function decode(text) {
+  return text
+    .replace(/<[^>]+>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// What the server said about a refused round: the form's list of problems,
+// else the page's heading and first paragraph (a round deleted meanwhile).
+// Plain text from the server's own HTML, shown with textContent.
+function messagesOf(html) {
+  var summary = html.match(/<div id="form-errors"[\s\S]*?<\/ul>/);
+  var found = [];
+  if (summary) {
+    var items = summary[0].match(/<li>[\s\S]*?<\/li>/g) || [];
+    found = items.map(decode).filter(Boolean);
+  }
+  if (!found.length) {
+    var main = html.match(/<main[^>]*>([\s\S]*?)<\/main>/);
+    var body = main ? main[1] : html;
+    var parts = body.match(/<(h1|p)[^>]*>[\s\S]*?<\/\1>/g) || [];
+    found = parts.slice(0, 2).map(decode).filter(Boolean);
+  }
+  return found;
+}
+
+function tokenOf(html) {
+  var match = html.match(/name="csrfmiddlewaretoken" value="([^"]+)"/);
+  return match ? match[1] : null;
+}
+
+// A send unanswered after `timeout` ms (a network that hangs) is given up, so
+// that the next try is not stuck behind it; if it did arrive, the next one is
+// answered as it was (its save_key).
+function post(record, token, timeout) {
+  var body = new URLSearchParams();
+  record.fields.forEach(function (pair) {
+    body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
+  });
+  var giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
+  var timer = giveUp
+    ? setTimeout(function () {
+        giveUp.abort();
+      }, timeout)
+    : null;
+  var sent = fetch(record.url, {
+    method: "POST",
+    body: body,
+    credentials: "same-origin",
+    signal: giveUp ? giveUp.signal : undefined,
+  });
+  return sent.then(
+    function (response) {
+      clearTimeout(timer);
+      return response;
+    },
+    function (error) {
+      clearTimeout(timer);
+      throw error;
+    },
+  );
+}
+
+function sessionPath(record) {
+  return "/sessions/" + record.session + "/";
+}
+
+// One record: "sent", "login" (signed out meanwhile), "server" (a 5xx: later)
+// or "refused" with the server's messages. A network failure rejects.
+function sendOne(record, options) {
+  var loginUrl = (options && options.loginUrl) || "/accounts/login/";
+  var timeout = (options && options.timeout) || 0;
+  function judge(response, retried) {
+    var path = new URL(response.url).pathname;
+    if (path === loginUrl) return { outcome: "login" };
+    if (response.status >= 500) return { outcome: "server" };
+    if (response.redirected && path === sessionPath(record) && response.ok)
+      return { outcome: "sent" };
+    if (response.status === 403 && !retried) {
+      // A token from before a new log-in: a fresh one from the form, and once more.
+      return fetch(record.url, { credentials: "same-origin" })
+        .then(function (page) {
+          return page.text();
+        })
+        .then(function (html) {
+          return post(record, tokenOf(html), timeout);
+        })
+        .then(function (again) {
+          return judge(again, true);
+        });
+    }
+    return response.text().then(function (html) {
+      return { outcome: "refused", messages: messagesOf(html), status: response.status };
+    });
+  }
+  return post(record, null, timeout).then(function (response) {
+    return judge(response, false);
+  });
+}
+
+function sendAllNow(user, options) {
+  var report = { sent: [], refused: [], stopped: null };
+  return list(user).then(function (records) {
+    var held = {};
+    var index = 0;
+    function next() {
+      if (index >= records.length) return report;
+      var record = records[index++];
+      if (record.status === "refused" || held[record.session]) {
+        held[record.session] = true;
+        return next();
+      }
+      return sendOne(record, options).then(
+        function (result) {
+          if (result.outcome === "sent") {
+            report.sent.push(record);
+            return remove(record.key, {
+              session: record.session,
+              sent: true,
+              key: record.key,
+            }).then(next);
+          }
+          if (result.outcome === "refused") {
+            held[record.session] = true;
+            report.refused.push(record);
+            return update(record.key, { status: "refused", messages: result.messages }).then(next);
+          }
+          report.stopped = result.outcome;
+          if (result.outcome === "login")
+            return update(record.key, { status: "login" }).then(() => report);
+          return report;
+        },
+        function () {
+          report.stopped = "offline"; // the network went again: everything stays
+          return report;
+        },
+      );
+    }
+    return next();
+  });
+}
+
+// Sends this user's waiting rounds, one sender at a time across the pages and
+// the worker (Web Locks where the browser has them; the save keys make an
+// overlap harmless where it does not).
+function sendAll(user, options) {
+  if (!user || user === "public") return Promise.resolve({ sent: [], refused: [], stopped: null });
+  var run = function () {
+    return sendAllNow(user, options);
+  };
+  if (self.navigator && navigator.locks && navigator.locks.request) {
+    return navigator.locks.request(LOCK, run);
+  }
+  return run();
+}
+
+// A channel the pages and the worker say "the queue changed" on, where there is one.
+function newChannel() {
+  return typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
+}
+
+export {
+  SYNC_TAG,
+  recordFrom,
+  put,
+  get,
+  list,
+  update,
+  remove,
+  removeUser,
+  askForSync,
+  sendAll,
+  messagesOf,
+  newChannel as channel,
+};

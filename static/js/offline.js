@@ -4,706 +4,708 @@
 // saved with no network on the phone (offline-queue.js) and lists it in its
 // session as waiting to send, sends the waiting rounds when the network returns,
 // and clears this user's copies at log-out. The pages work without it.
-(function () {
-  "use strict";
-  var strings = document.getElementById("offline-strings");
-  var Queue = window.MarriageQueue;
-  if (!strings || !Queue) return;
-  var words = strings.dataset;
-  var banner = document.getElementById("offline-banner");
-  var loadedAt = Date.now();
-  var storedAt = Number(document.body.dataset.offlineStored) || 0;
-  var fallback = "fallback" in words;
-  var sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
-  var sessionId = sessionMatch ? sessionMatch[1] : null;
-  var roundForm = document.getElementById("round-form");
-  var userKnown = words.user ? Promise.resolve(words.user) : keptUser();
+import * as Queue from "./offline-queue.js";
 
-  function say(name, params) {
-    var text = words[name] || "";
-    return text.replace(/%\((\w+)\)s/g, function (_, key) {
-      return params && key in params ? String(params[key]) : "";
+// Every page has these (base.html includes scoring/offline/_page.html).
+var strings = document.getElementById("offline-strings");
+var words = strings.dataset;
+var banner = document.getElementById("offline-banner");
+var loadedAt = Date.now();
+var storedAt = Number(document.body.dataset.offlineStored) || 0;
+var fallback = "fallback" in words;
+var sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
+var sessionId = sessionMatch ? sessionMatch[1] : null;
+var roundForm = document.getElementById("round-form");
+var userKnown = words.user ? Promise.resolve(words.user) : keptUser();
+
+function say(name, params) {
+  var text = words[name] || "";
+  return text.replace(/%\((\w+)\)s/g, function (_, key) {
+    return params && key in params ? String(params[key]) : "";
+  });
+}
+
+function clock(ms) {
+  var at = new Date(ms);
+  return ("0" + at.getHours()).slice(-2) + ":" + ("0" + at.getMinutes()).slice(-2);
+}
+
+// The offline page is kept signed out: whose rounds to list, the worker knows.
+function keptUser() {
+  if (!window.caches) return Promise.resolve("");
+  return caches
+    .open("marriage-meta")
+    .then(function (cache) {
+      return cache.match("/__offline__/user");
+    })
+    .then(function (hit) {
+      return hit ? hit.text() : "";
+    })
+    .catch(function () {
+      return "";
     });
-  }
+}
 
-  function clock(ms) {
-    var at = new Date(ms);
-    return ("0" + at.getHours()).slice(-2) + ":" + ("0" + at.getMinutes()).slice(-2);
-  }
+function signedIn(user) {
+  return Boolean(user) && user !== "public";
+}
 
-  // The offline page is kept signed out: whose rounds to list, the worker knows.
-  function keptUser() {
-    if (!window.caches) return Promise.resolve("");
-    return caches
-      .open("marriage-meta")
-      .then(function (cache) {
-        return cache.match("/__offline__/user");
-      })
-      .then(function (hit) {
-        return hit ? hit.text() : "";
-      })
-      .catch(function () {
-        return "";
-      });
-  }
+// --- The service worker -------------------------------------------------------------------
 
-  function signedIn(user) {
-    return Boolean(user) && user !== "public";
-  }
-
-  // --- The service worker -------------------------------------------------------------------
-
-  var registered = null;
-  var controlled = "serviceWorker" in navigator && Boolean(navigator.serviceWorker.controller);
-  if ("serviceWorker" in navigator && words.sw) {
-    registered = navigator.serviceWorker.register(words.sw, { scope: "/" }).catch(function () {
+var registered = null;
+var controlled = "serviceWorker" in navigator && Boolean(navigator.serviceWorker.controller);
+if ("serviceWorker" in navigator && words.sw) {
+  registered = navigator.serviceWorker
+    .register(words.sw, { scope: "/", type: "module" })
+    .catch(function () {
       return null; // no worker (a private window): the pages still work online
     });
-    if (!controlled && !storedAt && !fallback) {
-      navigator.serviceWorker.ready.then(function (registration) {
-        // This page came from the network before the worker ran: the worker
-        // learns whose it is, and keeps it if the server marked it.
-        if (!registration.active) return;
-        if (signedIn(words.user))
-          registration.active.postMessage({ type: "user", user: words.user });
-        registration.active.postMessage({ type: "keep", url: location.href });
-      });
-    }
-  }
-
-  // --- The banner ---------------------------------------------------------------------------
-
-  // The share page's live part, polled (static/js/live.js): its standings are
-  // as of the last poll answered, not of the page's load.
-  var live = document.querySelector("[data-live-poll]");
-  var lastPoll = 0;
-
-  function showBanner() {
-    if (!banner) return;
-    banner.textContent = say("offlineAt", {
-      time: clock(Math.max(storedAt, lastPoll) || loadedAt),
+  if (!controlled && !storedAt && !fallback) {
+    navigator.serviceWorker.ready.then(function (registration) {
+      // This page came from the network before the worker ran: the worker
+      // learns whose it is, and keeps it if the server marked it.
+      if (!registration.active) return;
+      if (signedIn(words.user)) registration.active.postMessage({ type: "user", user: words.user });
+      registration.active.postMessage({ type: "keep", url: location.href });
     });
-    banner.hidden = false;
-    document.documentElement.classList.add("is-offline");
   }
+}
 
-  function hideBanner() {
-    if (banner) banner.hidden = true;
-    document.documentElement.classList.remove("is-offline");
-  }
+// --- The banner ---------------------------------------------------------------------------
 
-  if (storedAt || !navigator.onLine) showBanner();
-  window.addEventListener("offline", showBanner);
-  window.addEventListener("online", function () {
-    if ((storedAt || fallback) && words.check) {
-      startChecking(true); // back once the network answers (below)
-      return;
-    }
-    if (live && !storedAt && !fallback) {
-      send(); // the banner goes when a poll answers (below)
-      return;
-    }
-    hideBanner();
-    send().then(function () {
-      // A copy kept before pages said what to check (no data-check: kept
-      // copies are the HTML of the deploy they came from): as then, the page
-      // as it is now. (Never the round form, which may be half filled in; the
-      // share page catches up by its own polling.)
-      if ((storedAt || fallback) && !roundForm && !live) location.reload();
-    });
+// The share page's live part, polled (static/js/live.js): its standings are
+// as of the last poll answered, not of the page's load.
+var live = document.querySelector("[data-live-poll]");
+var lastPoll = 0;
+
+function showBanner() {
+  if (!banner) return;
+  banner.textContent = say("offlineAt", {
+    time: clock(Math.max(storedAt, lastPoll) || loadedAt),
   });
+  banner.hidden = false;
+  document.documentElement.classList.add("is-offline");
+}
 
-  // The share page left open: live.js says how each poll went. One not
-  // answered (the network gone, or hanging while the browser says it is
-  // online) puts the banner up with the time of the last one answered; one
-  // answered takes it down. A page shown from the phone learns that the
-  // network is back from its check (below), as its other pages do.
-  window.addEventListener("marriage-live", function (event) {
-    var detail = event.detail || {};
-    if (detail.fresh) lastPoll = Date.now();
-    if (returned || ((storedAt || fallback) && words.check)) return;
-    if (!detail.answered) showBanner();
-    else if (navigator.onLine) hideBanner();
+function hideBanner() {
+  if (banner) banner.hidden = true;
+  document.documentElement.classList.remove("is-offline");
+}
+
+if (storedAt || !navigator.onLine) showBanner();
+window.addEventListener("offline", showBanner);
+window.addEventListener("online", function () {
+  if ((storedAt || fallback) && words.check) {
+    startChecking(true); // back once the network answers (below)
+    return;
+  }
+  if (live && !storedAt && !fallback) {
+    send(); // the banner goes when a poll answers (below)
+    return;
+  }
+  hideBanner();
+  send().then(function () {
+    // A copy kept before pages said what to check (no data-check: kept
+    // copies are the HTML of the deploy they came from): as then, the page
+    // as it is now. (Never the round form, which may be half filled in; the
+    // share page catches up by its own polling.)
+    if ((storedAt || fallback) && !roundForm && !live) location.reload();
   });
+});
 
-  // --- The network back, on a page shown from the phone --------------------------------------
+// The share page left open: live.js says how each poll went. One not
+// answered (the network gone, or hanging while the browser says it is
+// online) puts the banner up with the time of the last one answered; one
+// answered takes it down. A page shown from the phone learns that the
+// network is back from its check (below), as its other pages do.
+window.addEventListener("marriage-live", function (event) {
+  var detail = event.detail || {};
+  if (detail.fresh) lastPoll = Date.now();
+  if (returned || ((storedAt || fallback) && words.check)) return;
+  if (!detail.answered) showBanner();
+  else if (navigator.onLine) hideBanner();
+});
 
-  // The banner says so, with a button for the page as it is now. The rounds
-  // waiting are sent; then the page reloads by itself, once (after the sending,
-  // or SEND_WAIT if that hangs). Never the round form, which may be half filled
-  // in, and never twice in a row: a reload that brought the kept copy back
-  // again (the network slow, not gone) leaves it to the button.
-  var RELOADED = "offline-reloaded";
-  var SEND_WAIT = 5000;
-  var returned = false;
-  var reloading = false;
+// --- The network back, on a page shown from the phone --------------------------------------
 
-  if (!storedAt && !fallback) {
-    try {
-      sessionStorage.removeItem(RELOADED); // a page from the network: the next return reloads again
-    } catch (error) {
-      // no storage
-    }
-  }
+// The banner says so, with a button for the page as it is now. The rounds
+// waiting are sent; then the page reloads by itself, once (after the sending,
+// or SEND_WAIT if that hangs). Never the round form, which may be half filled
+// in, and never twice in a row: a reload that brought the kept copy back
+// again (the network slow, not gone) leaves it to the button.
+var RELOADED = "offline-reloaded";
+var SEND_WAIT = 5000;
+var returned = false;
+var reloading = false;
 
-  function showLatest() {
-    try {
-      sessionStorage.setItem(RELOADED, location.href);
-    } catch (error) {
-      // no storage: at worst a slow page is reloaded more than once
-    }
-    location.reload();
-  }
-
-  function reloadedAlready() {
-    try {
-      return sessionStorage.getItem(RELOADED) === location.href;
-    } catch (error) {
-      return false;
-    }
-  }
-
-  function backOnline() {
-    returned = true;
-    stopChecking();
-    if (banner) {
-      var button = element("button", "button secondary", words.showLatest);
-      button.type = "button";
-      button.addEventListener("click", showLatest);
-      banner.replaceChildren(document.createTextNode(words.backOnline + " "), button);
-      banner.hidden = false;
-    }
-    document.documentElement.classList.remove("is-offline");
-    var sent = send().catch(function () {
-      return null; // the rounds wait for next time
-    });
-    if (roundForm || reloading || reloadedAlready()) return;
-    reloading = true;
-    var waited = new Promise(function (resolve) {
-      setTimeout(resolve, SEND_WAIT);
-    });
-    Promise.race([sent, waited]).then(showLatest);
-  }
-
-  // --- Is the network back? ------------------------------------------------------------------
-
-  // A page shown from the phone while the browser says it is online: the
-  // network hung rather than went, and no `online` event will say when it
-  // answers. The page asks, with a small request (the manifest) that the worker
-  // sends on its own way to the network, the one a reload takes, never from a
-  // cache (X-Offline-Check): after 5 s, then 10, 20 and every 30 s (the first
-  // wait from the worker, data-offline-recheck), one at a time, each given up
-  // after CHECK_LIMIT, until one is answered or the page is left. The `online`
-  // event asks at once. A check that fails only waits for the next; a hidden
-  // page asks when it is shown again.
-  var CHECK_FIRST = Number(document.body.dataset.offlineRecheck) || 5000;
-  var CHECK_LIMIT = 10000;
-  var checking = { timer: null, delay: CHECK_FIRST, stopped: true, idle: false, asking: null };
-
-  // While rounds wait to be sent, every CHECK_WAITING at most: they go, and
-  // the page shows them, soon after the network answers.
-  var CHECK_WAITING = 1000;
-  var CHECK_WAITING_LIMIT = 3000;
-
-  function nextCheck() {
-    clearTimeout(checking.timer);
-    checking.timer = setTimeout(
-      check,
-      waitingHere ? Math.min(checking.delay, CHECK_WAITING) : checking.delay,
-    );
-    checking.delay = Math.min(checking.delay * 2, CHECK_FIRST * 6);
-  }
-
-  function check() {
-    clearTimeout(checking.timer);
-    checking.timer = null;
-    if (checking.stopped || !navigator.onLine) return; // offline: the `online` event will say
-    if (document.hidden) {
-      checking.idle = true;
-      return;
-    }
-    if (checking.asking) checking.asking.abort(); // asked again at once (the `online` event)
-    var giveUp = new AbortController();
-    checking.asking = giveUp;
-    var limit = setTimeout(
-      function () {
-        giveUp.abort();
-      },
-      waitingHere ? CHECK_WAITING_LIMIT : CHECK_LIMIT,
-    );
-    fetch(words.check, {
-      cache: "no-store",
-      credentials: "same-origin",
-      headers: { "X-Offline-Check": "1" },
-      signal: giveUp.signal,
-    })
-      .then(
-        function (response) {
-          return response.ok;
-        },
-        function () {
-          return false;
-        },
-      )
-      .then(function (answered) {
-        clearTimeout(limit);
-        if (checking.asking !== giveUp) return; // a newer check asks
-        checking.asking = null;
-        if (checking.stopped) return;
-        if (answered) backOnline();
-        else nextCheck();
-      });
-  }
-
-  function startChecking(now) {
-    if (!(storedAt || fallback) || !words.check || !navigator.onLine || reloading) return;
-    checking.stopped = false;
-    checking.delay = CHECK_FIRST;
-    if (now) check();
-    else nextCheck();
-  }
-
-  function stopChecking() {
-    checking.stopped = true;
-    clearTimeout(checking.timer);
-  }
-
-  document.addEventListener("visibilitychange", function () {
-    if (document.hidden || !checking.idle) return;
-    checking.idle = false;
-    check();
-  });
-  window.addEventListener("pagehide", stopChecking);
-  window.addEventListener("pageshow", function (event) {
-    if (event.persisted && !returned) startChecking(); // back from the browser's back-forward cache
-  });
-  startChecking();
-
-  // --- Sending ------------------------------------------------------------------------------
-
-  function send() {
-    if (!navigator.onLine) return Promise.resolve();
-    return userKnown.then(function (user) {
-      if (!signedIn(user)) return null;
-      return Queue.sendAll(user, {
-        loginUrl: words.login,
-        timeout: Number(words.saveWait) || 0,
-      }).then(function (report) {
-        var here = report.sent.some(function (record) {
-          return record.session === sessionId;
-        });
-        keepAgain(report.sent);
-        // A round of this session arrived: its ledger, as the server now has it.
-        if (here && !roundForm && !storedAt) showArrived();
-        else render();
-        retryLater(report);
-        return report;
-      });
-    });
-  }
-
-  // The session's page as the server now has it, with the rounds just sent
-  // (at the page's path: a `?queued=` from the worker's redirect is not the
-  // page asked for any more).
-  var arriving = false;
-
-  function showArrived() {
-    if (arriving) return;
-    arriving = true;
-    location.replace(location.pathname + location.hash);
-  }
-
-  // The copies the phone keeps of the pages of a session whose rounds were
-  // just sent say the rounds before them (the round form's number, dealer and
-  // dhoos pending): kept again, as they are now.
-  function keepAgain(sent) {
-    if (!sent.length || !registered) return;
-    var sessions = {};
-    sent.forEach(function (record) {
-      sessions[record.session] = true;
-    });
-    registered.then(function (registration) {
-      if (!registration || !registration.active) return;
-      Object.keys(sessions).forEach(function (session) {
-        ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(
-          function (path) {
-            registration.active.postMessage({
-              type: "keep",
-              url: new URL(path, location.href).href,
-            });
-          },
-        );
-      });
-    });
-  }
-
-  // Rounds still waiting after a send that found no network, or a server
-  // error, while the browser says it is online (a line that looks online but
-  // fails, no `online` event to come): tried again by themselves, soon
-  // (RETRY_FIRST), then less often after a server error.
-  var RETRY_FIRST = 1000;
-  var RETRY_MOST = 30000;
-  var retry = { timer: null, delay: RETRY_FIRST };
-
-  function retryLater(report) {
-    clearTimeout(retry.timer);
-    retry.timer = null;
-    if (!report || (report.stopped !== "offline" && report.stopped !== "server")) {
-      retry.delay = RETRY_FIRST;
-      return;
-    }
-    if (storedAt || fallback) return; // a page shown from the phone checks the network itself (below)
-    var wait = report.stopped === "server" ? retry.delay : RETRY_FIRST;
-    retry.delay = Math.min(retry.delay * 2, RETRY_MOST);
-    retry.timer = setTimeout(function () {
-      retry.timer = null;
-      if (document.hidden || !navigator.onLine) return; // shown again, or the `online` event, sends
-      send();
-    }, wait);
-  }
-
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && waitingHere && navigator.onLine && !storedAt && !fallback) send();
-  });
-
-  // --- Waiting rounds, in their session's page ---------------------------------------------
-
-  var list = document.querySelector("[data-offline-queue]");
-  var waitingHere = false; // rounds of this user wait to be sent (set by render)
-
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function describe(record) {
-    var summary = record.summary || {};
-    var parts = [say("savedAt", { time: clock(record.created) })];
-    if (summary.winner) parts.push(say("winner", { name: summary.winner }));
-    else if (summary.winner === null) parts.push(words.noWinner);
-    return parts.join(" · ");
-  }
-
-  function figures(record) {
-    var players = (record.summary && record.summary.players) || [];
-    return players
-      .map(function (player) {
-        var net = player.net;
-        var shown = net === undefined || net === null ? "" : " " + (net > 0 ? "+" : "") + net;
-        return player.name + shown;
-      })
-      .join(" · ");
-  }
-
-  function statusOf(record, held) {
-    if (record.status === "refused") return words.refused;
-    if (record.status === "login") return words.loginAgain;
-    return held ? words.held : words.waiting;
-  }
-
-  function item(record, held) {
-    var li = element("li", "queued-round" + (record.status === "refused" ? " refused" : ""));
-    li.dataset.key = record.key;
-    var head = element("p", "queued-head");
-    head.appendChild(element("b", "", describe(record)));
-    head.appendChild(document.createTextNode(" · "));
-    head.appendChild(element("span", "queued-status", statusOf(record, held)));
-    li.appendChild(head);
-    var numbers = figures(record);
-    if (numbers) li.appendChild(element("p", "small num-line", numbers));
-    if (record.status === "refused") {
-      var problems = element("ul", "errorlist");
-      (record.messages || []).forEach(function (text) {
-        problems.appendChild(element("li", "", text));
-      });
-      li.appendChild(problems);
-      var actions = element("div", "actions");
-      var fix = element("a", "button secondary", words.fix);
-      fix.href = record.url + "?fix=" + encodeURIComponent(record.key);
-      var discard = element("button", "button secondary", words.discard);
-      discard.type = "button";
-      discard.dataset.discard = record.key;
-      actions.appendChild(fix);
-      actions.appendChild(discard);
-      li.appendChild(actions);
-    }
-    return li;
-  }
-
-  function render() {
-    if (!list) return Promise.resolve();
-    return userKnown
-      .then(function (user) {
-        return signedIn(user) ? Queue.list(user) : [];
-      })
-      .then(function (records) {
-        var mine = records.filter(function (record) {
-          return !list.dataset.session || record.session === list.dataset.session;
-        });
-        waitingHere = records.some(function (record) {
-          return record.status === "waiting";
-        });
-        // Rounds waiting: the next check whether the network answers comes sooner.
-        if (waitingHere && !checking.stopped && checking.timer) nextCheck();
-        // "Saved on this phone…" goes once nothing of this session waits to be sent.
-        var queuedNote = document.getElementById("offline-queued-note");
-        var sending = mine.some(function (record) {
-          return record.status !== "refused";
-        });
-        if (queuedNote && !sending) queuedNote.remove();
-        list.replaceChildren();
-        list.hidden = mine.length === 0;
-        if (!mine.length) return;
-        var section = element("section", "card offline-queue");
-        section.setAttribute("aria-labelledby", "offline-queue-title");
-        var title = element("h2", "", words.waitingTitle);
-        title.id = "offline-queue-title";
-        section.appendChild(title);
-        var ul = element("ul", "queued-rounds");
-        var held = {};
-        mine.forEach(function (record) {
-          ul.appendChild(item(record, held[record.session]));
-          if (record.status === "refused") held[record.session] = true;
-        });
-        section.appendChild(ul);
-        list.appendChild(section);
-      });
-  }
-
-  if (list) {
-    list.addEventListener("click", function (event) {
-      var button = event.target.closest("[data-discard]");
-      if (!button) return;
-      Queue.remove(button.dataset.discard).then(render).then(send);
-    });
-    var channel = Queue.channel();
-    if (channel) {
-      // A round of this session sent from elsewhere (the worker's Background
-      // Sync, another tab): the ledger as the server now has it, once the
-      // rounds of this session have all gone (the list says what still waits).
-      channel.onmessage = function (event) {
-        var detail = event.data || {};
-        render().then(function () {
-          if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine)
-            return;
-          return userKnown.then(function (user) {
-            return Queue.list(user).then(function (records) {
-              var left = records.some(function (record) {
-                return record.session === sessionId && record.status === "waiting";
-              });
-              if (!left) showArrived();
-            });
-          });
-        });
-      };
-    }
-    window.addEventListener("marriage-queue", render);
-  }
-
-  // --- The round form with no network --------------------------------------------------------
-
-  // What the ledger shows of a waiting round: names and, where the preview
-  // worked it out, each player's net.
-  function summaryOf(form) {
-    // The round form's own reading (offline-preview.js): settled on the phone
-    // after the rounds kept before it, as the server will.
-    var reading =
-      typeof window.MarriageRoundSummary === "function" ? window.MarriageRoundSummary() : null;
-    if (reading) return reading;
-    var chosen = form.querySelector('input[name="winner"]:checked');
-    var winner = null;
-    if (chosen && chosen.value !== "none") {
-      var label = chosen.closest("label");
-      winner = label ? label.textContent.trim() : null;
-    }
-    var nets = {};
-    form.querySelectorAll("#preview .breakdown-player").forEach(function (row) {
-      var net = row.querySelector(".net");
-      if (net) nets[row.dataset.player] = Number(net.textContent.replace(/[^\d-]/g, ""));
-    });
-    var players = [];
-    form.querySelectorAll(".player-row").forEach(function (row) {
-      var plays = row.querySelector('input[name$="-plays"]');
-      if (plays && !plays.checked) return;
-      var name = row.dataset.player;
-      players.push({ name: name, net: name in nets ? nets[name] : null });
-    });
-    return { winner: winner, players: players };
-  }
-
-  function keepOnPhone(form, fixing) {
-    var entries = Array.from(new FormData(form).entries());
-    return userKnown.then(function (user) {
-      var record = Queue.recordFrom({
-        user: user,
-        session: sessionId,
-        url: new URL(form.action, location.href).pathname,
-        entries: entries,
-        summary: summaryOf(form),
-      });
-      var saved = fixing
-        ? Queue.get(fixing).then(function (old) {
-            record.key = fixing;
-            if (old) record.created = old.created;
-            return Queue.put(record);
-          })
-        : Queue.put(record);
-      return saved
-        .then(function () {
-          return registered;
-        })
-        .then(function (registration) {
-          return Queue.askForSync(registration);
-        })
-        .then(function () {
-          try {
-            sessionStorage.setItem("offline-queued", record.key);
-          } catch (error) {
-            // no storage: the list says it all the same
-          }
-          location.href = "/sessions/" + sessionId + "/";
-        });
-    });
-  }
-
-  if (roundForm && sessionId) {
-    var fixing = new URLSearchParams(location.search).get("fix");
-    // A kept copy of the new-round form carries the one-time key it was kept
-    // with: every round entered from it would share it, and the second would
-    // take the first one's place in the queue (or be answered as it by the
-    // server). Each showing of the form is a new save: a new key (a fix too,
-    // which is sent under the form's key; its refused round saved nothing).
-    var keyField = roundForm.querySelector('input[name="save_key"]');
-    if (storedAt && keyField && /\/rounds\/new\/$/.test(location.pathname)) {
-      keyField.value = freshKey();
-    }
-    // Capture: before save-once.js, which leaves a prevented submit alone.
-    document.addEventListener(
-      "submit",
-      function (event) {
-        if (event.target !== roundForm) return;
-        if (navigator.onLine && !fixing) {
-          // The usual save, through the worker, which keeps it on the phone if
-          // it is lost on the way: with what the list then says of it.
-          var carried = roundForm.querySelector('input[name="offline_summary"]');
-          if (!carried) {
-            carried = document.createElement("input");
-            carried.type = "hidden";
-            carried.name = "offline_summary";
-            roundForm.appendChild(carried);
-          }
-          carried.value = JSON.stringify(summaryOf(roundForm));
-          return;
-        }
-        event.preventDefault();
-        keepOnPhone(roundForm, fixing);
-      },
-      true,
-    );
-    if (fixing) fillFrom(fixing);
-  }
-
-  function freshKey() {
-    if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
-    return String(Date.now()) + "-" + Math.random().toString(36).slice(2, 12);
-  }
-
-  // "Fix": the round form filled in with the waiting round's values. Its
-  // one-time key stays; this form's own token, number and version are kept.
-  function fillFrom(key) {
-    Queue.get(key).then(function (record) {
-      if (!record) return;
-      var keep = { csrfmiddlewaretoken: 1, number: 1, version: 1, save_key: 1 };
-      var values = {};
-      record.fields.forEach(function (pair) {
-        if (!keep[pair[0]]) (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
-      });
-      roundForm.querySelectorAll("input").forEach(function (input) {
-        if (keep[input.name] || !input.name) return;
-        var given = values[input.name] || [];
-        if (input.type === "checkbox" || input.type === "radio")
-          input.checked = given.indexOf(input.value) !== -1;
-        else input.value = given.length ? given[0] : "";
-      });
-      var note = element("div", "message error fixing-note");
-      note.setAttribute("role", "status");
-      note.appendChild(element("p", "", words.fixing));
-      var problems = element("ul", "errorlist");
-      (record.messages || []).forEach(function (text) {
-        problems.appendChild(element("li", "", text));
-      });
-      note.appendChild(problems);
-      roundForm.insertBefore(note, roundForm.firstChild);
-      roundForm.dispatchEvent(new Event("change", { bubbles: true }));
-    });
-  }
-
-  // Back on the session's page after a save kept on the phone.
-  var queuedKey = null; // its one-time key
+if (!storedAt && !fallback) {
   try {
-    // (The worker's redirect after a save lost on the way says ?queued=.)
-    var queued =
-      sessionStorage.getItem("offline-queued") ||
-      new URLSearchParams(location.search).get("queued");
-    if (queued && list) {
-      queuedKey = queued;
-      sessionStorage.removeItem("offline-queued");
-      if (location.search)
-        history.replaceState(history.state, "", location.pathname + location.hash);
-      var note = document.createElement("p");
-      note.id = "offline-queued-note";
-      note.className = "message";
-      note.setAttribute("role", "status");
-      note.textContent = words.queued;
-      list.parentNode.insertBefore(note, list);
-    }
+    sessionStorage.removeItem(RELOADED); // a page from the network: the next return reloads again
   } catch (error) {
     // no storage
   }
+}
 
-  // --- Log-out: this user's copies and waiting rounds go with them -------------------------
+function showLatest() {
+  try {
+    sessionStorage.setItem(RELOADED, location.href);
+  } catch (error) {
+    // no storage: at worst a slow page is reloaded more than once
+  }
+  location.reload();
+}
 
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!words.logout || new URL(form.action, location.href).pathname !== words.logout) return;
-    if (form.dataset.cleared) return;
-    event.preventDefault();
-    userKnown
-      .then(function (user) {
-        if (!signedIn(user)) return true;
-        return Queue.list(user).then(function (records) {
-          if (records.length && !window.confirm(words.logoutPending)) return false;
-          var work = [Queue.removeUser(user)];
-          if (window.caches) work.push(caches.delete("marriage-pages-" + user));
-          if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-            navigator.serviceWorker.controller.postMessage({ type: "forget", user: user });
-          }
-          return Promise.all(work).then(function () {
-            return true;
+function reloadedAlready() {
+  try {
+    return sessionStorage.getItem(RELOADED) === location.href;
+  } catch (error) {
+    return false;
+  }
+}
+
+function backOnline() {
+  returned = true;
+  stopChecking();
+  if (banner) {
+    var button = element("button", "button secondary", words.showLatest);
+    button.type = "button";
+    button.addEventListener("click", showLatest);
+    banner.replaceChildren(document.createTextNode(words.backOnline + " "), button);
+    banner.hidden = false;
+  }
+  document.documentElement.classList.remove("is-offline");
+  var sent = send().catch(function () {
+    return null; // the rounds wait for next time
+  });
+  if (roundForm || reloading || reloadedAlready()) return;
+  reloading = true;
+  var waited = new Promise(function (resolve) {
+    setTimeout(resolve, SEND_WAIT);
+  });
+  Promise.race([sent, waited]).then(showLatest);
+}
+
+// --- Is the network back? ------------------------------------------------------------------
+
+// A page shown from the phone while the browser says it is online: the
+// network hung rather than went, and no `online` event will say when it
+// answers. The page asks, with a small request (the manifest) that the worker
+// sends on its own way to the network, the one a reload takes, never from a
+// cache (X-Offline-Check): after 5 s, then 10, 20 and every 30 s (the first
+// wait from the worker, data-offline-recheck), one at a time, each given up
+// after CHECK_LIMIT, until one is answered or the page is left. The `online`
+// event asks at once. A check that fails only waits for the next; a hidden
+// page asks when it is shown again.
+var CHECK_FIRST = Number(document.body.dataset.offlineRecheck) || 5000;
+var CHECK_LIMIT = 10000;
+var checking = { timer: null, delay: CHECK_FIRST, stopped: true, idle: false, asking: null };
+
+// While rounds wait to be sent, every CHECK_WAITING at most: they go, and
+// the page shows them, soon after the network answers.
+var CHECK_WAITING = 1000;
+var CHECK_WAITING_LIMIT = 3000;
+
+function nextCheck() {
+  clearTimeout(checking.timer);
+  checking.timer = setTimeout(
+    check,
+    waitingHere ? Math.min(checking.delay, CHECK_WAITING) : checking.delay,
+  );
+  checking.delay = Math.min(checking.delay * 2, CHECK_FIRST * 6);
+}
+
+function check() {
+  clearTimeout(checking.timer);
+  checking.timer = null;
+  if (checking.stopped || !navigator.onLine) return; // offline: the `online` event will say
+  if (document.hidden) {
+    checking.idle = true;
+    return;
+  }
+  if (checking.asking) checking.asking.abort(); // asked again at once (the `online` event)
+  var giveUp = new AbortController();
+  checking.asking = giveUp;
+  var limit = setTimeout(
+    function () {
+      giveUp.abort();
+    },
+    waitingHere ? CHECK_WAITING_LIMIT : CHECK_LIMIT,
+  );
+  fetch(words.check, {
+    cache: "no-store",
+    credentials: "same-origin",
+    headers: { "X-Offline-Check": "1" },
+    signal: giveUp.signal,
+  })
+    .then(
+      function (response) {
+        return response.ok;
+      },
+      function () {
+        return false;
+      },
+    )
+    .then(function (answered) {
+      clearTimeout(limit);
+      if (checking.asking !== giveUp) return; // a newer check asks
+      checking.asking = null;
+      if (checking.stopped) return;
+      if (answered) backOnline();
+      else nextCheck();
+    });
+}
+
+function startChecking(now) {
+  if (!(storedAt || fallback) || !words.check || !navigator.onLine || reloading) return;
+  checking.stopped = false;
+  checking.delay = CHECK_FIRST;
+  if (now) check();
+  else nextCheck();
+}
+
+function stopChecking() {
+  checking.stopped = true;
+  clearTimeout(checking.timer);
+}
+
+document.addEventListener("visibilitychange", function () {
+  if (document.hidden || !checking.idle) return;
+  checking.idle = false;
+  check();
+});
+window.addEventListener("pagehide", stopChecking);
+window.addEventListener("pageshow", function (event) {
+  if (event.persisted && !returned) startChecking(); // back from the browser's back-forward cache
+});
+startChecking();
+
+// --- Sending ------------------------------------------------------------------------------
+
+function send() {
+  if (!navigator.onLine) return Promise.resolve();
+  return userKnown.then(function (user) {
+    if (!signedIn(user)) return null;
+    return Queue.sendAll(user, {
+      loginUrl: words.login,
+      timeout: Number(words.saveWait) || 0,
+    }).then(function (report) {
+      var here = report.sent.some(function (record) {
+        return record.session === sessionId;
+      });
+      keepAgain(report.sent);
+      // A round of this session arrived: its ledger, as the server now has it.
+      if (here && !roundForm && !storedAt) showArrived();
+      else render();
+      retryLater(report);
+      return report;
+    });
+  });
+}
+
+// The session's page as the server now has it, with the rounds just sent
+// (at the page's path: a `?queued=` from the worker's redirect is not the
+// page asked for any more).
+var arriving = false;
+
+function showArrived() {
+  if (arriving) return;
+  arriving = true;
+  location.replace(location.pathname + location.hash);
+}
+
+// The copies the phone keeps of the pages of a session whose rounds were
+// just sent say the rounds before them (the round form's number, dealer and
+// dhoos pending): kept again, as they are now.
+function keepAgain(sent) {
+  if (!sent.length || !registered) return;
+  var sessions = {};
+  sent.forEach(function (record) {
+    sessions[record.session] = true;
+  });
+  registered.then(function (registration) {
+    if (!registration || !registration.active) return;
+    Object.keys(sessions).forEach(function (session) {
+      ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(
+        function (path) {
+          registration.active.postMessage({
+            type: "keep",
+            url: new URL(path, location.href).href,
+          });
+        },
+      );
+    });
+  });
+}
+
+// Rounds still waiting after a send that found no network, or a server
+// error, while the browser says it is online (a line that looks online but
+// fails, no `online` event to come): tried again by themselves, soon
+// (RETRY_FIRST), then less often after a server error.
+var RETRY_FIRST = 1000;
+var RETRY_MOST = 30000;
+var retry = { timer: null, delay: RETRY_FIRST };
+
+function retryLater(report) {
+  clearTimeout(retry.timer);
+  retry.timer = null;
+  if (!report || (report.stopped !== "offline" && report.stopped !== "server")) {
+    retry.delay = RETRY_FIRST;
+    return;
+  }
+  if (storedAt || fallback) return; // a page shown from the phone checks the network itself (below)
+  var wait = report.stopped === "server" ? retry.delay : RETRY_FIRST;
+  retry.delay = Math.min(retry.delay * 2, RETRY_MOST);
+  retry.timer = setTimeout(function () {
+    retry.timer = null;
+    if (document.hidden || !navigator.onLine) return; // shown again, or the `online` event, sends
+    send();
+  }, wait);
+}
+
+document.addEventListener("visibilitychange", function () {
+  if (!document.hidden && waitingHere && navigator.onLine && !storedAt && !fallback) send();
+});
+
+// --- Waiting rounds, in their session's page ---------------------------------------------
+
+var list = document.querySelector("[data-offline-queue]");
+var waitingHere = false; // rounds of this user wait to be sent (set by render)
+
+function element(tag, className, text) {
+  var node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function describe(record) {
+  var summary = record.summary || {};
+  var parts = [say("savedAt", { time: clock(record.created) })];
+  if (summary.winner) parts.push(say("winner", { name: summary.winner }));
+  else if (summary.winner === null) parts.push(words.noWinner);
+  return parts.join(" · ");
+}
+
+function figures(record) {
+  var players = (record.summary && record.summary.players) || [];
+  return players
+    .map(function (player) {
+      var net = player.net;
+      var shown = net === undefined || net === null ? "" : " " + (net > 0 ? "+" : "") + net;
+      return player.name + shown;
+    })
+    .join(" · ");
+}
+
+function statusOf(record, held) {
+  if (record.status === "refused") return words.refused;
+  if (record.status === "login") return words.loginAgain;
+  return held ? words.held : words.waiting;
+}
+
+function item(record, held) {
+  var li = element("li", "queued-round" + (record.status === "refused" ? " refused" : ""));
+  li.dataset.key = record.key;
+  var head = element("p", "queued-head");
+  head.appendChild(element("b", "", describe(record)));
+  head.appendChild(document.createTextNode(" · "));
+  head.appendChild(element("span", "queued-status", statusOf(record, held)));
+  li.appendChild(head);
+  var numbers = figures(record);
+  if (numbers) li.appendChild(element("p", "small num-line", numbers));
+  if (record.status === "refused") {
+    var problems = element("ul", "errorlist");
+    (record.messages || []).forEach(function (text) {
+      problems.appendChild(element("li", "", text));
+    });
+    li.appendChild(problems);
+    var actions = element("div", "actions");
+    var fix = element("a", "button secondary", words.fix);
+    fix.href = record.url + "?fix=" + encodeURIComponent(record.key);
+    var discard = element("button", "button secondary", words.discard);
+    discard.type = "button";
+    discard.dataset.discard = record.key;
+    actions.appendChild(fix);
+    actions.appendChild(discard);
+    li.appendChild(actions);
+  }
+  return li;
+}
+
+function render() {
+  if (!list) return Promise.resolve();
+  return userKnown
+    .then(function (user) {
+      return signedIn(user) ? Queue.list(user) : [];
+    })
+    .then(function (records) {
+      var mine = records.filter(function (record) {
+        return !list.dataset.session || record.session === list.dataset.session;
+      });
+      waitingHere = records.some(function (record) {
+        return record.status === "waiting";
+      });
+      // Rounds waiting: the next check whether the network answers comes sooner.
+      if (waitingHere && !checking.stopped && checking.timer) nextCheck();
+      // "Saved on this phone…" goes once nothing of this session waits to be sent.
+      var queuedNote = document.getElementById("offline-queued-note");
+      var sending = mine.some(function (record) {
+        return record.status !== "refused";
+      });
+      if (queuedNote && !sending) queuedNote.remove();
+      list.replaceChildren();
+      list.hidden = mine.length === 0;
+      if (!mine.length) return;
+      var section = element("section", "card offline-queue");
+      section.setAttribute("aria-labelledby", "offline-queue-title");
+      var title = element("h2", "", words.waitingTitle);
+      title.id = "offline-queue-title";
+      section.appendChild(title);
+      var ul = element("ul", "queued-rounds");
+      var held = {};
+      mine.forEach(function (record) {
+        ul.appendChild(item(record, held[record.session]));
+        if (record.status === "refused") held[record.session] = true;
+      });
+      section.appendChild(ul);
+      list.appendChild(section);
+    });
+}
+
+if (list) {
+  list.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-discard]");
+    if (!button) return;
+    Queue.remove(button.dataset.discard).then(render).then(send);
+  });
+  var channel = Queue.channel();
+  if (channel) {
+    // A round of this session sent from elsewhere (the worker's Background
+    // Sync, another tab): the ledger as the server now has it, once the
+    // rounds of this session have all gone (the list says what still waits).
+    channel.onmessage = function (event) {
+      var detail = event.data || {};
+      render().then(function () {
+        if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine) return;
+        return userKnown.then(function (user) {
+          return Queue.list(user).then(function (records) {
+            var left = records.some(function (record) {
+              return record.session === sessionId && record.status === "waiting";
+            });
+            if (!left) showArrived();
           });
         });
+      });
+    };
+  }
+  window.addEventListener("marriage-queue", render);
+}
+
+// --- The round form with no network --------------------------------------------------------
+
+// The round form's own reading of its round (offline-preview.js gives it).
+var roundSummary = null;
+
+export function provideRoundSummary(summary) {
+  roundSummary = summary;
+}
+
+// What the ledger shows of a waiting round: names and, where the preview
+// worked it out, each player's net.
+function summaryOf(form) {
+  // The round form's own reading (offline-preview.js): settled on the phone
+  // after the rounds kept before it, as the server will.
+  var reading = roundSummary ? roundSummary() : null;
+  if (reading) return reading;
+  var chosen = form.querySelector('input[name="winner"]:checked');
+  var winner = null;
+  if (chosen && chosen.value !== "none") {
+    var label = chosen.closest("label");
+    winner = label ? label.textContent.trim() : null;
+  }
+  var nets = {};
+  form.querySelectorAll("#preview .breakdown-player").forEach(function (row) {
+    var net = row.querySelector(".net");
+    if (net) nets[row.dataset.player] = Number(net.textContent.replace(/[^\d-]/g, ""));
+  });
+  var players = [];
+  form.querySelectorAll(".player-row").forEach(function (row) {
+    var plays = row.querySelector('input[name$="-plays"]');
+    if (plays && !plays.checked) return;
+    var name = row.dataset.player;
+    players.push({ name: name, net: name in nets ? nets[name] : null });
+  });
+  return { winner: winner, players: players };
+}
+
+function keepOnPhone(form, fixing) {
+  var entries = Array.from(new FormData(form).entries());
+  return userKnown.then(function (user) {
+    var record = Queue.recordFrom({
+      user: user,
+      session: sessionId,
+      url: new URL(form.action, location.href).pathname,
+      entries: entries,
+      summary: summaryOf(form),
+    });
+    var saved = fixing
+      ? Queue.get(fixing).then(function (old) {
+          record.key = fixing;
+          if (old) record.created = old.created;
+          return Queue.put(record);
+        })
+      : Queue.put(record);
+    return saved
+      .then(function () {
+        return registered;
       })
-      .catch(function () {
-        return true; // storage unreadable: log out all the same
+      .then(function (registration) {
+        return Queue.askForSync(registration);
       })
-      .then(function (go) {
-        if (!go) return;
-        form.dataset.cleared = "1";
-        form.submit();
+      .then(function () {
+        try {
+          sessionStorage.setItem("offline-queued", record.key);
+        } catch (error) {
+          // no storage: the list says it all the same
+        }
+        location.href = "/sessions/" + sessionId + "/";
       });
   });
+}
 
-  // The round just kept may have been sent while this page loaded (the
-  // worker's Background Sync goes at once when the network is there), before
-  // this page listened to the queue: then the page as the server now has it.
-  function sentMeanwhile() {
-    if (!queuedKey || storedAt || fallback || !navigator.onLine) return null;
-    return Queue.get(queuedKey).then(function (record) {
-      if (!record) showArrived();
-    });
+if (roundForm && sessionId) {
+  var fixing = new URLSearchParams(location.search).get("fix");
+  // A kept copy of the new-round form carries the one-time key it was kept
+  // with: every round entered from it would share it, and the second would
+  // take the first one's place in the queue (or be answered as it by the
+  // server). Each showing of the form is a new save: a new key (a fix too,
+  // which is sent under the form's key; its refused round saved nothing).
+  var keyField = roundForm.querySelector('input[name="save_key"]');
+  if (storedAt && keyField && /\/rounds\/new\/$/.test(location.pathname)) {
+    keyField.value = freshKey();
   }
+  // Capture: before save-once.js, which leaves a prevented submit alone.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      if (event.target !== roundForm) return;
+      if (navigator.onLine && !fixing) {
+        // The usual save, through the worker, which keeps it on the phone if
+        // it is lost on the way: with what the list then says of it.
+        var carried = roundForm.querySelector('input[name="offline_summary"]');
+        if (!carried) {
+          carried = document.createElement("input");
+          carried.type = "hidden";
+          carried.name = "offline_summary";
+          roundForm.appendChild(carried);
+        }
+        carried.value = JSON.stringify(summaryOf(roundForm));
+        return;
+      }
+      event.preventDefault();
+      keepOnPhone(roundForm, fixing);
+    },
+    true,
+  );
+  if (fixing) fillFrom(fixing);
+}
 
-  render().then(sentMeanwhile).then(send);
-})();
+function freshKey() {
+  if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return String(Date.now()) + "-" + Math.random().toString(36).slice(2, 12);
+}
+
+// "Fix": the round form filled in with the waiting round's values. Its
+// one-time key stays; this form's own token, number and version are kept.
+function fillFrom(key) {
+  Queue.get(key).then(function (record) {
+    if (!record) return;
+    var keep = { csrfmiddlewaretoken: 1, number: 1, version: 1, save_key: 1 };
+    var values = {};
+    record.fields.forEach(function (pair) {
+      if (!keep[pair[0]]) (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
+    });
+    roundForm.querySelectorAll("input").forEach(function (input) {
+      if (keep[input.name] || !input.name) return;
+      var given = values[input.name] || [];
+      if (input.type === "checkbox" || input.type === "radio")
+        input.checked = given.indexOf(input.value) !== -1;
+      else input.value = given.length ? given[0] : "";
+    });
+    var note = element("div", "message error fixing-note");
+    note.setAttribute("role", "status");
+    note.appendChild(element("p", "", words.fixing));
+    var problems = element("ul", "errorlist");
+    (record.messages || []).forEach(function (text) {
+      problems.appendChild(element("li", "", text));
+    });
+    note.appendChild(problems);
+    roundForm.insertBefore(note, roundForm.firstChild);
+    roundForm.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+}
+
+// Back on the session's page after a save kept on the phone.
+var queuedKey = null; // its one-time key
+try {
+  // (The worker's redirect after a save lost on the way says ?queued=.)
+  var queued =
+    sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).get("queued");
+  if (queued && list) {
+    queuedKey = queued;
+    sessionStorage.removeItem("offline-queued");
+    if (location.search) history.replaceState(history.state, "", location.pathname + location.hash);
+    var note = document.createElement("p");
+    note.id = "offline-queued-note";
+    note.className = "message";
+    note.setAttribute("role", "status");
+    note.textContent = words.queued;
+    list.parentNode.insertBefore(note, list);
+  }
+} catch (error) {
+  // no storage
+}
+
+// --- Log-out: this user's copies and waiting rounds go with them -------------------------
+
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (!words.logout || new URL(form.action, location.href).pathname !== words.logout) return;
+  if (form.dataset.cleared) return;
+  event.preventDefault();
+  userKnown
+    .then(function (user) {
+      if (!signedIn(user)) return true;
+      return Queue.list(user).then(function (records) {
+        if (records.length && !window.confirm(words.logoutPending)) return false;
+        var work = [Queue.removeUser(user)];
+        if (window.caches) work.push(caches.delete("marriage-pages-" + user));
+        if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+          navigator.serviceWorker.controller.postMessage({ type: "forget", user: user });
+        }
+        return Promise.all(work).then(function () {
+          return true;
+        });
+      });
+    })
+    .catch(function () {
+      return true; // storage unreadable: log out all the same
+    })
+    .then(function (go) {
+      if (!go) return;
+      form.dataset.cleared = "1";
+      form.submit();
+    });
+});
+
+// The round just kept may have been sent while this page loaded (the
+// worker's Background Sync goes at once when the network is there), before
+// this page listened to the queue: then the page as the server now has it.
+function sentMeanwhile() {
+  if (!queuedKey || storedAt || fallback || !navigator.onLine) return null;
+  return Queue.get(queuedKey).then(function (record) {
+    if (!record) showArrived();
+  });
+}
+
+render().then(sentMeanwhile).then(send);

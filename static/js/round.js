@@ -1,155 +1,152 @@
-// The round screen's conveniences; the form works without them.
-(function () {
-  "use strict";
-  var form = document.getElementById("round-form");
-  if (!form) return;
+// The round screen's conveniences; the form works without them. Loaded by the
+// round form only (templates/scoring/rounds/form.html).
+var form = document.getElementById("round-form");
 
-  function rowOf(playerId) {
-    return form.querySelector('.player-row[data-player-id="' + playerId + '"]');
+function rowOf(playerId) {
+  return form.querySelector('.player-row[data-player-id="' + playerId + '"]');
+}
+
+function visible(element) {
+  // Inside a closed "more" a box still has a layout box, but cannot be seen.
+  return (
+    element.offsetParent !== null && !element.disabled && !element.closest("details:not([open])")
+  );
+}
+
+// Ticks or unticks a box and announces it, so the preview (and the rules
+// below) follow.
+function set(box, checked) {
+  if (box && box.checked !== checked) {
+    box.checked = checked;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
   }
+}
 
-  function visible(element) {
-    // Inside a closed "more" a box still has a layout box, but cannot be seen.
-    return (
-      element.offsetParent !== null && !element.disabled && !element.closest("details:not([open])")
-    );
-  }
+// Picking a winner: they play, and they are seen (ending a round shows the
+// pure sets).
+form.addEventListener("change", function (event) {
+  var input = event.target;
+  if (input.name !== "winner" || !input.checked || input.value === "none") return;
+  var row = rowOf(input.value);
+  if (!row) return;
+  set(row.querySelector('input[name$="-plays"]'), true);
+  set(row.querySelector('input[name$="-status"][value="seen"]'), true);
+});
 
-  // Ticks or unticks a box and announces it, so the preview (and the rules
-  // below) follow.
-  function set(box, checked) {
-    if (box && box.checked !== checked) {
-      box.checked = checked;
-      box.dispatchEvent(new Event("change", { bubbles: true }));
-    }
-  }
-
-  // Picking a winner: they play, and they are seen (ending a round shows the
-  // pure sets).
-  form.addEventListener("change", function (event) {
-    var input = event.target;
-    if (input.name !== "winner" || !input.checked || input.value === "none") return;
-    var row = rowOf(input.value);
-    if (!row) return;
-    set(row.querySelector('input[name$="-plays"]'), true);
+// Dublees show the tiplu: ticking "dublees" ticks "seen", and "unseen" unticks
+// "dublees" (the server refuses dublees on an unseen player).
+form.addEventListener("change", function (event) {
+  var input = event.target;
+  var row = input.closest(".player-row");
+  if (!row) return;
+  if (input.name.endsWith("-dublees") && input.checked) {
     set(row.querySelector('input[name$="-status"][value="seen"]'), true);
-  });
-
-  // Dublees show the tiplu: ticking "dublees" ticks "seen", and "unseen" unticks
-  // "dublees" (the server refuses dublees on an unseen player).
-  form.addEventListener("change", function (event) {
-    var input = event.target;
-    var row = input.closest(".player-row");
-    if (!row) return;
-    if (input.name.endsWith("-dublees") && input.checked) {
-      set(row.querySelector('input[name$="-status"][value="seen"]'), true);
-    } else if (input.name.endsWith("-status") && input.value === "unseen" && input.checked) {
-      set(row.querySelector('input[name$="-dublees"]'), false);
-    }
-  });
-
-  // A winner who saw by dublees goes out with the eighth dublee: tapping the
-  // winner's "dublees" (or picking a winner whose "dublees" is on) makes it a
-  // Dublee win, and Normal takes the winner's "dublees" off, so the two never
-  // disagree (the server refuses them if they do: scoring/forms/rounds.py).
-  function winnerRow() {
-    var picked = form.querySelector('input[name="winner"]:checked');
-    return picked && picked.value !== "none" ? rowOf(picked.value) : null;
+  } else if (input.name.endsWith("-status") && input.value === "unseen" && input.checked) {
+    set(row.querySelector('input[name$="-dublees"]'), false);
   }
-  form.addEventListener("change", function (event) {
-    var input = event.target;
-    var row = winnerRow();
-    if (!row) return;
-    var dublees = row.querySelector('input[name$="-dublees"]');
-    var winsDublee = form.querySelector('input[name="win_type"][value="dublee"]');
-    var winsNormal = form.querySelector('input[name="win_type"][value="normal"]');
-    if ((input === dublees || input.name === "winner") && dublees && dublees.checked) {
-      set(winsDublee, true);
-    } else if (input === winsNormal && input.checked) {
-      set(dublees, false);
-    }
-  });
+});
 
-  // A number box takes what is typed: its content is selected on focus, so
-  // tapping "12" and typing 5 gives 5, never 125 or 512.
-  form.addEventListener("focusin", function (event) {
-    if (event.target.matches("[data-points]")) event.target.select();
-  });
-  form.addEventListener("mouseup", function (event) {
-    // A mouse click would put the caret back where it landed.
-    if (
-      event.target.matches("[data-points]") &&
-      event.target.selectionStart !== event.target.selectionEnd
-    ) {
-      event.preventDefault();
-    }
-  });
+// A winner who saw by dublees goes out with the eighth dublee: tapping the
+// winner's "dublees" (or picking a winner whose "dublees" is on) makes it a
+// Dublee win, and Normal takes the winner's "dublees" off, so the two never
+// disagree (the server refuses them if they do: scoring/forms/rounds.py).
+function winnerRow() {
+  var picked = form.querySelector('input[name="winner"]:checked');
+  return picked && picked.value !== "none" ? rowOf(picked.value) : null;
+}
+form.addEventListener("change", function (event) {
+  var input = event.target;
+  var row = winnerRow();
+  if (!row) return;
+  var dublees = row.querySelector('input[name$="-dublees"]');
+  var winsDublee = form.querySelector('input[name="win_type"][value="dublee"]');
+  var winsNormal = form.querySelector('input[name="win_type"][value="normal"]');
+  if ((input === dublees || input.name === "winner") && dublees && dublees.checked) {
+    set(winsDublee, true);
+  } else if (input === winsNormal && input.checked) {
+    set(dublees, false);
+  }
+});
 
-  // The keyboard's Next (Enter) goes to the next box, and after the last to Save:
-  // it never saves the round by accident.
-  form.addEventListener("keydown", function (event) {
-    if (event.key !== "Enter" || !event.target.matches("[data-points]")) return;
+// A number box takes what is typed: its content is selected on focus, so
+// tapping "12" and typing 5 gives 5, never 125 or 512.
+form.addEventListener("focusin", function (event) {
+  if (event.target.matches("[data-points]")) event.target.select();
+});
+form.addEventListener("mouseup", function (event) {
+  // A mouse click would put the caret back where it landed.
+  if (
+    event.target.matches("[data-points]") &&
+    event.target.selectionStart !== event.target.selectionEnd
+  ) {
     event.preventDefault();
-    var boxes = Array.prototype.filter.call(form.querySelectorAll("[data-points]"), visible);
-    var next = boxes[boxes.indexOf(event.target) + 1];
-    (next || form.querySelector('.sticky-save button[type="submit"]')).focus();
-  });
-
-  // "More" opens by itself where a message about tunnel or dhoos appeared.
-  function openWithErrors() {
-    form.querySelectorAll("details.more").forEach(function (details) {
-      if (details.querySelector(".errorlist li")) details.open = true;
-    });
   }
-  document.body.addEventListener("htmx:afterSettle", openWithErrors);
+});
 
-  // The preview is asked for again only when the round changed: the change that
-  // ends the typing in a box (a tap on the preview) repeats what the typing
-  // sent, and its answer would replace the preview under the finger.
-  var asked = null;
-  document.body.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt !== form) return;
-    var round = new URLSearchParams(new FormData(form)).toString();
-    if (round === asked) event.preventDefault();
-    asked = round;
-  });
-  document.body.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.elt === form && !event.detail.successful) asked = null; // ask again
-  });
+// The keyboard's Next (Enter) goes to the next box, and after the last to Save:
+// it never saves the round by accident.
+form.addEventListener("keydown", function (event) {
+  if (event.key !== "Enter" || !event.target.matches("[data-points]")) return;
+  event.preventDefault();
+  var boxes = Array.prototype.filter.call(form.querySelectorAll("[data-points]"), visible);
+  var next = boxes[boxes.indexOf(event.target) + 1];
+  (next || form.querySelector('.sticky-save button[type="submit"]')).focus();
+});
 
-  // "In words" in the preview stays open while the preview is worked out again:
-  // the new one opens if the one it replaces was open (read from the element
-  // itself, whose "open" is set at the tap; its "toggle" event comes later).
-  var preview = document.getElementById("preview");
-  if (preview) {
-    new MutationObserver(function (records) {
-      var words = preview.querySelector(".in-words-all");
-      if (!words || words.open) return;
-      records.forEach(function (record) {
-        record.removedNodes.forEach(function (node) {
-          if (node.nodeType !== Node.ELEMENT_NODE) return;
-          var old = node.matches(".in-words-all") ? node : node.querySelector(".in-words-all");
-          if (old && old.open) words.open = true;
-        });
+// "More" opens by itself where a message about tunnel or dhoos appeared.
+function openWithErrors() {
+  form.querySelectorAll("details.more").forEach(function (details) {
+    if (details.querySelector(".errorlist li")) details.open = true;
+  });
+}
+document.body.addEventListener("htmx:afterSettle", openWithErrors);
+
+// The preview is asked for again only when the round changed: the change that
+// ends the typing in a box (a tap on the preview) repeats what the typing
+// sent, and its answer would replace the preview under the finger.
+var asked = null;
+document.body.addEventListener("htmx:beforeRequest", function (event) {
+  if (event.detail.elt !== form) return;
+  var round = new URLSearchParams(new FormData(form)).toString();
+  if (round === asked) event.preventDefault();
+  asked = round;
+});
+document.body.addEventListener("htmx:afterRequest", function (event) {
+  if (event.detail.elt === form && !event.detail.successful) asked = null; // ask again
+});
+
+// "In words" in the preview stays open while the preview is worked out again:
+// the new one opens if the one it replaces was open (read from the element
+// itself, whose "open" is set at the tap; its "toggle" event comes later).
+var preview = document.getElementById("preview");
+if (preview) {
+  new MutationObserver(function (records) {
+    var words = preview.querySelector(".in-words-all");
+    if (!words || words.open) return;
+    records.forEach(function (record) {
+      record.removedNodes.forEach(function (node) {
+        if (node.nodeType !== Node.ELEMENT_NODE) return;
+        var old = node.matches(".in-words-all") ? node : node.querySelector(".in-words-all");
+        if (old && old.open) words.open = true;
       });
-    }).observe(preview, { childList: true, subtree: true });
-  }
-
-  // A refused save: its summary in view and focused; each item focuses its field.
-  var summary = document.getElementById("form-errors");
-  if (summary) {
-    openWithErrors();
-    summary.scrollIntoView({ block: "start" });
-    summary.focus();
-    summary.addEventListener("click", function (event) {
-      var link = event.target.closest('a[href^="#"]');
-      var target = link && document.getElementById(link.getAttribute("href").slice(1));
-      if (!target) return;
-      event.preventDefault();
-      var details = target.closest("details");
-      if (details) details.open = true;
-      target.focus();
-      target.scrollIntoView({ block: "center" });
     });
-  }
-})();
+  }).observe(preview, { childList: true, subtree: true });
+}
+
+// A refused save: its summary in view and focused; each item focuses its field.
+var summary = document.getElementById("form-errors");
+if (summary) {
+  openWithErrors();
+  summary.scrollIntoView({ block: "start" });
+  summary.focus();
+  summary.addEventListener("click", function (event) {
+    var link = event.target.closest('a[href^="#"]');
+    var target = link && document.getElementById(link.getAttribute("href").slice(1));
+    if (!target) return;
+    event.preventDefault();
+    var details = target.closest("details");
+    if (details) details.open = true;
+    target.focus();
+    target.scrollIntoView({ block: "center" });
+  });
+}

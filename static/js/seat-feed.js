@@ -5,104 +5,113 @@
 // calculator's count and the tiplu) and is marked with who sent it and when.
 // The scorer can still change anything, picks the winner and saves: nothing
 // is saved from a seat alone.
-(function () {
-  "use strict";
-  var feed = document.getElementById("seat-feed");
-  var roundForm = document.getElementById("round-form");
-  if (!feed || !roundForm) return;
+//
+// A module runs once per page however often its <script> comes in (an htmx
+// swap of a part that includes table/_round_seats.html): the feed and the form
+// of the moment are read at each poll, and a new feed (a form swapped in, for
+// its round) starts afresh.
+var feed = null; // the #seat-feed the entries below came from
+var roundForm = null;
+var first = document.getElementById("seat-feed");
+var every = (Number(first && first.dataset.seconds) || 1) * 1000;
+var etag = "";
+var applied = {}; // player id -> the "at" of the entry last put in the form
+var busy = false;
+
+function field(pid, name) {
+  return roundForm.querySelector('[name="p-' + pid + "-" + name + '"]');
+}
+
+function setChecked(input, on) {
+  if (input) input.checked = Boolean(on);
+}
+
+function setValue(input, value) {
+  if (input) input.value = value;
+}
+
+function mark(row, entry) {
+  var note = row.querySelector("[data-seat-note]");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "seat-note small";
+    note.setAttribute("data-seat-note", "");
+    row.appendChild(note);
+  }
+  var time = new Date(entry.at).toTimeString().slice(0, 5);
+  note.textContent = feed.dataset.from.replace("%(name)s", entry.name).replace("%(time)s", time);
+  row.classList.add("from-seat");
+}
+
+function apply(entry) {
+  var pid = entry.player;
+  var row = roundForm.querySelector('[data-player-id="' + pid + '"]');
+  if (!row) return false;
+  setChecked(field(pid, "plays"), true);
+  var status = roundForm.querySelector(
+    '[name="p-' + pid + '-status"][value="' + (entry.dublees ? "seen" : entry.status) + '"]',
+  );
+  setChecked(status, true);
+  setChecked(field(pid, "dublees"), entry.dublees);
+  setValue(field(pid, "maal"), entry.maal ? String(entry.maal) : "");
+  setValue(field(pid, "tunnel"), entry.tunnel ? String(entry.tunnel) : "");
+  setChecked(field(pid, "dhoos"), entry.dhoos);
+  setValue(field(pid, "maal_tally"), entry.maal_tally || "");
+  var summary = row.querySelector("[data-maal-summary]");
+  if (summary) summary.textContent = "";
+  var tiplu = roundForm.querySelector("[data-maal-tiplu]");
+  if (entry.tiplu && tiplu && !tiplu.value) {
+    tiplu.value = entry.tiplu;
+    var face = roundForm.querySelector("[data-maal-tiplu-face]");
+    if (face) face.textContent = entry.tiplu_label || entry.tiplu;
+  }
+  mark(row, entry);
+  return true;
+}
+
+function poll() {
+  var here = document.getElementById("seat-feed");
+  roundForm = document.getElementById("round-form");
+  if (!here || !roundForm || busy || document.hidden) return;
+  if (here !== feed) {
+    etag = "";
+    applied = {};
+  }
+  feed = here;
   var url = feed.dataset.seatFeed;
-  var every = (Number(feed.dataset.seconds) || 1) * 1000;
-  var etag = "";
-  var applied = {}; // player id -> the "at" of the entry last put in the form
-  var busy = false;
-
-  function field(pid, name) {
-    return roundForm.querySelector('[name="p-' + pid + "-" + name + '"]');
-  }
-
-  function setChecked(input, on) {
-    if (input) input.checked = Boolean(on);
-  }
-
-  function setValue(input, value) {
-    if (input) input.value = value;
-  }
-
-  function mark(row, entry) {
-    var note = row.querySelector("[data-seat-note]");
-    if (!note) {
-      note = document.createElement("p");
-      note.className = "seat-note small";
-      note.setAttribute("data-seat-note", "");
-      row.appendChild(note);
-    }
-    var time = new Date(entry.at).toTimeString().slice(0, 5);
-    note.textContent = feed.dataset.from.replace("%(name)s", entry.name).replace("%(time)s", time);
-    row.classList.add("from-seat");
-  }
-
-  function apply(entry) {
-    var pid = entry.player;
-    var row = roundForm.querySelector('[data-player-id="' + pid + '"]');
-    if (!row) return false;
-    setChecked(field(pid, "plays"), true);
-    var status = roundForm.querySelector(
-      '[name="p-' + pid + '-status"][value="' + (entry.dublees ? "seen" : entry.status) + '"]',
-    );
-    setChecked(status, true);
-    setChecked(field(pid, "dublees"), entry.dublees);
-    setValue(field(pid, "maal"), entry.maal ? String(entry.maal) : "");
-    setValue(field(pid, "tunnel"), entry.tunnel ? String(entry.tunnel) : "");
-    setChecked(field(pid, "dhoos"), entry.dhoos);
-    setValue(field(pid, "maal_tally"), entry.maal_tally || "");
-    var summary = row.querySelector("[data-maal-summary]");
-    if (summary) summary.textContent = "";
-    var tiplu = roundForm.querySelector("[data-maal-tiplu]");
-    if (entry.tiplu && tiplu && !tiplu.value) {
-      tiplu.value = entry.tiplu;
-      var face = roundForm.querySelector("[data-maal-tiplu-face]");
-      if (face) face.textContent = entry.tiplu_label || entry.tiplu;
-    }
-    mark(row, entry);
-    return true;
-  }
-
-  function poll() {
-    if (busy || document.hidden) return;
-    busy = true;
-    var headers = { Accept: "application/json" };
-    if (etag) headers["If-None-Match"] = etag;
-    fetch(url, {
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: headers,
-    })
-      .then(function (response) {
-        if (response.status !== 200) return;
-        etag = response.headers.get("ETag") || "";
-        return response.json().then(function (answer) {
-          var changed = false;
-          (answer.entries || []).forEach(function (entry) {
-            if (applied[entry.player] === entry.at) return;
-            if (apply(entry)) {
-              applied[entry.player] = entry.at;
-              changed = true;
-            }
-          });
-          // The settlement preview follows, as after a tap.
-          if (changed) roundForm.dispatchEvent(new Event("change", { bubbles: true }));
+  busy = true;
+  var headers = { Accept: "application/json" };
+  if (etag) headers["If-None-Match"] = etag;
+  fetch(url, {
+    credentials: "same-origin",
+    cache: "no-store",
+    headers: headers,
+  })
+    .then(function (response) {
+      if (response.status !== 200) return;
+      etag = response.headers.get("ETag") || "";
+      return response.json().then(function (answer) {
+        var changed = false;
+        (answer.entries || []).forEach(function (entry) {
+          if (applied[entry.player] === entry.at) return;
+          if (apply(entry)) {
+            applied[entry.player] = entry.at;
+            changed = true;
+          }
         });
-      })
-      .catch(function () {
-        // no network: the form works as without seats
-      })
-      .finally(function () {
-        busy = false;
+        // The settlement preview follows, as after a tap.
+        if (changed) roundForm.dispatchEvent(new Event("change", { bubbles: true }));
       });
-  }
+    })
+    .catch(function () {
+      // no network: the form works as without seats
+    })
+    .finally(function () {
+      busy = false;
+    });
+}
 
-  poll();
-  setInterval(poll, every);
-  document.addEventListener("visibilitychange", poll);
-  window.addEventListener("online", poll);
-})();
+poll();
+setInterval(poll, every);
+document.addEventListener("visibilitychange", poll);
+window.addEventListener("online", poll);

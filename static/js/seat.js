@@ -1,173 +1,170 @@
 // A seat's page (templates/table/seat.html): the player's count is sent
 // without leaving the page; with no network it is kept on this phone
 // (localStorage, per seat link) and sent by itself when the network returns.
-(function () {
-  "use strict";
-  var strings = document.getElementById("seat-strings");
-  if (!strings) return;
-  var KEY = "seat-entry:" + location.pathname;
+// Loaded by the seat's page only, which has these.
+var strings = document.getElementById("seat-strings");
+var KEY = "seat-entry:" + location.pathname;
 
-  function form() {
-    return document.querySelector("[data-seat-form]");
+function form() {
+  return document.querySelector("[data-seat-form]");
+}
+
+function say(id, text) {
+  var el = document.getElementById(id);
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
+function clock(date) {
+  return date.toTimeString().slice(0, 5);
+}
+
+function kept() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "null");
+  } catch (error) {
+    return null;
   }
+}
 
-  function say(id, text) {
-    var el = document.getElementById(id);
-    if (!el) return;
-    el.textContent = text;
-    el.hidden = !text;
+function keep(fields) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(fields));
+  } catch (error) {
+    // no storage: the count stays in the form at least
   }
+}
 
-  function clock(date) {
-    return date.toTimeString().slice(0, 5);
+function forget() {
+  try {
+    localStorage.removeItem(KEY);
+  } catch (error) {
+    // nothing kept
   }
+}
 
-  function kept() {
-    try {
-      return JSON.parse(localStorage.getItem(KEY) || "null");
-    } catch (error) {
-      return null;
-    }
-  }
+function fieldsOf(el) {
+  var fields = [];
+  new FormData(el).forEach(function (value, name) {
+    fields.push([name, String(value)]);
+  });
+  return fields;
+}
 
-  function keep(fields) {
-    try {
-      localStorage.setItem(KEY, JSON.stringify(fields));
-    } catch (error) {
-      // no storage: the count stays in the form at least
-    }
-  }
-
-  function forget() {
-    try {
-      localStorage.removeItem(KEY);
-    } catch (error) {
-      // nothing kept
-    }
-  }
-
-  function fieldsOf(el) {
-    var fields = [];
-    new FormData(el).forEach(function (value, name) {
-      fields.push([name, String(value)]);
+function showErrors(errors) {
+  var list = document.getElementById("seat-errors");
+  if (!list) return;
+  list.textContent = "";
+  Object.keys(errors || {}).forEach(function (name) {
+    errors[name].forEach(function (text) {
+      var item = document.createElement("li");
+      item.textContent = text;
+      list.appendChild(item);
     });
-    return fields;
-  }
+  });
+  if (list.firstChild) list.scrollIntoView({ block: "nearest" });
+}
 
-  function showErrors(errors) {
-    var list = document.getElementById("seat-errors");
-    if (!list) return;
-    list.textContent = "";
-    Object.keys(errors || {}).forEach(function (name) {
-      errors[name].forEach(function (text) {
-        var item = document.createElement("li");
-        item.textContent = text;
-        list.appendChild(item);
-      });
-    });
-    if (list.firstChild) list.scrollIntoView({ block: "nearest" });
-  }
+var sending = false;
 
-  var sending = false;
-
-  function send(fields) {
-    if (sending) return Promise.resolve();
-    sending = true;
-    var el = form();
-    var token = el && el.querySelector('[name="csrfmiddlewaretoken"]');
-    var body = new URLSearchParams();
-    fields.forEach(function (pair) {
-      // The page's own CSRF token: a count kept from an earlier page carries its own.
-      var value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
-      body.append(pair[0], value);
-    });
-    var button = el && el.querySelector('button[type="submit"]');
-    if (button) button.disabled = true;
-    return fetch(el ? el.action : location.pathname, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "X-Seat-Send": "1",
-        "Content-Type": "application/x-www-form-urlencoded",
-      },
-      body: body.toString(),
-    })
-      .then(function (response) {
-        var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
-        if (!json) {
-          // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
-          keep(fields);
-          showErrors({ server: [strings.dataset.failed] });
-          return;
-        }
-        return response.json().then(function (answer) {
-          forget(); // answered: sent, or refused with the reason shown
-          say("seat-offline", "");
-          if (answer.ok) {
-            showErrors({});
-            say("seat-sent", strings.dataset.sentAt.replace("%(time)s", clock(new Date())));
-            document.dispatchEvent(new CustomEvent("marriage-follow-now"));
-          } else {
-            showErrors(answer.errors);
-          }
-        });
-      })
-      .catch(function () {
-        // No answer (no network, or it dropped mid-send): kept to send again.
+function send(fields) {
+  if (sending) return Promise.resolve();
+  sending = true;
+  var el = form();
+  var token = el && el.querySelector('[name="csrfmiddlewaretoken"]');
+  var body = new URLSearchParams();
+  fields.forEach(function (pair) {
+    // The page's own CSRF token: a count kept from an earlier page carries its own.
+    var value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
+    body.append(pair[0], value);
+  });
+  var button = el && el.querySelector('button[type="submit"]');
+  if (button) button.disabled = true;
+  return fetch(el ? el.action : location.pathname, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: {
+      "X-Seat-Send": "1",
+      "Content-Type": "application/x-www-form-urlencoded",
+    },
+    body: body.toString(),
+  })
+    .then(function (response) {
+      var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+      if (!json) {
+        // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
         keep(fields);
-        say("seat-offline", strings.dataset.offline);
-      })
-      .finally(function () {
-        sending = false;
-        if (button) button.disabled = false;
+        showErrors({ server: [strings.dataset.failed] });
+        return;
+      }
+      return response.json().then(function (answer) {
+        forget(); // answered: sent, or refused with the reason shown
+        say("seat-offline", "");
+        if (answer.ok) {
+          showErrors({});
+          say("seat-sent", strings.dataset.sentAt.replace("%(time)s", clock(new Date())));
+          document.dispatchEvent(new CustomEvent("marriage-follow-now"));
+        } else {
+          showErrors(answer.errors);
+        }
       });
-  }
-
-  document.addEventListener("submit", function (event) {
-    var el = form();
-    if (event.target !== el) return;
-    event.preventDefault();
-    var fields = fieldsOf(el);
-    if (!navigator.onLine) {
+    })
+    .catch(function () {
+      // No answer (no network, or it dropped mid-send): kept to send again.
       keep(fields);
       say("seat-offline", strings.dataset.offline);
-      return;
-    }
-    send(fields);
-  });
-
-  function sendKept() {
-    var fields = kept();
-    if (fields && navigator.onLine) send(fields);
-  }
-
-  // A count kept from before: shown in the form, and sent once there is a network.
-  (function restore() {
-    var fields = kept();
-    var el = form();
-    if (!fields || !el) return;
-    fields.forEach(function (pair) {
-      var input = el.querySelector('[name="' + pair[0] + '"]');
-      if (!input) return;
-      if (input.type === "radio") {
-        var radio = el.querySelector('[name="' + pair[0] + '"][value="' + pair[1] + '"]');
-        if (radio) radio.checked = true;
-      } else if (input.type === "checkbox") {
-        input.checked = true;
-      } else if (input.type !== "hidden" || pair[0] !== "csrfmiddlewaretoken") {
-        input.value = pair[1];
-      }
+    })
+    .finally(function () {
+      sending = false;
+      if (button) button.disabled = false;
     });
-    say("seat-offline", strings.dataset.offline);
-    sendKept();
-  })();
+}
 
-  window.addEventListener("online", sendKept);
-  window.addEventListener("offline", function () {
-    if (kept()) say("seat-offline", strings.dataset.offline);
+document.addEventListener("submit", function (event) {
+  var el = form();
+  if (event.target !== el) return;
+  event.preventDefault();
+  var fields = fieldsOf(el);
+  if (!navigator.onLine) {
+    keep(fields);
+    say("seat-offline", strings.dataset.offline);
+    return;
+  }
+  send(fields);
+});
+
+function sendKept() {
+  var fields = kept();
+  if (fields && navigator.onLine) send(fields);
+}
+
+// A count kept from before: shown in the form, and sent once there is a network.
+(function restore() {
+  var fields = kept();
+  var el = form();
+  if (!fields || !el) return;
+  fields.forEach(function (pair) {
+    var input = el.querySelector('[name="' + pair[0] + '"]');
+    if (!input) return;
+    if (input.type === "radio") {
+      var radio = el.querySelector('[name="' + pair[0] + '"][value="' + pair[1] + '"]');
+      if (radio) radio.checked = true;
+    } else if (input.type === "checkbox") {
+      input.checked = true;
+    } else if (input.type !== "hidden" || pair[0] !== "csrfmiddlewaretoken") {
+      input.value = pair[1];
+    }
   });
-  // A poll answered: the network is back even if the browser did not say so.
-  window.addEventListener("marriage-live", function (event) {
-    if (event.detail && event.detail.answered) sendKept();
-  });
+  say("seat-offline", strings.dataset.offline);
+  sendKept();
 })();
+
+window.addEventListener("online", sendKept);
+window.addEventListener("offline", function () {
+  if (kept()) say("seat-offline", strings.dataset.offline);
+});
+// A poll answered: the network is back even if the browser did not say so.
+window.addEventListener("marriage-live", function (event) {
+  if (event.detail && event.detail.answered) sendKept();
+});

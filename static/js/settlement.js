@@ -1,10 +1,10 @@
 // One round's settlement in the browser, for the offline preview: RULES.md
 // sections 2 and 3, exactly as scoring/engine/settlement.py computes them.
-// tests/test_settlement_parity.py runs both on thousands of generated rounds
+// tests/offline/test_settlement_parity.py runs both on thousands of generated rounds
 // and requires the same figures, the same notes and the same refusals (message
 // ids and values: the engine's own, which the page's catalogue translates), so
 // there is one truth. Every id this script may give is declared in
-// scoring/words/offline_words.py (tests/test_offline_words.py holds it to that).
+// scoring/words/offline_words.py (tests/offline/test_words.py holds it to that).
 //
 // Plain ES module, no build step. Input and output use the engine's names:
 //   round = {entries: [{player, status, maal, tunnel, dhoos, dublees}],

@@ -1,6 +1,7 @@
 // Runs in <head>, before the first paint: the theme the user chose with the
 // switch (remembered on this phone) goes on <html>; with no choice the page
 // follows the phone's own light or dark setting (prefers-color-scheme, app.css).
+// A classic script, not a module: a module is always deferred, after the first paint.
 (function () {
   "use strict";
   var root = document.documentElement;

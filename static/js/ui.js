@@ -3,150 +3,147 @@
 // their round, and the cue on tables that scroll sideways. Everything here is
 // an addition: without it the menu is a list of links and the ledger's round
 // numbers are links.
-(function () {
-  "use strict";
-  var root = document.documentElement;
+var root = document.documentElement;
 
-  function remember(key, value) {
-    try {
-      localStorage.setItem(key, value);
-    } catch (e) {
-      // Not remembered on this phone; the switch still works on this page.
-    }
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (e) {
+    // Not remembered on this phone; the switch still works on this page.
   }
+}
 
-  function forget(key) {
-    try {
-      localStorage.removeItem(key);
-    } catch (e) {
-      // Nothing was remembered.
-    }
+function forget(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch (e) {
+    // Nothing was remembered.
   }
+}
 
-  function recall(key) {
-    try {
-      return localStorage.getItem(key);
-    } catch (e) {
-      return null;
-    }
+function recall(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (e) {
+    return null;
   }
+}
 
-  // --- Menu: on a phone the links fold under a button instead of running off the screen.
-  var menuButton = document.querySelector("[data-menu-button]");
-  var nav = document.getElementById("topnav");
-  if (menuButton && nav) {
-    menuButton.hidden = false;
-    nav.classList.add("collapsible");
-    var setOpen = function (open) {
-      menuButton.setAttribute("aria-expanded", open ? "true" : "false");
-      nav.classList.toggle("open", open);
-    };
-    menuButton.addEventListener("click", function () {
-      setOpen(menuButton.getAttribute("aria-expanded") !== "true");
-    });
-    document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && nav.classList.contains("open")) {
-        setOpen(false);
-        menuButton.focus();
-      }
-    });
-  }
-
-  // --- Dark theme: follows the phone until the switch is used, then remembered.
-  var themeSwitch = document.querySelector("[data-theme-switch]");
-  var prefersDark = window.matchMedia("(prefers-color-scheme: dark)");
-  function isDark() {
-    return root.dataset.theme ? root.dataset.theme === "dark" : prefersDark.matches;
-  }
-  function showTheme() {
-    if (themeSwitch) themeSwitch.setAttribute("aria-pressed", isDark() ? "true" : "false");
-  }
-  if (themeSwitch) {
-    themeSwitch.hidden = false;
-    showTheme();
-    themeSwitch.addEventListener("click", function () {
-      var theme = isDark() ? "light" : "dark";
-      if (theme === (prefersDark.matches ? "dark" : "light")) {
-        // Back to what the phone says: follow it again (at night, by its schedule).
-        delete root.dataset.theme;
-        forget("theme");
-      } else {
-        root.dataset.theme = theme;
-        remember("theme", theme);
-      }
-      showTheme();
-    });
-    prefersDark.addEventListener("change", showTheme);
-  }
-
-  // --- Keep the screen awake (Screen Wake Lock API) on the pages that ask for it.
-  // On by default, the switch is remembered; the browser drops the lock whenever the
-  // page is hidden, so it is asked for again each time the page comes back.
-  var wakeSwitch = document.querySelector("[data-wake-switch]");
-  if (wakeSwitch && "wakeLock" in navigator) {
-    var lock = null;
-    var wanted = recall("keep-awake") !== "off";
-    var acquire = function () {
-      if (!wanted || lock || document.visibilityState !== "visible") return;
-      navigator.wakeLock.request("screen").then(
-        function (sentinel) {
-          lock = sentinel;
-          lock.addEventListener("release", function () {
-            lock = null;
-          });
-        },
-        function () {
-          lock = null; // refused (battery saver, no permission): the screen may sleep
-        },
-      );
-    };
-    var showWake = function () {
-      wakeSwitch.setAttribute("aria-pressed", wanted ? "true" : "false");
-    };
-    wakeSwitch.hidden = false;
-    showWake();
-    acquire();
-    wakeSwitch.addEventListener("click", function () {
-      wanted = !wanted;
-      remember("keep-awake", wanted ? "on" : "off");
-      showWake();
-      if (wanted) acquire();
-      else if (lock) lock.release();
-    });
-    document.addEventListener("visibilitychange", acquire);
-  }
-
-  // --- Ledger: a tap anywhere on a round's rows opens the round. The round number
-  // stays a real link for keyboards and screen readers.
-  document.addEventListener("click", function (event) {
-    var row = event.target.closest("tr[data-href]");
-    if (!row || event.target.closest("a, button, input, label")) return;
-    if (window.getSelection && String(window.getSelection())) return; // selecting text
-    window.location.href = row.dataset.href;
+// --- Menu: on a phone the links fold under a button instead of running off the screen.
+var menuButton = document.querySelector("[data-menu-button]");
+var nav = document.getElementById("topnav");
+if (menuButton && nav) {
+  menuButton.hidden = false;
+  nav.classList.add("collapsible");
+  var setOpen = function (open) {
+    menuButton.setAttribute("aria-expanded", open ? "true" : "false");
+    nav.classList.toggle("open", open);
+  };
+  menuButton.addEventListener("click", function () {
+    setOpen(menuButton.getAttribute("aria-expanded") !== "true");
   });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && nav.classList.contains("open")) {
+      setOpen(false);
+      menuButton.focus();
+    }
+  });
+}
 
-  // --- Tables wider than the screen: a shade at the edge with more beyond it, and
-  // on the ledger a line that says so.
-  function cue(scroller) {
-    var more = scroller.scrollWidth - scroller.clientWidth - scroller.scrollLeft > 1;
-    scroller.classList.toggle("more-right", more);
-    scroller.classList.toggle("more-left", scroller.scrollLeft > 1);
-    var hint = scroller.dataset.scrollCue && document.getElementById(scroller.dataset.scrollCue);
-    if (hint) hint.hidden = scroller.scrollWidth <= scroller.clientWidth;
-  }
-  function cueAll() {
-    document.querySelectorAll(".table-scroll").forEach(cue);
-  }
-  document.addEventListener(
-    "scroll",
-    function (event) {
-      if (event.target.classList && event.target.classList.contains("table-scroll")) {
-        cue(event.target);
-      }
-    },
-    true,
-  );
-  window.addEventListener("resize", cueAll);
-  document.addEventListener("htmx:afterSettle", cueAll); // the share page's live ledger
-  cueAll();
-})();
+// --- Dark theme: follows the phone until the switch is used, then remembered.
+var themeSwitch = document.querySelector("[data-theme-switch]");
+var prefersDark = window.matchMedia("(prefers-color-scheme: dark)");
+function isDark() {
+  return root.dataset.theme ? root.dataset.theme === "dark" : prefersDark.matches;
+}
+function showTheme() {
+  if (themeSwitch) themeSwitch.setAttribute("aria-pressed", isDark() ? "true" : "false");
+}
+if (themeSwitch) {
+  themeSwitch.hidden = false;
+  showTheme();
+  themeSwitch.addEventListener("click", function () {
+    var theme = isDark() ? "light" : "dark";
+    if (theme === (prefersDark.matches ? "dark" : "light")) {
+      // Back to what the phone says: follow it again (at night, by its schedule).
+      delete root.dataset.theme;
+      forget("theme");
+    } else {
+      root.dataset.theme = theme;
+      remember("theme", theme);
+    }
+    showTheme();
+  });
+  prefersDark.addEventListener("change", showTheme);
+}
+
+// --- Keep the screen awake (Screen Wake Lock API) on the pages that ask for it.
+// On by default, the switch is remembered; the browser drops the lock whenever the
+// page is hidden, so it is asked for again each time the page comes back.
+var wakeSwitch = document.querySelector("[data-wake-switch]");
+if (wakeSwitch && "wakeLock" in navigator) {
+  var lock = null;
+  var wanted = recall("keep-awake") !== "off";
+  var acquire = function () {
+    if (!wanted || lock || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(
+      function (sentinel) {
+        lock = sentinel;
+        lock.addEventListener("release", function () {
+          lock = null;
+        });
+      },
+      function () {
+        lock = null; // refused (battery saver, no permission): the screen may sleep
+      },
+    );
+  };
+  var showWake = function () {
+    wakeSwitch.setAttribute("aria-pressed", wanted ? "true" : "false");
+  };
+  wakeSwitch.hidden = false;
+  showWake();
+  acquire();
+  wakeSwitch.addEventListener("click", function () {
+    wanted = !wanted;
+    remember("keep-awake", wanted ? "on" : "off");
+    showWake();
+    if (wanted) acquire();
+    else if (lock) lock.release();
+  });
+  document.addEventListener("visibilitychange", acquire);
+}
+
+// --- Ledger: a tap anywhere on a round's rows opens the round. The round number
+// stays a real link for keyboards and screen readers.
+document.addEventListener("click", function (event) {
+  var row = event.target.closest("tr[data-href]");
+  if (!row || event.target.closest("a, button, input, label")) return;
+  if (window.getSelection && String(window.getSelection())) return; // selecting text
+  window.location.href = row.dataset.href;
+});
+
+// --- Tables wider than the screen: a shade at the edge with more beyond it, and
+// on the ledger a line that says so.
+function cue(scroller) {
+  var more = scroller.scrollWidth - scroller.clientWidth - scroller.scrollLeft > 1;
+  scroller.classList.toggle("more-right", more);
+  scroller.classList.toggle("more-left", scroller.scrollLeft > 1);
+  var hint = scroller.dataset.scrollCue && document.getElementById(scroller.dataset.scrollCue);
+  if (hint) hint.hidden = scroller.scrollWidth <= scroller.clientWidth;
+}
+function cueAll() {
+  document.querySelectorAll(".table-scroll").forEach(cue);
+}
+document.addEventListener(
+  "scroll",
+  function (event) {
+    if (event.target.classList && event.target.classList.contains("table-scroll")) {
+      cue(event.target);
+    }
+  },
+  true,
+);
+window.addEventListener("resize", cueAll);
+document.addEventListener("htmx:afterSettle", cueAll); // the share page's live ledger
+cueAll();

@@ -60,3 +60,29 @@ def test_settle_up_the_round_and_its_changes_follow_an_edit_made_elsewhere(
     expect(round_page.locator('.breakdown-player[data-player="Didi"] .net')).to_have_text("+29")
     expect(changes.locator(".change")).to_have_count(2, timeout=WITHIN_MS)
     expect(changes.locator(".change").first).to_contain_text("round 1")
+
+
+def test_a_page_still_follows_after_a_swap_brings_its_script_again(logged_in_page, live_server):
+    """follow.js is a module: a swap that brings table/_follow.html again (its
+    #follow and its <script>) does not run it again, and it follows the new
+    #follow, read at each poll (here one asking with a mark in its address)."""
+    page, owner = logged_in_page(**TOUCH_PHONE)
+    session = make_session(owner)
+    round_ = services.add_round(session, worked(5), user=owner)
+    page.goto(live_server.url + reverse("settle_up", args=[session.pk]))
+    didi = page.locator('#standings tr[data-player="Didi"] td').nth(2)
+    expect(didi).to_have_text("+30")
+    with page.expect_request(lambda request: "swapped=1" in request.url):
+        page.evaluate(
+            """() => {
+              const follow = document.getElementById("follow");
+              const script = document.querySelector('script[src$="js/follow.js"]');
+              const fresh = follow.cloneNode();
+              fresh.dataset.follow += "?swapped=1";
+              htmx.swap(follow, fresh.outerHTML + script.outerHTML, { swapStyle: "outerHTML" });
+            }"""
+        )
+    expect(page.locator('script[src$="js/follow.js"]')).to_have_count(2)  # run once all the same
+
+    services.replace_round(round_, worked(6), user=owner)
+    expect(didi).to_have_text("+29", timeout=WITHIN_MS)

@@ -129,7 +129,7 @@ def wait_until_all_sent(page) -> None:
     """Waits until nothing waits on the phone to be sent for the current user."""
     wait_until(
         page,
-        "async () => (await window.MarriageQueue.list("
+        "async () => (await (await import('/static/js/offline-queue.js')).list("
         "document.getElementById('offline-strings').dataset.user)).length === 0",
     )
 
@@ -138,7 +138,8 @@ def queued_count(page) -> int:
     return page.evaluate(
         """async () => {
           const user = document.getElementById("offline-strings").dataset.user;
-          return user ? (await window.MarriageQueue.list(user)).length : -1;
+          if (!user) return -1;
+          return (await (await import('/static/js/offline-queue.js')).list(user)).length;
         }"""
     )
 
@@ -558,7 +559,8 @@ def test_log_out_asks_first_then_deletes_the_rounds_waiting(table, live_server):
     expect(page.locator("#topnav").get_by_role("link", name="Log in")).to_be_visible()
     assert questions and "not been sent" in questions[0]
     left = page.evaluate(
-        "async (user) => (await window.MarriageQueue.list(user)).length", user_bucket(user)
+        "async (user) => (await (await import('/static/js/offline-queue.js')).list(user)).length",
+        user_bucket(user),
     )
     assert left == 0
 
@@ -1042,7 +1044,7 @@ def enter_offline(page, live_server, session, winner: str, hand: dict, sits_out:
 
 def queued_keys(page) -> list[str]:
     return page.evaluate(
-        """async () => (await window.MarriageQueue.list(
+        """async () => (await (await import('/static/js/offline-queue.js')).list(
           document.getElementById("offline-strings").dataset.user)).map((r) => r.key)"""
     )
 

@@ -186,7 +186,7 @@ def test_the_form_open_when_the_kept_rounds_arrive_still_says_the_next_round(
 
 
 # Nothing waits on the phone any more.
-ARRIVED = """(await window.MarriageQueue.list(
+ARRIVED = """(await (await import('/static/js/offline-queue.js')).list(
   document.getElementById("offline-strings").dataset.user)).length === 0"""
 
 

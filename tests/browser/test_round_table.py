@@ -238,7 +238,6 @@ def test_the_dublees_toggle_sits_beside_seen_and_means_seen(table):
     expect(page.locator('#preview li[data-player="Buwa"] .who')).to_contain_text("unseen")
     # With no network the phone settles it, and dublees count as seen there too,
     # even on a row left marked unseen (the page's script is what ticks "seen").
-    page.evaluate("import(document.getElementById('round-form').dataset.settlement)")
     page.context.set_offline(True)
     toggle.tap()
     expect(page.locator("#preview .offline-note")).to_be_visible()

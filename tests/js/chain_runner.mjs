@@ -1,6 +1,6 @@
 // Settles rounds kept on a phone after a server's last round with
 // static/js/session-chain.js (and settlement.js), for
-// tests/test_offline_chain_parity.py.
+// tests/offline/test_chain_parity.py.
 // stdin: JSON [{rules, start, rounds}, ...] (start: the state the round form gives);
 // stdout: JSON [{nets: [{player: net} | null], defaults: [better default], state}, ...].
 // Usage: node tests/js/chain_runner.mjs < cases.json

@@ -163,3 +163,36 @@ def test_without_debug_and_secret_key_the_app_refuses_to_start():
     assert "SECRET_KEY is not set. With DEBUG off the app will not start" in refused.stderr
     assert _start(DEBUG="0", SECRET_KEY="s" * 50).returncode == 0
     assert _start(DEBUG="1").returncode == 0
+
+
+def test_modules_import_each_other_by_hashed_names(server):
+    """static/js's ES modules import each other by relative names, which
+    collectstatic rewrites to the hashed ones (marriage_site/storage.py); the
+    service worker imports the queue module by the name static() gives it."""
+    base, static_root = server
+    with get(base + "/accounts/login/") as page:
+        body = page.read().decode()
+    offline = re.search(r'<script type="module" src="(/static/js/offline\.[0-9a-f]{12}\.js)"', body)
+    assert offline, "offline.js is not loaded as a module by its hashed name"
+    with get(base + offline.group(1)) as response:
+        imports = re.findall(r'^import .* from "(\./[^"]+)";$', response.read().decode(), re.M)
+    assert len(imports) == 1 and re.fullmatch(r"\./offline-queue\.[0-9a-f]{12}\.js", imports[0])
+    with get(base + "/sw.js") as response:
+        worker = re.findall(r'^import .* from "([^"]+)";$', response.read().decode(), re.M)
+    assert worker == [urllib.parse.urljoin(offline.group(1), imports[0])]
+    # The round form's preview: the engine's copy, the words, the chain, the queue, offline.js.
+    (preview,) = (static_root / "js").glob("offline-preview.*.js")  # the hashed copy
+    imported = re.findall(r'^import .* from "(\./[^"]+)";$', preview.read_text(), re.M)
+    names = sorted(re.sub(r"\.[0-9a-f]{12}\.js$", ".js", name) for name in imported)
+    assert names == [
+        "./breakdown-words.js",
+        "./offline-queue.js",
+        "./offline.js",
+        "./session-chain.js",
+        "./settlement.js",
+    ]
+    for name in imported:
+        assert re.search(r"\.[0-9a-f]{12}\.js$", name), name
+        with get(urllib.parse.urljoin(base + "/static/js/", name)) as response:
+            assert response.status == 200
+            assert response.headers["Content-Type"].startswith("text/javascript")

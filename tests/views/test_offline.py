@@ -197,7 +197,7 @@ def test_the_round_form_carries_what_the_phone_settles_with(owner, owner_client)
     # The options' schema as the engine declares them, and the session's values.
     assert json.loads(rules)["values"]["unseen_maal"] == "void"
     assert json.loads(rules)["schema"]["dhoos_payee"]["default"] == "all"
-    assert 'data-settlement="/static/js/settlement.js"' in html
+    assert '<template id="breakdown-template">' in html
     assert re.search(r'data-pending="\[\]"', html)
     assert "/static/js/offline-preview.js" in html
 
@@ -250,7 +250,6 @@ def test_the_new_round_form_says_where_the_session_stands(owner, owner_client):
         "dublee": False,
     }
     assert chain["seats"] == ["Aama", "Buwa", "Didi", "Dai"]
-    assert chain["script"] == "/static/js/session-chain.js"
     assert chain["words"]["round"] == "Round %(number)s"
     edit = owner_client.get(reverse("round_edit", args=[session.pk, round_.pk])).content.decode()
     assert "data-chain=" not in edit

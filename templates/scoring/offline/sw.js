@@ -2,9 +2,11 @@
 // README "Offline at the table": static files precached; the pages the server
 // marks X-Offline-Cache kept per user (X-Offline-User) and shown when the network
 // is gone; a round saved in a dead spot kept in IndexedDB and sent once later.
-"use strict";
+// A module worker (registered with type "module" by static/js/offline.js): it
+// imports the queue module the pages import, by the name static() gives it.
+import * as Queue from {{ queue_script|safe }};
+
 const CONFIG = {{ config|safe }};
-importScripts(CONFIG.queueScript); // self.MarriageQueue, shared with the pages
 
 const STATIC_CACHE = "marriage-static-" + CONFIG.version;
 const STATIC_PREFIX = "marriage-static-";
@@ -165,14 +167,14 @@ async function saveRound(event, match) {
     // The page sent its reading of the round with it (offline_summary: the
     // winner and each player's net), so the list says the same as for a round
     // the page kept itself.
-    const record = self.MarriageQueue.recordFrom({
+    const record = Queue.recordFrom({
       user: await currentUser(),
       session: match[1],
       url: new URL(request.url).pathname,
       entries: Array.from(form.entries()),
     });
-    await self.MarriageQueue.put(record);
-    await self.MarriageQueue.askForSync(self.registration);
+    await Queue.put(record);
+    await Queue.askForSync(self.registration);
     return Response.redirect("/sessions/" + match[1] + "/?queued=" + encodeURIComponent(record.key), 303);
   } finally {
     clearTimeout(timer);
@@ -185,7 +187,10 @@ async function olderStatic(request) {
     if (response.ok) return response;
     return (await caches.match(request)) || response; // gone from the server since
   } catch (error) {
-    const hit = await caches.match(request);
+    // A module a kept page imports is named as that deploy named it: hashed in
+    // production, so found as it is; where the deploy is a query instead
+    // (`?v=`, the browser tests'), the import names none, so any kept copy.
+    const hit = (await caches.match(request)) || (await caches.match(request, { ignoreSearch: true }));
     if (hit) return hit;
     throw error;
   }
@@ -266,10 +271,10 @@ async function keepAgain(sent) {
 // the sync fail, so that the browser tries again later; signed out, only logging
 // in helps (the next page load sends them).
 self.addEventListener("sync", (event) => {
-  if (event.tag !== self.MarriageQueue.SYNC_TAG) return;
+  if (event.tag !== Queue.SYNC_TAG) return;
   event.waitUntil(
     currentUser()
-      .then((user) => self.MarriageQueue.sendAll(user, { loginUrl: CONFIG.loginUrl, timeout: SAVE_TIMEOUT }))
+      .then((user) => Queue.sendAll(user, { loginUrl: CONFIG.loginUrl, timeout: SAVE_TIMEOUT }))
       .then(async (report) => {
         await keepAgain(report.sent);
         if (report.stopped === "offline" || report.stopped === "server") {
