@@ -160,7 +160,10 @@ def round_preview(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 def round_detail(request: HttpRequest, session_id: int, round_id: int) -> HttpResponse:
     with read_snapshot():  # the round and its entries as of one moment
         session = session_for_scorer(request, session_id)
-        round_ = round_for_user(request, session, round_id)
+        try:
+            round_ = round_for_user(request, session, round_id)
+        except Http404:  # deleted (while the page followed it live, say): said so
+            return _round_gone(request, session, round_id)
         played = {e.player_id for e in round_.entries.all()}
         sat_out = [p for p in session.players.all() if p.pk not in played]
         position = position_of(round_)

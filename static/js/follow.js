@@ -48,6 +48,13 @@ function refresh() {
     cache: "no-store",
     headers: { "X-Follow": "1" },
   }).then(function (response) {
+    if (response.status === 404) {
+      // What the page shows is gone (a round deleted on another phone): the
+      // page itself says so, and where it went.
+      gone = true;
+      location.reload();
+      return;
+    }
     if (!response.ok) return;
     return response.text().then(function (html) {
       swap(new DOMParser().parseFromString(html, "text/html"));

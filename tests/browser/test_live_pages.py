@@ -86,3 +86,18 @@ def test_a_page_still_follows_after_a_swap_brings_its_script_again(logged_in_pag
 
     services.replace_round(round_, worked(6), user=owner)
     expect(didi).to_have_text("+29", timeout=WITHIN_MS)
+
+
+def test_a_round_page_says_so_when_the_round_is_deleted_elsewhere(logged_in_page, live_server):
+    page, owner = logged_in_page(**TOUCH_PHONE)
+    session = make_session(owner)
+    round_ = services.add_round(session, worked(5), user=owner)
+    page.goto(live_server.url + reverse("round_detail", args=[session.pk, round_.pk]))
+    expect(page.locator('.breakdown-player[data-player="Aama"] .net')).to_have_text("+3")
+
+    services.delete_round(round_, user=owner)  # on another phone
+
+    expect(page.get_by_role("alert")).to_contain_text(
+        "This round was deleted by someone else since you opened it.", timeout=WITHIN_MS
+    )
+    expect(page.get_by_role("link", name="Changes")).to_be_visible()
