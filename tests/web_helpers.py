@@ -301,3 +301,20 @@ def _dhoos_evening(client, session) -> list[Round]:
     three = {k: v for k, v in ZEROS.items() if k != "Dai"}
     second = entered(client, session, three, "Aama")
     return [first, second]
+
+
+def played(session, *rounds: tuple[str | None, dict[str, bool]]) -> list[Round]:
+    names = [p.name for p in session.players.all()]
+    return [
+        services.add_round(
+            session,
+            RoundInput(
+                entries=tuple(Entry(n, dhoos=dhoos.get(n, False)) for n in names), winner=winner
+            ),
+        )
+        for winner, dhoos in rounds
+    ]
+
+
+def page_text(response) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())

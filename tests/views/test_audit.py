@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import Entry, RoundError, RoundInput
 from scoring.models import Round, RoundChange
-from tests.web_helpers import WORKED, make_session, round_data, rules_post
+from tests.web_helpers import WORKED, make_session, played, round_data, rules_post
 
 pytestmark = pytest.mark.django_db
 
@@ -287,3 +287,14 @@ def test_rules_change_label_in_nepali(session, owner, client):
     client.cookies["django_language"] = "ne"
     html = client.get(reverse("session_changes", args=[session.pk])).content.decode()
     assert "नयाँ नियमअनुसार फेरि हिसाब गरियो" in html and "थपियो" in html
+
+
+def test_the_restore_button_of_another_users_delete_is_a_404(logged_in, session, django_user_model):
+    (round_,) = played(session, ("Aama", {}))
+    logged_in.post(reverse("round_delete", args=[session.pk, round_.pk]))
+    change = RoundChange.objects.get(action="delete")
+    other = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    logged_in.force_login(other)
+    response = logged_in.post(reverse("round_restore", args=[session.pk, change.pk]))
+    assert response.status_code == 404
+    assert not Round.objects.exists()

@@ -15,6 +15,7 @@ from html import unescape
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.db import OperationalError, connection
 from django.urls import reverse
 
@@ -37,6 +38,8 @@ from tests.web_helpers import (
     make_session,
     nets,
     page,
+    page_text,
+    played,
     round_data,
     tallied_round,
     worked_round,
@@ -1235,3 +1238,79 @@ def test_a_master_card_tally_at_value_10(logged_in, owner):
         "not 5 and 0; count again or clear the calculator"
     ) in response.content.decode()
     assert Round.objects.filter(session=session).count() == 1
+
+
+def test_the_winners_dublees_with_a_normal_win_are_refused_by_name(logged_in, session):
+    data = round_data(session, WORKED, "Didi")
+    didi = session.players.get(name="Didi").pk
+    data[f"p-{didi}-dublees"] = "on"
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert response.status_code == 422  # refused, as every refused form
+    said = (
+        "win_type: Didi won and saw by dublees, so it is a Dublee win: "
+        "choose Dublee (eight dublees), or untick Didi's dublees"
+    )
+    assert said in page_text(response)
+    assert not Round.objects.exists()
+    # As a Dublee win it is saved, the bonus 5 on each loser's w (T = 14, n = 4):
+    # Aama 14 + 8 − 20 = 2, Buwa (unseen) 14 + 15 − 8 = 21, Dai 14 + 8 − 0 = 22.
+    data["win_type"] = "dublee"
+    assert logged_in.post(reverse("round_new", args=[session.pk]), data).status_code == 302
+    saved = Round.objects.get()
+    assert {e.player.name: e.net for e in saved.entries.all()} == {
+        "Aama": -2,
+        "Buwa": -21,
+        "Didi": 45,
+        "Dai": -22,
+    }
+
+
+def test_a_loser_who_saw_by_dublees_still_saves_a_normal_win(logged_in, session):
+    data = round_data(session, WORKED, "Didi")
+    data[f"p-{session.players.get(name='Dai').pk}-dublees"] = "on"
+    assert logged_in.post(reverse("round_new", args=[session.pk]), data).status_code == 302
+    assert Round.objects.get().win_type == "normal"
+
+
+def test_the_delete_message_restores_the_round(logged_in, session):
+    rounds = played(session, ("Aama", {}), ("Buwa", {}))
+    response = logged_in.post(reverse("round_delete", args=[session.pk, rounds[0].pk]), follow=True)
+    html = response.content.decode()
+    restore = re.search(
+        r'<form method="post" action="([^"]+)" class="inline-form message-action">', html
+    )
+    assert restore is not None and "Round 1 deleted." in html
+    assert ">Restore</button>" in html
+    back = logged_in.post(restore[1], follow=True)
+    assert "Round restored as round 1." in back.content.decode()
+    assert list(Round.objects.order_by("number").values_list("pk", flat=True)) == [
+        r.pk for r in rounds
+    ]
+    # Restored once: the message's button, posted again, restores nothing more.
+    again = logged_in.post(restore[1], follow=True)
+    assert "This round has already been restored." in again.content.decode()
+    assert Round.objects.count() == 2
+
+
+def test_a_rounds_page_says_its_dhoos_was_paid_or_lapsed(logged_in, owner):
+    session = make_session(owner, preset="nepal")
+    rounds = played(
+        session,
+        ("Didi", {"Dai": True}),  # Dai owes 15 …
+        ("Buwa", {"Aama": True}),  # … paid to Buwa here; Aama owes 15 …
+        ("Aama", {}),  # … and wins: it lapses
+        ("Didi", {"Buwa": True}),  # Buwa still owes 15
+    )
+
+    def page(round_: Round) -> str:
+        return page_text(logged_in.get(reverse("round_detail", args=[session.pk, round_.pk])))
+
+    first = page(rounds[0])
+    assert "dhoos: 15, paid to Buwa in round 2" in first
+    assert "owes 15 to the next winner" not in first
+    assert "dhoos: 15, not paid: Aama won round 3 themselves" in page(rounds[1])
+    assert "dhoos: owes 15 to the next winner" in page(rounds[3])
+    html = logged_in.get(reverse("round_detail", args=[session.pk, rounds[0].pk])).content.decode()
+    assert f'href="{reverse("round_detail", args=[session.pk, rounds[1].pk])}"' in html
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    assert "धुस: 15, राउन्ड 2 मा Buwa लाई तिरिसकेको" in page(rounds[0])

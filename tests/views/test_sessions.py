@@ -6,6 +6,7 @@ wording), access and query counts."""
 from __future__ import annotations
 
 import datetime
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -31,6 +32,8 @@ from tests.web_helpers import (
     invisible_in,
     last_message,
     make_session,
+    page_text,
+    played,
     round_data,
     session_post,
 )
@@ -627,3 +630,69 @@ def test_session_page_without_rounds_has_no_chart(logged_in, owner):
     session = make_session(owner)
     html = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
     assert "<svg" not in html or 'class="chart"' not in html
+
+
+def test_after_a_save_the_standings_lead_with_what_the_round_changed(logged_in, session):
+    played(session, ("Aama", {}))  # Aama +9, the rest −3
+    response = logged_in.post(
+        reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"), follow=True
+    )
+    html = response.content.decode()
+    assert html.index('class="card standings standings-saved"') < html.index(">Enter round</a>")
+    said = page_text(response)
+    # Rank, name, total, what round 2 changed, money (2.50 a point).
+    assert "1 Didi +27 +30 67.50" in said
+    assert "2 Aama +12 +3 30.00" in said
+    assert "3 Buwa -19 -16 -47.50" in said and "4 Dai -20 -17 -50.00" in said
+    # The next visit is the usual page: the standings below the buttons.
+    again = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert "standings-saved" not in again
+    assert again.index(">Enter round</a>") < again.index('id="standings"')
+
+
+def test_a_player_who_sat_the_round_out_shows_a_dash(logged_in, session):
+    rows = {name: row for name, row in WORKED.items() if name != "Dai"}
+    response = logged_in.post(
+        reverse("round_new", args=[session.pk]), round_data(session, rows, "Didi"), follow=True
+    )
+    html = response.content.decode()
+    dai = html[html.index('<tr data-player="Dai"') :]
+    dai = dai[: dai.index("</tr>")]
+    assert '<span class="visually-hidden">sat out</span>' in dai
+
+
+def test_the_print_summary_lists_the_dhoos_still_owed(logged_in, owner):
+    session = make_session(owner, preset="nepal")
+    played(session, ("Didi", {"Dai": True}), ("Aama", {}), ("Buwa", {"Didi": True}))
+    said = page_text(logged_in.get(reverse("session_summary", args=[session.pk])))
+    assert "Didi owes 15 dhoos to the next winner (given in round 3)" in said
+    assert "Dai owes" not in said  # paid in round 2
+
+
+def selected_preset(html: str) -> str:
+    select = html[html.index('name="preset"') :]
+    found = re.search(r'<option value="(\w+)" selected>', select)
+    assert found is not None
+    return found[1]
+
+
+def test_a_new_session_suggests_the_preset_played_last(logged_in, owner):
+    url = reverse("session_new")
+    page = logged_in.get(url).content.decode()
+    assert selected_preset(page) == "pagat" and 'id="preset-suggested"' not in page
+    assert "nepal: what most families in Nepal play" in page
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    page = logged_in.get(url).content.decode()
+    assert selected_preset(page) == "nepal"
+    assert "सुझाव: नेपाल, नेपालका धेरैजसो परिवारले खेल्ने नियम।" in page_text(logged_in.get(url))
+    # The family's last evening (by its date) was murder, with one house change.
+    older = make_session(owner, preset="kidnap", name="old")
+    GameSession.objects.filter(pk=older.pk).update(played_on=datetime.date(2020, 1, 1))
+    last = make_session(owner, preset="murder", name="last", dhoos_penalty=25)
+    assert selected_preset(logged_in.get(url).content.decode()) == "murder"
+    del logged_in.cookies[settings.LANGUAGE_COOKIE_NAME]
+    said = page_text(logged_in.get(url))
+    assert "Suggested: murder, the closest to your last session's house rules." in said
+    GameSession.objects.filter(pk=last.pk).update(rules=make_rules("murder").to_options())
+    said = page_text(logged_in.get(url))
+    assert "Suggested: murder, the rules of your last session." in said

@@ -5,15 +5,20 @@ counts, constant in the number of rounds."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from scoring.models import Player, Round, RoundEntry
+from scoring import services
+from scoring.engine import Entry, RoundInput
+from scoring.models import GameSession, Player, Round, RoundEntry
 from tests.samples import make_dashain, play
-from tests.web_helpers import make_session
+from tests.web_helpers import make_session, page_text, played
 
 pytestmark = pytest.mark.django_db
 
@@ -169,8 +174,6 @@ def test_ledger_csv_no_winner_better_and_formula_names(logged_in, owner):
     session = make_session(owner, players=("=SUM(A1)", "Buwa"), dhoos_penalty=15)
     play(session, "Buwa", {"=SUM(A1)": ("seen", 0), "Buwa": ("seen", 0)}, better=True)
     # A round with no winner: only dhoos is paid (=SUM(A1) pays Buwa 15).
-    from scoring import services
-    from scoring.engine import Entry, RoundInput
 
     services.add_round(
         session,
@@ -278,3 +281,42 @@ def test_query_count_does_not_grow_with_rounds(client, django_user_model, name, 
         url = reverse(name, args=[session_id if a == "SESSION" else a for a in args])
         counts.append(count_queries(client, url, params))
     assert counts[0] == counts[1]
+
+
+def test_the_round_search_and_the_change_log_have_one_name_each(logged_in, session):
+    (round_,) = played(session, ("Aama", {}))
+    page = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert f'href="{reverse("session_changes", args=[session.pk])}">Changes</a>' in page
+    assert f'href="{reverse("round_history")}">Find rounds</a>' in page
+    assert ">History<" not in page
+    search = logged_in.get(reverse("round_history")).content.decode()
+    assert "<title>Find rounds</title>" in search and "<h1>Find rounds</h1>" in search
+    log = logged_in.get(reverse("session_changes", args=[session.pk])).content.decode()
+    assert "<h1>Changes</h1>" in log
+    one = logged_in.get(reverse("round_changes", args=[session.pk, round_.pk])).content.decode()
+    assert "<h1>Changes to this round</h1>" in one
+
+
+def test_history_filters_by_evening_and_by_dhoos(logged_in, owner):
+    dashain = make_session(owner, name="Dashain")
+    tihar = make_session(owner, name="Tihar")
+    GameSession.objects.filter(pk=dashain.pk).update(played_on=datetime.date(2026, 10, 2))
+    GameSession.objects.filter(pk=tihar.pk).update(played_on=datetime.date(2026, 11, 9))
+    played(dashain, ("Aama", {}), ("Buwa", {"Dai": True}), ("Didi", {}))
+    played(tihar, ("Buwa", {"Aama": True}), ("Dai", {}))
+    url = reverse("round_history")
+    page = logged_in.get(url).content.decode()
+    # The evenings, newest first, dated the reader's way.
+    assert page.index(">Tihar · 9 Nov 2026</option>") < page.index(">Dashain · 2 Oct 2026</option>")
+    assert "3 rounds found" in page_text(logged_in.get(url, {"session": dashain.pk}))
+    found = page_text(logged_in.get(url, {"session": dashain.pk, "dhoos": "on"}))
+    assert "1 round found" in found and "Dashain, round 2" in found and "Dai: dhoos" in found
+    found = page_text(logged_in.get(url, {"dhoos": "on"}))
+    assert "2 rounds found" in found and "Tihar, round 1" in found and "Aama: dhoos" in found
+    assert "No round found" in page_text(logged_in.get(url, {"session": tihar.pk, "dublee": "on"}))
+    refused = page_text(logged_in.get(url, {"session": "999999"}))
+    assert "Select a valid choice." in refused
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    nepali = page_text(logged_in.get(url, {"dhoos": "on"}))
+    assert "Dai: धुस" in nepali and "धुस लागेका राउन्ड मात्र" in nepali
+    assert "Dashain · 16 असोज 2083" in logged_in.get(url).content.decode()
