@@ -357,6 +357,47 @@ def _next_round(
     return NextRound(number, dealer_of(players, number), better)
 
 
+@dataclass(frozen=True, slots=True)
+class ChainRounds:
+    """The latest saved rounds as the phone settles them again when an edit of
+    one waits on it (static/js/next-round.js): the round before the first of
+    them as the rounds before leave it, and the rounds with their better marks."""
+
+    start: NextRound
+    rounds: tuple[tuple[int, RoundInput], ...]  # (round id, the round, better as marked)
+
+
+def chain_rounds(session: GameSession, latest: int = LATEST_ROUNDS) -> ChainRounds | None:
+    """The last `latest` saved rounds and the state before them, once per version
+    of the session; None when no round depends on the rounds before it (an edit
+    then changes nothing of the next round)."""
+    if not session.get_rules().looks_back():
+        return None
+    return remember("chain", f"{version_of(session)}:{latest}", lambda: _chain(session, latest))
+
+
+@read_snapshot()
+def _chain(session: GameSession, latest: int) -> ChainRounds:
+    rules = session.get_rules()
+    players = list(session.players.all())
+    saved = saved_rounds(session)
+    first = max(0, len(saved) - latest)
+    before = [r.input for r in saved[:first]]
+    better = better_defaults(before, rules)[-1]
+    pending: tuple[Dhoos, ...] = ()
+    if rules.looks_back("dhoos") and first:
+        carried = _carried(saved[first - 1].pending_after, players)
+        if carried is not None:
+            pending = tuple(Dhoos(d.player, d.amount, d.round) for d in carried)
+        else:
+            try:
+                pending = settle_session(before, rules).pending
+            except RoundError:
+                pending = ()
+    start = NextRound(first + 1, dealer_of(players, first + 1), better, pending)
+    return ChainRounds(start, tuple((r.pk, r.input) for r in saved[first:]))
+
+
 def dealer_of(players: list[Player], number: int) -> Player | None:
     """Round `number`'s dealer: the deal moves one seat per round, in seat order."""
     return players[(number - 1) % len(players)] if players else None

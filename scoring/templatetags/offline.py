@@ -12,8 +12,10 @@ from django.utils.translation import gettext, ngettext
 
 from localise.numbers import NumberFormat
 
+from ..engine import RoundInput
 from ..engine.rules import Rules, option_schema
 from ..engine.settlement import FIELD_WORDS, BetterDefault, Dhoos
+from ..selectors.reports import ChainRounds
 from ..web.offline import navigation_timeout_ms, save_timeout_ms, user_bucket
 from ..words.offline_words import ENGINE_IDS, PHRASES, PLURALS
 
@@ -74,18 +76,49 @@ def chain_state(number: int, better: BetterDefault, pending: Any) -> dict[str, A
     }
 
 
+def round_data(round_: RoundInput) -> dict[str, Any]:
+    """A saved round as settlement.js takes it (better None: its default)."""
+    return {
+        "entries": [
+            {
+                "player": e.player,
+                "status": e.status,
+                "maal": e.maal,
+                "tunnel": e.tunnel,
+                "dhoos": e.dhoos,
+                "dublees": e.dublees,
+            }
+            for e in round_.entries
+        ],
+        "winner": round_.winner,
+        "win_type": round_.win_type,
+        "better": round_.better,
+    }
+
+
 @register.simple_tag
-def offline_chain(setting: Any, session: Any) -> str:
-    """What the new-round form needs to follow the rounds kept on the phone
-    (static/js/offline-preview.js): the state of the round it is for, the seats
-    in dealing order and the words of the line that says
-    the round's number, its dealer and why it starts better."""
+def offline_chain(setting: Any, session: Any, saved: ChainRounds | None = None) -> str:
+    """What a page needs to follow the rounds kept on the phone (the new-round
+    form, static/js/offline-preview.js, and the session's page; both through
+    static/js/next-round.js): the state of the next round, the players (their
+    ids as the forms name them) in dealing order, the latest saved rounds and
+    the state before them (`saved`, reports.chain_rounds: settled again with
+    the edits of them waiting on the phone), and the words of the line that
+    says the round's number, its dealer and why it starts better."""
     if setting is None:
         return "{}"
+    players = list(session.players.all())
     return json.dumps(
         {
             "start": chain_state(setting.number, setting.better, setting.pending),
-            "seats": [player.name for player in session.players.all()],
+            "seats": [player.name for player in players],
+            "players": [{"id": str(player.pk), "name": player.name} for player in players],
+            "saved": None
+            if saved is None
+            else {
+                "start": chain_state(saved.start.number, saved.start.better, saved.start.pending),
+                "rounds": [{"id": str(pk), "round": round_data(r)} for pk, r in saved.rounds],
+            },
             "words": {
                 "round": gettext("Round %(number)s"),
                 "deals": gettext("%(dealer)s deals"),

@@ -23,7 +23,13 @@ from ..engine.messages import Message, message
 from ..engine.numbers import NotANumber, parse_whole
 from ..forms.rounds import RoundForm
 from ..models import GameSession, Round, RoundChange, SavedKey
-from ..selectors.reports import NextRound, new_round_setting, round_setting, session_players
+from ..selectors.reports import (
+    NextRound,
+    chain_rounds,
+    new_round_setting,
+    round_setting,
+    session_players,
+)
 from ..selectors.rounds import position_of, rounds_with_entries, saved_round, saved_rounds
 from ..selectors.saves import AlreadySaved, posted_save_key, repeated_save
 from ..selectors.snapshot import read_snapshot
@@ -64,6 +70,8 @@ def _round_context(
         "position": position_of(round_) if round_ else None,
         "setting": setting,
         "conflict": conflict,  # a newer version to reload, linked from the message
+        # A new round's form follows the edits of saved rounds waiting on the phone.
+        "chain": None if round_ else chain_rounds(session),
     }
 
 

@@ -30,7 +30,13 @@ from ..forms.rules import preset_options
 from ..forms.sessions import SessionDetailsForm, SessionForm
 from ..models import GameSession, Player, Round, RoundEntry
 from ..selectors.ledger_table import ledger_context
-from ..selectors.reports import LATEST_ROUNDS, Ledger, session_ledger
+from ..selectors.reports import (
+    LATEST_ROUNDS,
+    Ledger,
+    chain_rounds,
+    new_round_setting,
+    session_ledger,
+)
 from ..selectors.saves import AlreadySaved, posted_save_key, saved_session
 from ..selectors.snapshot import read_snapshot
 from ..selectors.versions import owner_version, remember
@@ -246,6 +252,10 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
+            # The next round's line follows the rounds kept on the phone (next-round.js).
+            "chain": chain_rounds(session),
+            "chain_rules": rules,
+            "chain_next": new_round_setting(session),  # with the dhoos pending before it
         }
 
     return render_page(request, "scoring/sessions/detail.html", context, version=version)

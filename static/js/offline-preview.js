@@ -4,8 +4,8 @@
 // two to the same figures), under the session's rules as the form carries them.
 import * as engine from "./settlement.js";
 import * as phrases from "./breakdown-words.js";
-import * as chain from "./session-chain.js";
 import * as Queue from "./offline-queue.js";
+import * as nextRound from "./next-round.js";
 import { provideRoundSummary } from "./offline.js";
 
 // Loaded by the round form only (templates/scoring/rounds/form.html), which has these.
@@ -15,8 +15,8 @@ var words = document.getElementById("offline-preview-strings");
 var skeleton = document.getElementById("breakdown-template");
 var t = words.dataset;
 
-// The engine's copy, the payments in words and the chain of rounds kept here.
-var loaded = { engine: engine, words: phrases, chain: chain };
+// The engine's copy and the payments in words (the chain of rounds kept here: next-round.js).
+var loaded = { engine: engine, words: phrases };
 
 function load() {
   return Promise.resolve(loaded);
@@ -48,43 +48,14 @@ function field(id) {
   return form.querySelector("#" + id);
 }
 
-function points(value) {
-  var text = typeof value === "string" ? value.trim() : "";
-  if (text === "") return 0;
-  return /^\d+$/.test(text) ? Number(text) : text; // refused by the engine, as on the server
-}
+// The form's players by id, as the rows name them, in seat order.
+var formPlayers = Array.from(form.querySelectorAll(".player-row")).map(function (row) {
+  return { id: row.dataset.playerId, name: row.dataset.player };
+});
 
-// The round as the form holds it (or as a form sent it: `values` with get,
-// getAll and has, FormData or URLSearchParams); null while nobody is picked
-// as winner. The form's players by id, as the rows name them.
-function roundOf(values) {
-  values = values || new FormData(form);
-  var chosen = values.get("winner");
-  if (!chosen) return null;
-  var winner = null;
-  var entries = [];
-  form.querySelectorAll(".player-row").forEach(function (row) {
-    var id = row.dataset.playerId;
-    var prefix = "p-" + id + "-";
-    if (field(prefix + "plays") && values.get(prefix + "plays") === null) return;
-    var dublees = values.get(prefix + "dublees") !== null;
-    if (chosen === id) winner = row.dataset.player;
-    entries.push({
-      player: row.dataset.player,
-      // Dublees show the tiplu: seen, as the server takes it.
-      status: values.get(prefix + "status") === "unseen" && !dublees ? "unseen" : "seen",
-      maal: points(values.get(prefix + "maal")),
-      tunnel: points(values.get(prefix + "tunnel")),
-      dhoos: values.get(prefix + "dhoos") !== null,
-      dublees: dublees,
-    });
-  });
-  return {
-    entries: entries,
-    winner: winner,
-    win_type: values.get("win_type") === "dublee" ? "dublee" : "normal",
-    better: values.get("better") !== null,
-  };
+// The round as the form holds it; null while nobody is picked as winner.
+function roundOf() {
+  return nextRound.roundFromFields(new FormData(form), formPlayers);
 }
 
 function element(tag, className, text) {
@@ -273,10 +244,10 @@ var sessionId = sessionMatch ? sessionMatch[1] : null;
 var offlineStrings = document.getElementById("offline-strings");
 var user = offlineStrings ? offlineStrings.dataset.user : "";
 var fixing = new URLSearchParams(location.search).get("fix");
-// The round this form is for, as the server's last round leaves it; moved on
-// as the rounds kept before it arrive there.
-var base = chainData ? chainData.start : null;
-var kept = []; // [{key, round}] kept on the phone before this round, in order
+// The round this form is for, as the server's last round leaves it, followed
+// on after the rounds and edits kept on the phone (next-round.js).
+var following = chainData ? nextRound.follower(chainData, rules) : null;
+var onPhone = false; // rounds or edits kept here move this round: settled here
 var after = null; // the chain's answer: {state, default} for this round
 var followed = false; // rounds kept here have moved the form on
 var numberField = form.querySelector('input[name="number"]');
@@ -291,92 +262,48 @@ if (betterBox) {
 function keptRecords() {
   if (editing || !user || !sessionId) return Promise.resolve([]);
   return Queue.list(user).then(function (records) {
-    var mine = records.filter(function (record) {
-      return record.session === sessionId && /\/rounds\/new\/$/.test(record.url);
+    // This session's new rounds and edits of its rounds, in order.
+    return records.filter(function (record) {
+      return record.session === sessionId;
     });
-    if (fixing) {
-      // Fixing a refused round: the rounds kept before it come before it.
-      var at = mine.findIndex(function (record) {
-        return record.key === fixing;
-      });
-      if (at >= 0) mine = mine.slice(0, at);
-    }
-    return mine;
   });
-}
-
-function say(text, params) {
-  return String(text || "").replace(/%\((\w+)\)[sd]/g, function (_, name) {
-    return params && name in params ? String(params[name]) : "";
-  });
-}
-
-// The line above the form: "Round 3 · Dai deals", and why it starts better.
-function sayNextRound(state, fallback) {
-  var line = document.querySelector(".next-round");
-  if (!line || !chainData.words) return;
-  var words = chainData.words;
-  var dealer = loaded.chain.dealerOf(chainData.seats || [], state.number);
-  var parts = [
-    document.createTextNode(
-      say(words.round, { number: state.number }) +
-        (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""),
-    ),
-  ];
-  if (fallback.better) {
-    var reasons = [];
-    if (fallback.rotation) {
-      reasons.push(
-        say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
-      );
-    }
-    if (fallback.dublee) reasons.push(words.dublee);
-    parts.push(document.createElement("br"));
-    parts.push(element("strong", "better-by-default", words.better));
-    parts.push(document.createTextNode(": " + reasons.join("; ")));
-  }
-  line.replaceChildren.apply(line, parts);
-  line.dataset.round = String(state.number);
 }
 
 // Works the chain out again from the queue; the form follows it.
 function follow() {
   if (editing) return Promise.resolve();
   return Promise.all([load(), keptRecords()]).then(function (found) {
-    var records = found[1];
-    kept = records.map(function (record) {
-      return { key: record.key, round: roundOf(new URLSearchParams(record.fields)) };
-    });
-    var rounds = kept.map(function (item) {
-      return item.round || { entries: [], winner: null, win_type: "normal", better: false };
-    });
-    var answer = loaded.chain.settleWaiting(loaded.engine, base, rounds, rules);
-    var fallback = loaded.chain.betterDefault(loaded.engine, answer.state, rules);
-    var moved = !after || after.state.number !== answer.state.number;
+    // Fixing a refused round: the rounds kept before it come before it.
+    var answer = following.settle(found[1], fixing);
+    onPhone = answer.followed;
+    var fallback = answer.default;
+    var moved =
+      !after ||
+      after.state.number !== answer.state.number ||
+      after.default.better !== fallback.better;
     after = { state: answer.state, default: fallback };
     // The form as the server gave it stands until rounds kept here move it
     // on (a refused save's form keeps the better mark as it was sent).
-    followed = followed || kept.length > 0;
+    followed = followed || onPhone;
     if (!followed) return null;
     if (numberField) numberField.value = String(answer.state.number);
-    sayNextRound(answer.state, fallback);
+    nextRound.sayNextRound(
+      document.querySelector(".next-round"),
+      chainData,
+      answer.state,
+      fallback,
+    );
     if (betterBox && !betterTouched && moved && !restoring) betterBox.checked = fallback.better;
     shown = null; // what is pending may have changed: worked out again
-    if (kept.length || !navigator.onLine) return show();
+    if (onPhone || !navigator.onLine) return show();
     return null;
   });
 }
 
-// A round kept here reached the server: the form's starting point moves past
-// it (the rounds after it are still on the phone).
+// A round or an edit kept here reached the server: the form's starting point
+// follows it (the rounds after it are still on the phone).
 function arrived(key) {
-  var at = kept.findIndex(function (item) {
-    return item.key === key;
-  });
-  if (at !== 0) return;
-  var round = kept[0].round;
-  if (round) base = loaded.chain.step(loaded.engine, base, round, rules).state;
-  kept.shift();
+  following.arrived(key);
 }
 
 // What the ledger lists of this round while it waits on the phone: the
@@ -424,7 +351,7 @@ function show() {
   shown = key;
   return load().then(function (loaded) {
     var module = loaded.engine;
-    var note = kept.length && chainData.words.afterKept ? chainData.words.afterKept : t.onPhone;
+    var note = onPhone && chainData.words.afterKept ? chainData.words.afterKept : t.onPhone;
     var content = [element("h2", "", t.settlement), element("p", "muted small offline-note", note)];
     var problems = module.roundProblems(round, rules);
     if (!problems.length) {
@@ -453,7 +380,7 @@ function show() {
 // that fails (a dead spot the phone does not know about): worked out here
 // all the same.
 document.body.addEventListener("htmx:beforeRequest", function (event) {
-  if (event.detail.elt !== form || (navigator.onLine && !kept.length)) return;
+  if (event.detail.elt !== form || (navigator.onLine && !onPhone)) return;
   event.preventDefault();
   show();
 });
@@ -563,7 +490,7 @@ var started = follow()
   .then(function () {
     // A fix is filled in from its waiting round (offline.js), not from a draft.
     if (!fixing) restoreDraft();
-    if (!navigator.onLine || kept.length) return show();
+    if (!navigator.onLine || onPhone) return show();
     return null;
   });
 

@@ -5,7 +5,9 @@
 // player won), each round's number, and each round's better default (a full
 // rotation of the deal, a dublee win before it). The round form after them
 // says the next number and dealer, and its preview books what they leave
-// pending (static/js/offline-preview.js). tests/offline/test_chain_parity.py
+// pending (static/js/offline-preview.js), and the session's page says it too;
+// both settle the saved rounds again first when edits of them wait on the
+// phone (static/js/next-round.js). tests/offline/test_chain_parity.py
 // holds it to the engine on generated sessions.
 //
 // Plain ES module with no imports (static() names files, hashed in

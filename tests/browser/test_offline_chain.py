@@ -202,12 +202,15 @@ def test_the_form_after_a_kept_dublee_win_starts_better(logged_in_page, live_ser
     expect(page.locator("#win_type-dublee")).to_be_checked()
     page.get_by_role("button", name="Save round").tap()
     expect(page).to_have_url(session_page(session))
-    goto(page, live_server.url + form)
-    expect(page.locator(".next-round")).to_have_text(
+    better = (
         "Round 2 · Buwa deals Better (double) round by the house rules: the round before was "
-        "won by eight dublees",
-        use_inner_text=True,
+        "won by eight dublees"
     )
+    # The session's page says it too, as the form does.
+    expect(page.locator(".next-round")).to_have_text(better, use_inner_text=True)
+    expect(page.locator(".next-round strong.better-by-default")).to_have_count(1)
+    goto(page, live_server.url + form)
+    expect(page.locator(".next-round")).to_have_text(better, use_inner_text=True)
     expect(page.locator("#better")).to_be_checked()
     fill_hand(page)
     expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("+46")
@@ -312,3 +315,94 @@ def test_the_next_round_is_said_in_nepali(logged_in_page, live_server):
         "यही फोनमा हिसाब गरिएको, यसमा राखिएका र अझै नपठाइएका राउन्डहरूपछि।"
     )
     expect(page.locator('#preview li[data-player="Didi"] .net')).to_have_text("-14")
+
+
+def test_the_session_page_says_the_round_after_the_kept_ones(logged_in_page, live_server):
+    """Two rounds kept on the phone: the session's page, shown from the phone,
+    says round 3 and its dealer, not round 1; once they are sent it is the
+    server's page, saying the same."""
+    page, _user, session, form = a_phone(logged_in_page, live_server, preset="nepal")
+    next_round = page.locator(".next-round")
+    page.context.set_offline(True)
+    goto(page, live_server.url + form)
+    fill(page, "Aama", {"Aama": 6, "Buwa": 2, "Dai": 3}, dhoos="Didi")
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(session_page(session))
+    expect(next_round).to_have_text("Round 2 · Buwa deals")
+    goto(page, live_server.url + form)
+    fill(page, "Dai", ROUND_2)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(session_page(session))
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(2)
+    expect(next_round).to_have_text("Round 3 · Didi deals")
+    expect(next_round).to_have_attribute("data-round", "3")
+    # Opened again: the page the phone kept (round 1 next), following the queue.
+    goto(page, live_server.url + f"/sessions/{session.pk}/")
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(next_round).to_have_text("Round 3 · Didi deals")
+    page.context.set_offline(False)
+    expect(page.locator(".ledger-table")).to_contain_text("+40")
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
+    wait_until_all_sent(page)
+    assert len(saved_nets(session)) == 2
+    # The server's page, which says it itself.
+    expect(next_round).to_have_text("Round 3 · Didi deals")
+    assert 'data-round="3"' in page.content()
+
+
+def test_an_edit_kept_on_the_phone_moves_what_the_next_round_books(logged_in_page, live_server):
+    """Under nepal, round 1 is saved with Didi given dhoos. Offline, round 1 is
+    edited to take the dhoos back (kept on the phone): the next round's form
+    no longer books it (Didi +1 and Dai +25 rather than -14 and +40), and the
+    server, once both are sent, saves round 2 as the phone showed it."""
+    page, _user, session, form = a_phone(logged_in_page, live_server, preset="nepal")
+    first = RoundInput(
+        entries=(
+            Entry("Aama", "seen", 6),
+            Entry("Buwa", "seen", 2),
+            Entry("Didi", "seen", 0, dhoos=True),
+            Entry("Dai", "seen", 3),
+        ),
+        winner="Aama",
+    )
+    round_1 = services.add_round(session, first, players=list(session.players.all()))
+    edit = f"/sessions/{session.pk}/rounds/{round_1.pk}/edit/"
+    open_kept(page, live_server, f"/sessions/{session.pk}/", form)
+    goto(page, live_server.url + edit)
+    expect(page.locator("h1")).to_have_text("Edit round 1")
+    page.context.set_offline(True)
+    expect(page.locator("#offline-banner")).to_be_visible()
+    didi = page.locator('.player-row[data-player="Didi"]')
+    # "More" is open: something behind it (the dhoos) is set.
+    expect(didi.locator("details.more")).to_have_attribute("open", "")
+    didi.locator("label.check.dhoos").tap()
+    expect(didi.locator('input[name$="-dhoos"]')).not_to_be_checked()
+    page.get_by_role("button", name="Save changes").tap()
+    expect(page).to_have_url(session_page(session))
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(1)
+    goto(page, live_server.url + form)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(page.locator(".next-round")).to_have_text("Round 2 · Buwa deals")
+    fill(page, "Dai", ROUND_2)
+    alone = {"Aama": -11, "Buwa": -15, "Didi": 1, "Dai": 25}
+    expect(page.locator('#preview li[data-player="Dai"] .net')).to_have_text("+25")
+    assert nets_shown(page) == alone
+    expect(page.locator('#preview li[data-player="Didi"]')).not_to_contain_text("dhoos")
+    expect(page.locator("#preview .offline-note")).to_have_text(
+        "Worked out on this phone, after the rounds saved on it and not sent yet."
+    )
+    page.get_by_role("button", name="Save round").tap()
+    expect(page).to_have_url(session_page(session))
+    waiting = page.locator(".offline-queue .queued-round")
+    expect(waiting).to_have_count(2)
+    expect(waiting.nth(1).locator(".num-line")).to_have_text(
+        "Aama -11 · Buwa -15 · Didi +1 · Dai +25"
+    )
+    page.context.set_offline(False)
+    expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
+    expect(page.locator(".ledger-table")).to_contain_text("+25")
+    wait_until_all_sent(page)
+    nets = saved_nets(session)
+    assert nets[1] == alone
+    assert not Round.objects.get(pk=round_1.pk).entries.filter(dhoos=True).exists()
+    assert len(nets) == 2

@@ -16,6 +16,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from scoring import services
+from scoring.engine import Entry, RoundInput
+from scoring.selectors.reports import chain_rounds, round_setting
+from scoring.templatetags.offline import chain_state
 from scoring.web.offline import (
     NAVIGATION_TIMEOUT_MS,
     RECHECK_MS,
@@ -264,3 +268,52 @@ def test_a_send_from_the_queue_waits_as_long_as_a_save(client, settings):
     settings.OFFLINE_SAVE_TIMEOUT_MS = 1234
     html = client.get(reverse("login")).content.decode()
     assert 'data-save-wait="1234"' in html
+
+
+def test_the_session_page_and_the_form_carry_the_saved_rounds_for_kept_edits(owner, owner_client):
+    """Under nepal (dhoos to the next winner) the session's page and the new
+    round's form carry the chain: the next round, and the latest saved rounds
+    (marks as the table set them) with the state before them, which
+    next-round.js settles again with the edits waiting on the phone."""
+    session = make_session(owner, preset="nepal")
+    players = list(session.players.all())
+    given = RoundInput(
+        (Entry("Aama", "seen", 6), Entry("Buwa", "seen", 2), Entry("Didi", dhoos=True)),
+        winner="Aama",
+    )
+    plain = RoundInput((Entry("Aama", "seen", 3), Entry("Buwa", "seen", 4)), winner="Buwa")
+    rounds = [services.add_round(session, r, players=players) for r in (plain, given, plain)]
+    for url in (f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/"):
+        chain = chain_of(owner_client.get(url).content.decode())
+        assert chain["start"]["number"] == 4
+        assert chain["players"] == [{"id": str(p.pk), "name": p.name} for p in players]
+        assert chain["saved"]["start"] == {
+            "number": 1,
+            "pending": [],
+            "counter": 0,
+            "players": 0,
+            "since": None,
+            "dublee": False,
+        }
+        assert [r["id"] for r in chain["saved"]["rounds"]] == [str(r.pk) for r in rounds]
+        second = chain["saved"]["rounds"][1]["round"]
+        assert second["winner"] == "Aama"
+        assert second["better"] is False  # the mark the form set
+        assert [e["dhoos"] for e in second["entries"]] == [False, False, True]
+    # The latest rounds only: the state before them as the server has it.
+    window = chain_rounds(session, latest=1)
+    assert window is not None
+    before = round_setting(session, 3)
+    assert window.start.number == 3
+    assert chain_state(3, window.start.better, window.start.pending) == chain_state(
+        3, before.better, before.pending
+    )
+    assert [d.player for d in window.start.pending] == ["Didi"]
+    assert [pk for pk, _round in window.rounds] == [rounds[2].pk]
+
+
+def test_rules_that_never_look_back_carry_no_saved_rounds(owner, owner_client):
+    session = make_session(owner, preset="pagat")
+    chain = chain_of(owner_client.get(f"/sessions/{session.pk}/").content.decode())
+    assert chain["saved"] is None
+    assert chain["start"]["number"] == 1

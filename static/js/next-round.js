@@ -1,0 +1,254 @@
+// The next round as the server will have it once the rounds of the session
+// kept on the phone are sent (offline-queue.js): the new rounds kept there,
+// settled after the saved rounds with the edits of them kept there applied
+// (session-chain.js), as the server's settle_session settles the session
+// after every send. Its number, dealer, better default and the dhoos pending
+// before it.
+//
+// Used by the new-round form (offline-preview.js: its line, number, better
+// default and preview) and, run as the page's script, by the session's page
+// (templates/scoring/sessions/detail.html: its line "Round 3 · Dai deals").
+// Both carry the same data, from scoring/templatetags/offline.py's
+// offline_chain: {start (the next round as the server has it), seats,
+// players [{id, name}] in seat order, saved (null, or the latest saved rounds
+// [{id, round}] and the state before them: settled again when an edit of one
+// waits), words (the line's, the server's own)}.
+import * as engine from "./settlement.js";
+import * as chain from "./session-chain.js";
+import * as Queue from "./offline-queue.js";
+
+var NEW = /\/rounds\/new\/$/;
+var EDIT = /\/rounds\/(\d+)\/edit\/$/;
+
+export function parse(json, fallback) {
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    return fallback;
+  }
+}
+
+function points(value) {
+  var text = typeof value === "string" ? value.trim() : "";
+  if (text === "") return 0;
+  return /^\d+$/.test(text) ? Number(text) : text; // refused by the engine, as on the server
+}
+
+// The round a round form's fields hold (`values` with get: FormData,
+// URLSearchParams), its players [{id, name}] in seat order, as
+// scoring/forms/rounds.py reads it; null while nobody is picked as winner.
+export function roundFromFields(values, players) {
+  var chosen = values.get("winner");
+  if (!chosen) return null;
+  var winner = null;
+  var entries = [];
+  players.forEach(function (player) {
+    var prefix = "p-" + player.id + "-";
+    if (values.get(prefix + "plays") === null) return;
+    var dublees = values.get(prefix + "dublees") !== null;
+    if (chosen === player.id) winner = player.name;
+    entries.push({
+      player: player.name,
+      // Dublees show the tiplu: seen, as the server takes it.
+      status: values.get(prefix + "status") === "unseen" && !dublees ? "unseen" : "seen",
+      maal: points(values.get(prefix + "maal")),
+      tunnel: points(values.get(prefix + "tunnel")),
+      dhoos: values.get(prefix + "dhoos") !== null,
+      dublees: dublees,
+    });
+  });
+  return {
+    entries: entries,
+    winner: winner,
+    win_type: values.get("win_type") === "dublee" ? "dublee" : "normal",
+    better: values.get("better") !== null,
+  };
+}
+
+var NOBODY = { entries: [], winner: null, win_type: "normal", better: false };
+
+// Follows the queue for one page's chain `data` under the session's `rules`.
+// settle(records, before): the answer for the session's records in the queue
+// (in order; `before`: the key of a refused round being fixed, whose place
+// the form takes), {state, default, kept [{key, round}], edits (how many kept
+// edits it applied), followed (anything kept moves the next round)}.
+// arrived(key): a record settle last saw reached the server, which now has
+// it (the page's data does not: a page of the server's is not reloaded
+// while others wait).
+export function follower(data, rules) {
+  var players = data.players || [];
+  var arrivedNew = []; // new rounds sent since the page's data, in order
+  var arrivedEdits = {}; // round id -> the round as an edit sent since made it
+  var last = { news: [], edits: {} };
+
+  function settle(records, before) {
+    var news = [];
+    var edits = {};
+    records.forEach(function (record) {
+      var edit = record.url.match(EDIT);
+      var round = roundFromFields(new URLSearchParams(record.fields), players);
+      if (edit) {
+        if (round) edits[edit[1]] = { key: record.key, round: round };
+      } else if (NEW.test(record.url)) {
+        news.push({ key: record.key, round: round });
+      }
+    });
+    if (before) {
+      var at = news.findIndex(function (item) {
+        return item.key === before;
+      });
+      if (at >= 0) news = news.slice(0, at);
+    }
+    last = { news: news, edits: edits };
+    var base = data.start;
+    var applied = 0;
+    var saved = data.saved;
+    var changes = Object.assign({}, arrivedEdits);
+    Object.keys(edits).forEach(function (id) {
+      changes[id] = edits[id].round;
+    });
+    var touched =
+      saved &&
+      saved.rounds.some(function (item) {
+        return item.id in changes;
+      });
+    if (touched) {
+      var rounds = saved.rounds.map(function (item) {
+        if (item.id in edits) applied += 1;
+        return item.id in changes ? changes[item.id] : item.round;
+      });
+      base = chain.settleWaiting(engine, saved.start, rounds.concat(arrivedNew), rules).state;
+    } else if (arrivedNew.length) {
+      base = chain.settleWaiting(engine, data.start, arrivedNew, rules).state;
+    }
+    var answer = chain.settleWaiting(
+      engine,
+      base,
+      news.map(function (item) {
+        return item.round || NOBODY;
+      }),
+      rules,
+    );
+    return {
+      state: answer.state,
+      base: base,
+      default: chain.betterDefault(engine, answer.state, rules),
+      kept: news,
+      edits: applied,
+      followed: news.length > 0 || applied > 0,
+    };
+  }
+
+  function arrived(key) {
+    if (last.news.length && last.news[0].key === key) {
+      arrivedNew.push(last.news[0].round || NOBODY);
+      last.news = last.news.slice(1);
+      return;
+    }
+    Object.keys(last.edits).forEach(function (id) {
+      if (last.edits[id].key === key) arrivedEdits[id] = last.edits[id].round;
+    });
+  }
+
+  return { settle: settle, arrived: arrived };
+}
+
+function say(text, params) {
+  return String(text || "").replace(/%\((\w+)\)[sd]/g, function (_, name) {
+    return params && name in params ? String(params[name]) : "";
+  });
+}
+
+// The line before a round, templates/scoring/_next_round.html, in its words
+// from the server: "Round 3 · Dai deals", and why it starts better.
+export function sayNextRound(line, data, state, fallback) {
+  if (!line || !data.words) return;
+  var words = data.words;
+  var dealer = chain.dealerOf(data.seats || [], state.number);
+  var parts = [
+    document.createTextNode(
+      say(words.round, { number: state.number }) +
+        (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""),
+    ),
+  ];
+  if (fallback.better) {
+    var reasons = [];
+    if (fallback.rotation) {
+      reasons.push(
+        say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
+      );
+    }
+    if (fallback.dublee) reasons.push(words.dublee);
+    var strong = document.createElement("strong");
+    strong.className = "better-by-default";
+    strong.textContent = words.better;
+    parts.push(document.createElement("br"));
+    parts.push(strong);
+    parts.push(document.createTextNode(": " + reasons.join("; ")));
+  }
+  line.replaceChildren.apply(line, parts);
+  line.dataset.round = String(state.number);
+}
+
+// --- The session's page ------------------------------------------------------------------------
+
+function sessionPage() {
+  var strings = document.getElementById("offline-strings");
+  var user = strings ? strings.dataset.user : "";
+  var match = location.pathname.match(/^\/sessions\/(\d+)\//);
+  if (!user || user === "public" || !match) return;
+  var session = match[1];
+  var part = null;
+  var data = null;
+  var following = null;
+
+  // The part as the server last gave it (the page, or follow.js's swap).
+  function read() {
+    part = document.getElementById("session-standings");
+    data = part ? parse(part.dataset.chain || "null", null) : null;
+    if (data && !data.start) data = null;
+    following = data ? follower(data, parse(part.dataset.rules, {})) : null;
+  }
+
+  function show() {
+    if (!following) return Promise.resolve();
+    var mine = following;
+    return Queue.list(user).then(function (records) {
+      if (mine !== following) return; // the part was swapped meanwhile: shown again from it
+      var answer = following.settle(
+        records.filter(function (record) {
+          return record.session === session;
+        }),
+      );
+      if (answer.followed)
+        sayNextRound(part.querySelector(".next-round"), data, answer.state, answer.default);
+    });
+  }
+
+  function changed(detail) {
+    if (following && detail && detail.sent && detail.key) following.arrived(detail.key);
+    show().catch(function () {});
+  }
+
+  read();
+  show().catch(function () {
+    // no queue to read (storage off): the line as the server gave it
+  });
+  var channel = Queue.channel();
+  if (channel) {
+    channel.addEventListener("message", function (event) {
+      changed(event.data);
+    });
+  }
+  window.addEventListener("marriage-queue", function (event) {
+    changed(event.detail);
+  });
+  // The server's parts again (follow.js): its line, followed on from it.
+  document.addEventListener("marriage-followed", function () {
+    read();
+    show().catch(function () {});
+  });
+}
+
+var standings = document.getElementById("session-standings");
+if (standings && standings.dataset.chain) sessionPage();
