@@ -173,6 +173,9 @@ class Ledger:
     shown_from: int = 0  # index of the first row a page shows (see build_ledger's latest)
     pending: tuple[PendingDhoos, ...] = ()
     next_round: NextRound | None = None
+    # Each round's better default and the next round's, under rules that make a
+    # round better by default (empty otherwise).
+    better_defaults: tuple[BetterDefault, ...] = ()
 
     @property
     def round_count(self) -> int:
@@ -291,6 +294,7 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         for t in settle_up({p.name: total[p.id] for p in players})
     ]
     shown_from = max(0, len(rows) - latest) if latest is not None else 0
+    next_round, defaults = _next_round(session, players, rows, played_nets)
     return Ledger(
         session,
         players,
@@ -299,7 +303,8 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         payments,
         shown_from,
         pending=pending_dhoos(session, players, carried),
-        next_round=_next_round(session, players, rows, played_nets),
+        next_round=next_round,
+        better_defaults=defaults,
     )
 
 
@@ -332,13 +337,14 @@ def _next_round(
     players: list[Player],
     rows: LedgerRows,
     played_nets: list[list[int | None]],
-) -> NextRound:
-    """The next round's dealer and better default, from what the ledger already
-    read (`played_nets`: each player's net per round, None where they sat out)."""
+) -> tuple[NextRound, tuple[BetterDefault, ...]]:
+    """The next round's dealer and better default, and every round's, from what
+    the ledger already read (`played_nets`: each player's net per round, None
+    where they sat out)."""
     number = len(rows) + 1
     rules = session.get_rules()
     if not rules.looks_back("better"):
-        return NextRound(number, dealer_of(players, number), PLAIN)
+        return NextRound(number, dealer_of(players, number), PLAIN), ()
     # better_defaults reads who played, the winner and the win type: one Entry
     # per player, shared by every round, rather than five thousand.
     entries = [Entry(p.name) for p in players]
@@ -353,8 +359,8 @@ def _next_round(
             rows.rounds, zip(*played_nets, strict=True), strict=True
         )
     ]
-    better = better_defaults(shapes, rules)[-1]
-    return NextRound(number, dealer_of(players, number), better)
+    defaults = tuple(better_defaults(shapes, rules))
+    return NextRound(number, dealer_of(players, number), defaults[-1]), defaults
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,24 +384,36 @@ def chain_rounds(session: GameSession, latest: int = LATEST_ROUNDS) -> ChainRoun
 
 @read_snapshot()
 def _chain(session: GameSession, latest: int) -> ChainRounds:
+    """The last `latest` rounds read alone (the state before them from the
+    session's ledger and what the round before them stored): a thousand rounds
+    are not read again for fifty."""
     rules = session.get_rules()
-    players = list(session.players.all())
-    saved = saved_rounds(session)
-    first = max(0, len(saved) - latest)
-    before = [r.input for r in saved[:first]]
-    better = better_defaults(before, rules)[-1]
+    ledger = session_ledger(session)
+    players = ledger.players
+    first = max(0, ledger.round_count - latest)
+    saved = saved_rounds(session, after=first)
+    # The rounds before it as the ledger read them (PLAIN: no round is better by default).
+    better = ledger.better_defaults[first] if ledger.better_defaults else PLAIN
     pending: tuple[Dhoos, ...] = ()
     if rules.looks_back("dhoos") and first:
-        carried = _carried(saved[first - 1].pending_after, players)
-        if carried is not None:
-            pending = tuple(Dhoos(d.player, d.amount, d.round) for d in carried)
-        else:
+        stored = (
+            Round.objects.filter(session=session)
+            .order_by("number")
+            .values_list("pending_after", flat=True)[first - 1]
+        )
+        carried = _carried(_json(stored), players)
+        if carried is None:  # not worked out when it was saved: every round before
+            settled = saved_rounds(session)[:first]
             try:
-                pending = settle_session(before, rules).pending
+                carried = tuple(
+                    PendingDhoos(d.player, d.amount, d.round)
+                    for d in settle_session([r.input for r in settled], rules).pending
+                )
             except RoundError:
-                pending = ()
+                carried = ()
+        pending = tuple(Dhoos(d.player, d.amount, d.round) for d in carried)
     start = NextRound(first + 1, dealer_of(players, first + 1), better, pending)
-    return ChainRounds(start, tuple((r.pk, r.input) for r in saved[first:]))
+    return ChainRounds(start, tuple((r.pk, r.input) for r in saved))
 
 
 def dealer_of(players: list[Player], number: int) -> Player | None:

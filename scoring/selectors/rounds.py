@@ -31,27 +31,29 @@ class SavedRound:
     tallies: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def saved_rounds(session: GameSession) -> list[SavedRound]:
-    """Every saved round of the session in order, in two queries (three when a
-    round holds the nets of players who sat it out)."""
+def saved_rounds(session: GameSession, after: int = 0) -> list[SavedRound]:
+    """Every saved round of the session in order (those after the first `after`
+    only), in two queries (three when a round holds the nets of players who sat
+    it out)."""
     rows = Round.objects.filter(session=session).order_by("number")
+    chosen = RoundEntry.objects.filter(round__session=session)
+    if after:
+        first = rows.values_list("number", flat=True)[after : after + 1]
+        rows = rows.filter(number__gte=first)
+        chosen = chosen.filter(round__number__gte=first)
     names: dict[str, str] | None = None
     entries: dict[int, list[tuple]] = {}
-    for row in (
-        RoundEntry.objects.filter(round__session=session)
-        .order_by("player__position", "player_id")
-        .values_list(
-            "round_id",
-            "id",
-            "player__name",
-            "status",
-            "maal",
-            "tunnel",
-            "dhoos",
-            "dublees",
-            "net",
-            "maal_tally",
-        )
+    for row in chosen.order_by("player__position", "player_id").values_list(
+        "round_id",
+        "id",
+        "player__name",
+        "status",
+        "maal",
+        "tunnel",
+        "dhoos",
+        "dublees",
+        "net",
+        "maal_tally",
     ):
         entries.setdefault(row[0], []).append(row[1:])
     saved = []

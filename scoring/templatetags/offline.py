@@ -15,7 +15,7 @@ from localise.numbers import NumberFormat
 from ..engine import RoundInput
 from ..engine.rules import Rules, option_schema
 from ..engine.settlement import FIELD_WORDS, BetterDefault, Dhoos
-from ..selectors.reports import ChainRounds
+from ..selectors.reports import ChainRounds, session_players
 from ..web.offline import navigation_timeout_ms, save_timeout_ms, user_bucket
 from ..words.offline_words import ENGINE_IDS, PHRASES, PLURALS
 
@@ -107,7 +107,7 @@ def offline_chain(setting: Any, session: Any, saved: ChainRounds | None = None) 
     says the round's number, its dealer and why it starts better."""
     if setting is None:
         return "{}"
-    players = list(session.players.all())
+    players = session_players(session)  # read once per version of the session
     return json.dumps(
         {
             "start": chain_state(setting.number, setting.better, setting.pending),

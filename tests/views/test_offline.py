@@ -271,11 +271,12 @@ def test_a_send_from_the_queue_waits_as_long_as_a_save(client, settings):
 
 
 def test_the_session_page_and_the_form_carry_the_saved_rounds_for_kept_edits(owner, owner_client):
-    """Under nepal (dhoos to the next winner) the session's page and the new
-    round's form carry the chain: the next round, and the latest saved rounds
-    (marks as the table set them) with the state before them, which
-    next-round.js settles again with the edits waiting on the phone."""
-    session = make_session(owner, preset="nepal")
+    """Under nepal (dhoos to the next winner), better after a rotation, the
+    session's page and the new round's form carry the chain: the next round,
+    and the latest saved rounds (marks as the table set them) with the state
+    before them, which next-round.js settles again with the edits waiting on
+    the phone."""
+    session = make_session(owner, preset="nepal", better_after_rotation=True)
     players = list(session.players.all())
     given = RoundInput(
         (Entry("Aama", "seen", 6), Entry("Buwa", "seen", 2), Entry("Didi", dhoos=True)),
