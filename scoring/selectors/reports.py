@@ -391,27 +391,25 @@ def _chain(session: GameSession, latest: int) -> ChainRounds:
     ledger = session_ledger(session)
     players = ledger.players
     first = max(0, ledger.round_count - latest)
-    saved = saved_rounds(session, after=first)
+    # From the round before the window: what it stored as pending after it.
+    saved = saved_rounds(session, after=first - 1) if first else saved_rounds(session)
     # The rounds before it as the ledger read them (PLAIN: no round is better by default).
     better = ledger.better_defaults[first] if ledger.better_defaults else PLAIN
     pending: tuple[Dhoos, ...] = ()
-    if rules.looks_back("dhoos") and first:
-        stored = (
-            Round.objects.filter(session=session)
-            .order_by("number")
-            .values_list("pending_after", flat=True)[first - 1]
-        )
-        carried = _carried(_json(stored), players)
+    if first:
+        carried = _carried(saved[0].pending_after, players) if rules.looks_back("dhoos") else ()
         if carried is None:  # not worked out when it was saved: every round before
-            settled = saved_rounds(session)[:first]
             try:
                 carried = tuple(
                     PendingDhoos(d.player, d.amount, d.round)
-                    for d in settle_session([r.input for r in settled], rules).pending
+                    for d in settle_session(
+                        [r.input for r in saved_rounds(session)[:first]], rules
+                    ).pending
                 )
             except RoundError:
                 carried = ()
         pending = tuple(Dhoos(d.player, d.amount, d.round) for d in carried)
+        saved = saved[1:]
     start = NextRound(first + 1, dealer_of(players, first + 1), better, pending)
     return ChainRounds(start, tuple((r.pk, r.input) for r in saved))
 

@@ -97,7 +97,9 @@ def round_data(round_: RoundInput) -> dict[str, Any]:
 
 
 @register.simple_tag
-def offline_chain(setting: Any, session: Any, saved: ChainRounds | None = None) -> str:
+def offline_chain(
+    setting: Any, session: Any, saved: ChainRounds | None = None, players: Any = None
+) -> str:
     """What a page needs to follow the rounds kept on the phone (the new-round
     form, static/js/offline-preview.js, and the session's page; both through
     static/js/next-round.js): the state of the next round, the players (their
@@ -107,7 +109,8 @@ def offline_chain(setting: Any, session: Any, saved: ChainRounds | None = None) 
     says the round's number, its dealer and why it starts better."""
     if setting is None:
         return "{}"
-    players = session_players(session)  # read once per version of the session
+    # The page's own (the ledger's, the form's), else read once per version of the session.
+    players = list(players) if players is not None else session_players(session)
     return json.dumps(
         {
             "start": chain_state(setting.number, setting.better, setting.pending),

@@ -250,5 +250,6 @@ function sessionPage() {
   });
 }
 
-var standings = document.getElementById("session-standings");
+var standings =
+  typeof document === "undefined" ? null : document.getElementById("session-standings");
 if (standings && standings.dataset.chain) sessionPage();

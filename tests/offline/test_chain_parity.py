@@ -204,3 +204,151 @@ def test_the_issues_evening_under_nepal() -> None:
     assert whole.rounds[1].nets["Didi"] == alone["Didi"] - 15
     assert whole.rounds[1].nets["Dai"] == alone["Dai"] + 15
     assert answer["state"]["pending"] == []
+
+
+FOLLOWER = Path(__file__).parents[1] / "js" / "next_round_runner.mjs"
+IDS = {name: str(index + 1) for index, name in enumerate(NAMES)}
+
+
+def seated(round_: RoundInput, better: bool | None) -> RoundInput:
+    """The round as the server keeps it: entries in seat order, and `better`."""
+    entries = tuple(sorted(round_.entries, key=lambda e: NAMES.index(e.player)))
+    return replace(round_, entries=entries, better=better)
+
+
+def fields_of(round_: RoundInput) -> list[list[str]]:
+    """What a round form sends for `round_` (scoring/forms/rounds.py)."""
+    fields = []
+    for e in round_.entries:
+        prefix = f"p-{IDS[e.player]}-"
+        fields += [[prefix + "plays", "on"], [prefix + "status", e.status]]
+        fields += [[prefix + "maal", str(e.maal)], [prefix + "tunnel", str(e.tunnel or "")]]
+        if e.dhoos:
+            fields.append([prefix + "dhoos", "on"])
+        if e.dublees:
+            fields.append([prefix + "dublees", "on"])
+    fields.append(["winner", IDS[round_.winner] if round_.winner else "none"])
+    fields.append(["win_type", round_.win_type])
+    if round_.better:
+        fields.append(["better", "on"])
+    return fields
+
+
+def state_before(rounds: list[RoundInput], rules: Any) -> dict[str, Any]:
+    return chain_state(
+        len(rounds) + 1, better_defaults(rounds, rules)[-1], settle_session(rounds, rules).pending
+    )
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_edits_kept_on_the_phone_move_the_next_round_as_the_server_will(preset: str) -> None:
+    """Saved rounds, edits of some of them kept on the phone (the last edit of
+    a round wins; a round's edit form sends its better mark), then new rounds
+    kept there: next-round.js's follower settles the saved rounds from the
+    latest window's start with the edits applied, then the new rounds; the
+    next round's number, the dhoos pending before it and its better default
+    are the engine's for the session once everything is sent."""
+    node()
+    cases: list[dict[str, Any]] = []
+
+    @settings(
+        max_examples=SESSIONS_PER_PRESET // 2,
+        database=None,
+        derandomize=True,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(
+        options=overrides(names=LOOKING_BACK, favour_looking_back=True),
+        saved=st.lists(a_round(), min_size=1, max_size=8),
+        edits=st.lists(st.tuples(st.integers(0, 7), a_round(), st.booleans()), max_size=3),
+        kept=st.lists(st.tuples(a_round(), st.booleans()), max_size=3),
+        window=st.integers(1, 8),
+    )
+    def collect(options, saved, edits, kept, window):
+        rules = make_rules(preset, **options)
+        saved = [seated(r, r.better) for r in saved]
+        first = max(0, len(saved) - window)
+        edits = [(i, seated(r, better)) for i, r, better in edits if first <= i < len(saved)]
+        kept = [seated(r, better) for r, better in kept]
+        final = list(saved)
+        for index, round_ in edits:
+            final[index] = round_
+        try:
+            start = state_before(saved, rules)
+            window_start = state_before(saved[:first], rules)
+            whole = settle_session([*final, *kept], rules)
+        except RoundError:
+            return
+        records = [
+            {"key": f"e{n}", "url": f"/sessions/1/rounds/{100 + i}/edit/", "fields": fields_of(r)}
+            for n, (i, r) in enumerate(edits)
+        ] + [
+            {"key": f"n{n}", "url": "/sessions/1/rounds/new/", "fields": fields_of(r)}
+            for n, r in enumerate(kept)
+        ]
+        data = {
+            "start": start,
+            "seats": NAMES,
+            "players": [{"id": IDS[name], "name": name} for name in NAMES],
+            "saved": {
+                "start": window_start,
+                "rounds": [
+                    {"id": str(100 + first + i), "round": js_round(r)}
+                    for i, r in enumerate(saved[first:])
+                ],
+            },
+        }
+        cases.append(
+            {
+                "input": {"rules": rules.to_options(), "data": data, "records": records},
+                "number": len(final) + len(kept) + 1,
+                "pending": [
+                    {"player": d.player, "amount": d.amount, "from": d.round} for d in whole.pending
+                ],
+                "next": default_of(whole.next_better),
+                "edited": bool(edits),
+                "followed": bool(edits or kept),
+            }
+        )
+
+    collect()
+    assert len(cases) > SESSIONS_PER_PRESET // 4, len(cases)
+    done = subprocess.run(
+        [node(), str(FOLLOWER)],
+        input=json.dumps([case["input"] for case in cases]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout)
+    # The same with the edits left out (what the form did before it followed them).
+    unedited = subprocess.run(
+        [node(), str(FOLLOWER)],
+        input=json.dumps(
+            [
+                {
+                    **c["input"],
+                    "records": [r for r in c["input"]["records"] if "/edit/" not in r["url"]],
+                }
+                for c in cases
+            ]
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    moved = 0
+    for case, answer, without in zip(cases, answers, json.loads(unedited.stdout), strict=True):
+        where = json.dumps(case["input"])
+        assert answer["state"]["number"] == case["number"], where
+        assert answer["state"]["pending"] == case["pending"], where
+        assert answer["default"] == case["next"], where
+        assert answer["followed"] == case["followed"], where
+        assert (answer["edits"] > 0) == case["edited"], where
+        moved += case["edited"] and answer["state"] != without["state"]
+    # Edits that change what the next round starts with were really there.
+    assert moved > 3, moved
