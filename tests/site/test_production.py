@@ -180,17 +180,28 @@ def test_modules_import_each_other_by_hashed_names(server):
     with get(base + "/sw.js") as response:
         worker = re.findall(r'^import .* from "([^"]+)";$', response.read().decode(), re.M)
     assert worker == [urllib.parse.urljoin(offline.group(1), imports[0])]
-    # The round form's preview: the engine's copy, the words, the chain, the queue, offline.js.
-    (preview,) = (static_root / "js").glob("offline-preview.*.js")  # the hashed copy
-    imported = re.findall(r'^import .* from "(\./[^"]+)";$', preview.read_text(), re.M)
-    names = sorted(re.sub(r"\.[0-9a-f]{12}\.js$", ".js", name) for name in imported)
-    assert names == [
-        "./breakdown-words.js",
-        "./offline-queue.js",
-        "./offline.js",
-        "./session-chain.js",
-        "./settlement.js",
-    ]
+    # The round form's preview: the engine's copy, the words, the queue, offline.js and
+    # next-round.js, which follows the chain of rounds kept on the phone with the
+    # engine's copy, the chain and the queue.
+    imported = []
+    for module, expected in (
+        (
+            "offline-preview",
+            [
+                "./breakdown-words.js",
+                "./next-round.js",
+                "./offline-queue.js",
+                "./offline.js",
+                "./settlement.js",
+            ],
+        ),
+        ("next-round", ["./offline-queue.js", "./session-chain.js", "./settlement.js"]),
+    ):
+        (hashed,) = (static_root / "js").glob(f"{module}.*.js")  # the hashed copy
+        found = re.findall(r'^import .* from "(\./[^"]+)";$', hashed.read_text(), re.M)
+        names = sorted(re.sub(r"\.[0-9a-f]{12}\.js$", ".js", name) for name in found)
+        assert names == expected, module
+        imported += found
     for name in imported:
         assert re.search(r"\.[0-9a-f]{12}\.js$", name), name
         with get(urllib.parse.urljoin(base + "/static/js/", name)) as response:
