@@ -125,7 +125,6 @@ def offline_chain(
             "words": {
                 "round": gettext("Round %(number)s"),
                 "deals": gettext("%(dealer)s deals"),
-                "better": gettext("Better (double) round by the house rules"),
                 "rotationStart": gettext(
                     "a full rotation of the deal: %(rounds)d rounds since the start, "
                     "%(players)d players"

@@ -12,10 +12,12 @@
 // offline_chain: {start (the next round as the server has it), seats,
 // players [{id, name}] in seat order, saved (null, or the latest saved rounds
 // [{id, round}] and the state before them: settled again when an edit of one
-// waits), words (the line's, the server's own)}.
+// waits), words (the line's, the server's own)}; and the line's markup, the
+// server's partial as a skeleton (#next-round-template).
 import * as engine from "./settlement.js";
 import * as chain from "./session-chain.js";
 import * as Queue from "./offline-queue.js";
+import { filled } from "./slots.js";
 
 var NEW = /\/rounds\/new\/$/;
 var EDIT = /\/rounds\/(\d+)\/edit\/$/;
@@ -160,34 +162,31 @@ function say(text, params) {
 }
 
 // The line before a round, templates/scoring/_next_round.html, in its words
-// from the server: "Round 3 · Dai deals", and why it starts better.
+// from the server: "Round 3 · Dai deals", and why it starts better. `line`
+// gives way to a copy of the page's skeleton of the partial
+// (#next-round-template), filled in.
 export function sayNextRound(line, data, state, fallback) {
-  if (!line || !data.words) return;
+  var skeleton = document.getElementById("next-round-template");
+  if (!line || !skeleton || !data.words) return;
   var words = data.words;
   var dealer = chain.dealerOf(data.seats || [], state.number);
-  var parts = [
-    document.createTextNode(
-      say(words.round, { number: state.number }) +
-        (dealer ? " · " + say(words.deals, { dealer: dealer }) : ""),
-    ),
-  ];
-  if (fallback.better) {
-    var reasons = [];
-    if (fallback.rotation) {
-      reasons.push(
-        say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
-      );
-    }
-    if (fallback.dublee) reasons.push(words.dublee);
-    var strong = document.createElement("strong");
-    strong.className = "better-by-default";
-    strong.textContent = words.better;
-    parts.push(document.createElement("br"));
-    parts.push(strong);
-    parts.push(document.createTextNode(": " + reasons.join("; ")));
+  var reasons = [];
+  if (fallback.rotation) {
+    reasons.push(
+      say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
+    );
   }
-  line.replaceChildren.apply(line, parts);
-  line.dataset.round = String(state.number);
+  if (fallback.dublee) reasons.push(words.dublee);
+  line.replaceWith(
+    filled(skeleton, {
+      number: state.number,
+      round: say(words.round, { number: state.number }),
+      dealer: Boolean(dealer),
+      deals: dealer ? say(words.deals, { dealer: dealer }) : "",
+      better: Boolean(fallback.better),
+      reason: reasons.join("; "),
+    }),
+  );
 }
 
 // --- The session's page ------------------------------------------------------------------------

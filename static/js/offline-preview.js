@@ -6,6 +6,7 @@ import * as engine from "./settlement.js";
 import * as phrases from "./breakdown-words.js";
 import * as Queue from "./offline-queue.js";
 import * as nextRound from "./next-round.js";
+import { filled } from "./slots.js";
 import { provideRoundSummary } from "./offline.js";
 
 // Loaded by the round form only (templates/scoring/rounds/form.html), which has these.
@@ -67,58 +68,6 @@ function element(tag, className, text) {
 
 function signed(n) {
   return (n > 0 ? "+" : "") + num(n);
-}
-
-// A copy of `template` (the server's markup, templates/scoring/rounds/_breakdown.html
-// rendered with slots: scoring/templatetags/slots.py) filled with `data`: each
-// <template data-slot> becomes the text of its value, each data-if / data-unless
-// part is kept or dropped, each data-each part is repeated once per item (an
-// item's values first, then those around it), and data-hook-* sets an attribute
-// (data-hook-class adds classes). Text only: a value is never read as HTML.
-function filled(template, data) {
-  var copy = template.content.cloneNode(true);
-  fill(copy, data);
-  return copy;
-}
-
-function value(data, name) {
-  if (!(name in data)) throw new Error("the breakdown has no value for " + name);
-  return data[name];
-}
-
-function fill(root, data) {
-  root.querySelectorAll("*").forEach(function (node) {
-    Array.from(node.attributes).forEach(function (attribute) {
-      if (attribute.name.indexOf("data-hook-") !== 0) return;
-      var target = attribute.name.slice("data-hook-".length);
-      var given = String(value(data, attribute.value));
-      node.removeAttribute(attribute.name);
-      if (target === "class") {
-        given.split(" ").forEach(function (name) {
-          if (name) node.classList.add(name);
-        });
-      } else {
-        node.setAttribute(target, given);
-      }
-    });
-  });
-  // Only the parts at this level: those inside a part are filled with it.
-  root.querySelectorAll("template").forEach(function (part) {
-    var hook = part.dataset;
-    var parts = [];
-    if ("slot" in hook) {
-      parts = [document.createTextNode(String(value(data, hook.slot)))];
-    } else if ("if" in hook || "unless" in hook) {
-      var given = value(data, "if" in hook ? hook.if : hook.unless);
-      var holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
-      if (holds === "if" in hook) parts = [filled(part, data)];
-    } else if ("each" in hook) {
-      parts = value(data, hook.each).map(function (item) {
-        return filled(part, Object.assign(Object.create(data), item));
-      });
-    }
-    part.replaceWith.apply(part, parts);
-  });
 }
 
 // The values _breakdown.html's slots name, from settlement.js's result.

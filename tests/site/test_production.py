@@ -193,9 +193,13 @@ def test_modules_import_each_other_by_hashed_names(server):
                 "./offline-queue.js",
                 "./offline.js",
                 "./settlement.js",
+                "./slots.js",
             ],
         ),
-        ("next-round", ["./offline-queue.js", "./session-chain.js", "./settlement.js"]),
+        (
+            "next-round",
+            ["./offline-queue.js", "./session-chain.js", "./settlement.js", "./slots.js"],
+        ),
     ):
         (hashed,) = (static_root / "js").glob(f"{module}.*.js")  # the hashed copy
         found = re.findall(r'^import .* from "(\./[^"]+)";$', hashed.read_text(), re.M)

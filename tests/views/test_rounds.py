@@ -727,7 +727,7 @@ def test_the_round_form_says_when_the_next_round_is_better_by_rotation(logged_in
     line = re.search(r'<p class="next-round"[^>]*>(.*?)</p>', html, re.S)
     assert line, "no next round"
     said = " ".join(line[1].split())
-    assert said == "Round 6 · Buwa deals"  # not better (the words only in the phone's data-chain)
+    assert said == "Round 6 · Buwa deals"  # not better (the words only in the phone's skeleton)
     # Deleting round 1 moves the rotation: round 5 (now 4th) is no longer better.
     logged_in.post(
         reverse("round_delete", args=[session.pk, Round.objects.get(session=session, number=1).pk])
