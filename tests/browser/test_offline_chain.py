@@ -309,6 +309,8 @@ def test_the_next_round_is_said_in_nepali(logged_in_page, live_server):
     fill(page, "Aama", {"Aama": 6, "Buwa": 2, "Dai": 3}, dhoos="Didi")
     page.locator('.sticky-save button[type="submit"]').tap()
     expect(page).to_have_url(session_page(session))
+    # The session's page says the round after it too, in its words.
+    expect(page.locator(".next-round")).to_have_text("राउन्ड 2 · Buwa ले पत्ता बाँड्नुहुन्छ")
     goto(page, live_server.url + form)
     expect(page.locator(".next-round")).to_have_text("राउन्ड 2 · Buwa ले पत्ता बाँड्नुहुन्छ")
     fill(page, "Dai", ROUND_2)
