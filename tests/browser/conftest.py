@@ -111,3 +111,9 @@ def logged_in_page(new_page, live_server):
         return page, user
 
     return open_page
+
+
+@pytest.fixture
+def phone(logged_in_page):
+    """(page, user): a new user's phone, logged in, 390x844 with touch."""
+    return logged_in_page(**TOUCH_PHONE)

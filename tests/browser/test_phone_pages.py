@@ -8,10 +8,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from ..web_helpers import make_session
+from scoring import services
+from scoring.engine import Entry, RoundInput
+
+from ..web_helpers import make_session, played
 from .conftest import TOUCH_PHONE
+from .hands import FIVE
 from .test_axe import (
     OWNER_PAGES,
     PUBLIC_PAGES,
@@ -19,6 +24,7 @@ from .test_axe import (
     TABLE_PUBLIC_PAGES,
     a_family_group,
     a_played_session,
+    violations,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -170,8 +176,6 @@ def test_the_ledger_on_a_phone(logged_in_page, live_server):
 
 
 def test_no_scroll_cue_when_the_ledger_fits(logged_in_page, live_server):
-    from scoring import services
-    from scoring.engine import Entry, RoundInput
 
     page, user = logged_in_page(**TOUCH_PHONE)
     session = make_session(user, players=("Aama", "Buwa", "Didi"))
@@ -297,3 +301,77 @@ def test_the_screen_stays_awake_at_the_table(logged_in_page, live_server):
     expect(page.locator("h1")).to_be_visible()
     expect(page.locator("[data-wake-switch]")).to_have_count(0)
     expect(page.locator("html")).not_to_have_attribute("data-wake-log", re.compile("."))
+
+
+def test_the_ledger_shows_five_players_without_a_sideways_swipe(phone, live_server):
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    played(session, ("Aama", {}), ("Bhai", {}))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    scroll = page.locator("#ledger .table-scroll")
+    widths = scroll.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    page.screenshot(path="/tmp/trips_ledger.png", full_page=True)
+    assert widths[0] <= widths[1], widths
+    expect(page.locator("#ledger thead th")).to_have_count(7)
+
+
+def test_each_page_has_one_name_and_the_buttons_say_it(phone, live_server):
+    """The round search and the change log are no longer both "History": each
+    link names the page it opens, and no two of them share a title."""
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    (round_,) = played(session, ("Aama", {}))
+    titles = {}
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    page.get_by_role("link", name="Changes").tap()
+    expect(page.locator("h1")).to_have_text("Changes")
+    titles["changes"] = page.title()
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/")
+    page.get_by_role("link", name="Changes").tap()
+    expect(page.locator("h1")).to_have_text("Changes to this round")
+    page.locator("[data-menu-button]").tap()
+    page.get_by_role("link", name="Find rounds").tap()
+    expect(page.locator("h1")).to_have_text("Find rounds")
+    titles["search"] = page.title()
+    assert titles == {"changes": "Changes · Tihar night", "search": "Find rounds"}
+    assert page.get_by_text("History", exact=True).count() == 0
+
+
+def test_the_print_summary_lists_the_dhoos_still_owed(phone, live_server):
+    page, user = phone
+    session = make_session(user, players=FIVE, preset="nepal")
+    played(session, ("Didi", {"Dai": True}))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/summary/")
+    pending = page.locator(".pending-dhoos")
+    expect(pending).to_contain_text("Dai owes 15 dhoos to the next winner")
+    expect(pending).to_contain_text("given in round 1")
+    page.emulate_media(media="print")
+    expect(pending).to_be_visible()
+
+
+def test_the_new_session_suggests_the_preset_played_last_or_nepal_in_nepali(phone, live_server):
+    page, user = phone
+    page.goto(f"{live_server.url}/sessions/new/")
+    preset = page.locator("select[name=preset]")
+    expect(preset).to_have_value("pagat")
+    expect(page.locator(".preset-who li")).to_have_count(5)
+    expect(page.locator('.preset-who li[data-preset="nepal"]')).to_contain_text(
+        "what most families in Nepal play"
+    )
+    # In Nepali, with no session yet: nepal.
+    page.locator('.lang-switch button[value="ne"]').tap()
+    expect(page.locator("html")).to_have_attribute("lang", "ne")
+    expect(preset).to_have_value("nepal")
+    expect(page.locator("#preset-suggested")).to_be_visible()
+    assert violations(page, Axe()) == [], "the new session in Nepali, nepal suggested"
+    # The family played kidnap last: that is suggested, in either language.
+    make_session(user, players=FIVE, preset="kidnap")
+    page.reload()
+    expect(preset).to_have_value("kidnap")
+    page.locator('.lang-switch button[value="en"]').tap()
+    expect(preset).to_have_value("kidnap")
+    expect(page.locator("#preset-suggested")).to_have_text(
+        "Suggested: kidnap, the rules of your last session."
+    )
+    # The options below follow the suggestion: kidnap's unseen maal.
+    expect(page.locator("select[name=unseen_maal]")).to_have_value("kidnap")

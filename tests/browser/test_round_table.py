@@ -16,18 +16,14 @@ from playwright.sync_api import expect
 
 from scoring.models import Round
 
-from ..web_helpers import make_session
+from ..web_helpers import make_session, played
+from .hands import DUBLEE_NETS, FIVE, HAND, NORMAL_NETS, PHONE, TOUCH, row, type_hand
 from .test_axe import a_played_session, violations
 from .test_phone_pages import SMALL_TARGETS_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
-TOUCH = {"has_touch": True, "is_mobile": True}
-FIVE = ("Aama", "Buwa", "Didi", "Dai", "Bhai")
 MAX_HEIGHT = 1266  # one phone screen and a half
-HAND = {"Aama": 5, "Buwa": 2, "Didi": 7, "Dai": 0, "Bhai": 3}
-NETS = {"Aama": "+5", "Buwa": "-10", "Didi": "+30", "Dai": "-20", "Bhai": "-5"}
 
 
 @pytest.fixture
@@ -37,10 +33,6 @@ def table(logged_in_page, live_server):
     session = make_session(user, players=FIVE)
     page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
     return page, session
-
-
-def row(page, name: str):
-    return page.locator(f'.player-row[data-player="{name}"]')
 
 
 def maal(page, name: str):
@@ -62,7 +54,7 @@ def test_five_players_fit_a_screen_and_a_half_and_a_round_takes_six_taps(table):
             maal(page, name).tap()
             taps += 1
             page.keyboard.type(str(points))
-    for name, net in NETS.items():
+    for name, net in NORMAL_NETS.items():
         expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
     page.screenshot(path="/tmp/round_form_390.png", full_page=True)
     assert page_height(page) <= MAX_HEIGHT
@@ -313,7 +305,7 @@ def test_in_words_opens_on_the_first_tap_after_typing(table):
         if points:
             maal(page, name).tap()
             page.keyboard.type(str(points))
-    for name, net in NETS.items():
+    for name, net in NORMAL_NETS.items():
         expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
     words = page.locator("#preview details.in-words-all")
     words.locator("summary").tap()
@@ -325,3 +317,173 @@ def test_in_words_opens_on_the_first_tap_after_typing(table):
     page.keyboard.type("0")
     expect(page.locator('#preview li[data-player="Aama"] .net')).not_to_have_text("+5")
     expect(page.locator("#preview details.in-words-all")).to_have_attribute("open", "")
+
+
+def test_the_winners_dublees_make_it_a_dublee_win(phone, live_server):
+    """Tapping "dublees" on the winner's row instead of the win type: the round
+    becomes a Dublee win (the winner went out with the eighth dublee), the preview
+    books the bonus, and it is saved so; Normal takes the winner's dublees off."""
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    page.locator(".pick", has_text="Didi").tap()
+    type_hand(page)
+    row(page, "Didi").locator(".toggle.dublees").tap()
+    expect(page.locator("#win_type-dublee")).to_be_checked()
+    for name, net in DUBLEE_NETS.items():
+        expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    # Back to Normal: the winner's dublees go with it, and the preview follows.
+    page.locator(".win-type label", has_text="Normal").tap()
+    expect(row(page, "Didi").locator('input[name$="-dublees"]')).not_to_be_checked()
+    for name, net in NORMAL_NETS.items():
+        expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
+    # Picking a winner who already saw by dublees: a Dublee win too.
+    page.locator(".pick", has_text="Buwa").tap()
+    row(page, "Didi").locator(".toggle.dublees").tap()
+    expect(page.locator("#win_type-normal")).to_be_checked()  # Didi is no longer the winner
+    page.locator(".pick", has_text="Didi").tap()
+    expect(page.locator("#win_type-dublee")).to_be_checked()
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.locator(".message")).to_contain_text("Round 1 saved.")
+    saved = Round.objects.get(session=session)
+    assert saved.win_type == "dublee"
+    assert {e.player.name: e.net for e in saved.entries.all()} == {
+        "Aama": 0,
+        "Buwa": -15,
+        "Didi": 50,
+        "Dai": -25,
+        "Bhai": -10,
+    }
+
+
+def test_without_the_script_the_mix_up_is_refused_at_the_win_type(phone, live_server):
+    """No script (the server alone): the winner's dublees with the win type left at
+    Normal is refused, the message beside the win type and in the summary."""
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    page.context.route("**/static/js/round.js*", lambda route: route.fulfill(body=""))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    page.locator(".pick", has_text="Didi").tap()
+    type_hand(page)
+    row(page, "Didi").locator(".toggle.dublees").tap()
+    expect(page.locator("#win_type-normal")).to_be_checked()
+    page.get_by_role("button", name="Save round").tap()
+    said = (
+        "win_type: Didi won and saw by dublees, so it is a Dublee win: "
+        "choose Dublee (eight dublees), or untick Didi's dublees"
+    )
+    expect(page.locator("#form-errors")).to_contain_text(said)
+    expect(page.locator("#err-win_type")).to_have_text(said)
+    assert not Round.objects.filter(session=session).exists()
+
+
+def test_after_save_every_player_and_what_the_round_changed_come_first(phone, live_server):
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    played(session, ("Aama", {}))  # nets: Aama +12 (3 × 4), everyone else −3
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    page.locator(".pick", has_text="Didi").tap()
+    type_hand(page)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.locator(".message")).to_have_text("Round 2 saved.")
+    standings = page.locator("#standings")
+    expect(standings.locator("tbody tr")).to_have_count(5)
+    # Every player on the first screen, above the buttons.
+    for name in FIVE:
+        box = standings.locator(f'tr[data-player="{name}"]').bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844, name
+    enter = page.get_by_role("link", name="Enter round")
+    assert standings.bounding_box()["y"] < enter.bounding_box()["y"]
+    # What round 2 changed, and the totals after it (Didi +30 and −3 from round 1).
+    changed = {"Aama": "+5", "Buwa": "-10", "Didi": "+30", "Dai": "-20", "Bhai": "-5"}
+    totals = {"Aama": "+17", "Buwa": "-13", "Didi": "+27", "Dai": "-23", "Bhai": "-8"}
+    for name in FIVE:
+        cells = standings.locator(f'tr[data-player="{name}"] td')
+        expect(cells.nth(2)).to_have_text(totals[name])
+        expect(cells.nth(3)).to_have_text(changed[name])
+    expect(standings.locator("th").nth(3)).to_have_text("Round 2")
+    assert violations(page, Axe()) == [], "the session page right after a save"
+    # The standings show once; a later visit (no message) shows the usual page.
+    assert page.locator(".standings").count() == 1
+    page.reload()
+    expect(page.locator(".standings-saved")).to_have_count(0)
+    expect(page.locator("#standings")).to_be_visible()
+
+
+def test_the_delete_message_restores_the_round_in_one_tap(phone, live_server):
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    rounds = played(session, ("Aama", {}), ("Buwa", {}), ("Didi", {}))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{rounds[1].pk}/delete/")
+    page.get_by_role("button", name="Delete round").tap()
+    message = page.locator(".message")
+    expect(message).to_contain_text("Round 2 deleted.")
+    assert Round.objects.filter(session=session).count() == 2
+    restore = message.get_by_role("button", name="Restore")
+    box = restore.bounding_box()
+    assert box["height"] >= 44 and box["y"] + box["height"] <= 844
+    assert violations(page, Axe()) == [], "the delete message with its Restore"
+    restore.tap()
+    expect(page.locator(".message")).to_have_text("Round restored as round 2.")
+    kept = Round.objects.filter(session=session).order_by("number")
+    assert list(kept.values_list("pk", flat=True)) == [r.pk for r in rounds]
+    # The undo of the last round says so, with its Restore too.
+    page.goto(f"{live_server.url}/sessions/{session.pk}/undo/")
+    page.get_by_role("button", name="Undo round").tap()
+    expect(page.locator(".message")).to_contain_text("Round 3 undone.")
+    page.locator(".message").get_by_role("button", name="Restore").tap()
+    expect(page.locator(".message")).to_have_text("Round restored as round 3.")
+    assert Round.objects.filter(session=session).count() == 3
+
+
+def test_a_rounds_page_says_its_dhoos_was_paid_and_by_which_round(phone, live_server):
+    """Under nepal, Dai's dhoos of round 1 (15) is owed to the next winner; Buwa
+    wins round 2 with Dai playing: round 1's page says it was paid, to Buwa, in
+    round 2, and links there. Round 3's dhoos is still owed."""
+    page, user = phone
+    session = make_session(user, players=FIVE, preset="nepal")
+    rounds = played(session, ("Didi", {"Dai": True}), ("Buwa", {}), ("Aama", {"Bhai": True}))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{rounds[0].pk}/")
+    body = page.locator("main")
+    expect(body).to_contain_text("dhoos: 15, paid to Buwa in round 2")
+    expect(body).not_to_contain_text("owes 15 to the next winner")
+    page.locator(".dhoos-paid a").tap()
+    expect(page.locator("h1")).to_have_text("Round 2")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{rounds[2].pk}/")
+    expect(page.locator("main")).to_contain_text("dhoos: owes 15 to the next winner")
+
+
+def test_the_maal_box_shows_five_digits_and_names_keep_whole(phone, live_server):
+    """99999 fits the maal box; "Hajurba" stays one word on the round form (it
+    fits its line), while a name too long for any line may still break."""
+    page, user = phone
+    names = ("Hajurba", "Hajurama", "Thulo Buwa", "Sano Aama", "Kanchha")
+    session = make_session(user, players=names)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    box = row(page, "Hajurba").locator('input[name$="-maal"]')
+    box.tap()
+    page.keyboard.type("99999")
+    expect(box).to_have_value("99999")
+    page.screenshot(path="/tmp/trips_round_form.png", full_page=True)
+    fits = box.evaluate("e => e.scrollWidth <= e.clientWidth")
+    assert fits
+    # The text's own width inside the box: five digits need no scrolling.
+    width = box.evaluate(
+        """e => { const s = getComputedStyle(e); const c = document.createElement('canvas')
+          .getContext('2d'); c.font = s.font; return [c.measureText(e.value).width,
+          e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)]; }"""
+    )
+    assert width[0] <= width[1], width
+    for name in names:
+        lines = (
+            row(page, name)
+            .locator(".name")
+            .evaluate(
+                """e => { const r = document.createRange(); r.selectNodeContents(e);
+              const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+              return tops.size; }"""
+            )
+        )
+        words = len(name.split())
+        assert lines <= words, (name, lines)
+    page.screenshot(path="/tmp/trips_round_form.png", full_page=True)
