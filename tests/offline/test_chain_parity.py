@@ -29,6 +29,7 @@ from scoring.engine import Entry, RoundError, RoundInput
 from scoring.engine.rules import PRESETS, make_rules
 from scoring.engine.settlement import BetterDefault, WinType, better_defaults, settle_session
 from scoring.templatetags.offline import chain_state
+from scoring.templatetags.offline import round_data as js_round  # as the page sends it
 from tests.offline.test_settlement_parity import node
 from tests.strategies import LOOKING_BACK, overrides
 
@@ -70,25 +71,6 @@ def default_of(default: BetterDefault) -> dict[str, Any]:
         "rounds": default.rounds,
         "players": default.players,
         "since": default.since,
-    }
-
-
-def js_round(round_: RoundInput) -> dict[str, Any]:
-    return {
-        "entries": [
-            {
-                "player": e.player,
-                "status": e.status,
-                "maal": e.maal,
-                "tunnel": e.tunnel,
-                "dhoos": e.dhoos,
-                "dublees": e.dublees,
-            }
-            for e in round_.entries
-        ],
-        "winner": round_.winner,
-        "win_type": round_.win_type,
-        "better": round_.better,
     }
 
 
