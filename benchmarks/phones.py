@@ -193,8 +193,8 @@ def table_of_phones(env: dict[str, str], owner, workers: int, seconds: int, save
     from django.urls import reverse
 
     from benchmarks.run import build_session, round_post
+    from scoring.web.live import POLL_SECONDS
     from table import services as table_services
-    from table.views import POLL_SECONDS
 
     session = build_session(owner, 10, f"Phones {secrets.token_hex(3)}")
     seats = table_services.make_seats(session=session)
@@ -236,12 +236,11 @@ def table_of_phones(env: dict[str, str], owner, workers: int, seconds: int, save
 
         scorer = Follower(port, feed + str(position["n"]), None, POLL_SECONDS, cookie)
         counted = latencies(scorer, send_count, saves)
-        # The share page (htmx, every SHARE_SECONDS): its poll's answer is the new part.
+        # The share page (htmx, every POLL_SECONDS): its poll's answer is the new part.
         from scoring.services import create_share_link
-        from scoring.views.share import POLL_SECONDS as SHARE_SECONDS
 
         token = create_share_link(session=session)
-        share = Follower(port, reverse("share_live", args=[token]), None, SHARE_SECONDS)
+        share = Follower(port, reverse("share_live", args=[token]), None, POLL_SECONDS)
         shared = latencies(share, save_round, saves)
         print(f"{'latency, commit to the phone having it':44} {'median':>8} {'p95':>8} {'max':>8}")
         for name, values in (

@@ -36,7 +36,7 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.selectors.versions import owned_version, version_of
 from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
-from scoring.web.live import POLL_SECONDS, live_etag
+from scoring.web.live import follow_context, live_etag
 
 from . import services
 from .forms import SeatForm
@@ -62,9 +62,6 @@ def _fresh(response: HttpResponse) -> HttpResponse:
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
     response.headers["X-Robots-Tag"] = "noindex"
     return response
-
-
-_validator = live_etag
 
 
 # --- The owner's pages: seats and co-scorers ---------------------------------------------------
@@ -285,8 +282,7 @@ def _seat_context(seat: Seat, form: SeatForm | None = None) -> dict[str, Any]:
         "can_edit": False,
         "calc_url": reverse("seat_maal", args=[seat.token]),
         "follow_url": reverse("seat_live", args=[seat.token]),
-        "follow_etag": _validator(version_of(session)),
-        "poll_seconds": POLL_SECONDS,
+        **follow_context(session),
     }
 
 
@@ -344,9 +340,9 @@ def _seat_etag(request: HttpRequest, token: str) -> str | None:
     if row is None:
         return None
     if row[1] is None:  # a session nobody owns (imported from the command line)
-        return _validator(version_of(GameSession.objects.get(pk=row[0])))
+        return live_etag(version_of(GameSession.objects.get(pk=row[0])))
     version = owned_version(row[0], row[1])
-    return None if version is None else _validator(version)
+    return None if version is None else live_etag(version)
 
 
 @condition(etag_func=_seat_etag)
@@ -375,7 +371,7 @@ def _session_etag(request: HttpRequest, session_id: int) -> str | None:
     if not request.user.is_authenticated:
         return None
     try:
-        return _validator(session_version_for_scorer(request, session_id))
+        return live_etag(session_version_for_scorer(request, session_id))
     except Http404:
         return None
 

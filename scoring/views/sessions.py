@@ -40,7 +40,7 @@ from ..selectors.reports import (
 from ..selectors.saves import AlreadySaved, posted_save_key, saved_session
 from ..selectors.snapshot import read_snapshot
 from ..selectors.versions import owner_version, remember
-from ..web.live import POLL_SECONDS, follow_context, live_etag
+from ..web.live import follow_context
 from ..web.pagecache import render_page
 from .access import (
     is_owner,
@@ -247,8 +247,7 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             # A co-scorer's page: rounds only, no links to the owner's pages.
             "is_owner": is_owner(request, session),
             # Followed live: table/views.session_live answers 304 while this holds.
-            "follow_etag": live_etag(version),
-            "poll_seconds": POLL_SECONDS,
+            **follow_context(session),
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]

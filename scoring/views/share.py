@@ -19,7 +19,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
@@ -28,7 +27,7 @@ from ..models import GameSession
 from ..selectors.ledger_table import ledger_context
 from ..selectors.reports import LATEST_ROUNDS
 from ..selectors.versions import shared_version, version_of
-from ..web.live import POLL_SECONDS
+from ..web.live import POLL_SECONDS, live_etag
 from ..web.pagecache import render_page
 from .access import session_for_user, shared_session, shared_session_version
 
@@ -42,16 +41,11 @@ def _etag(request: HttpRequest | None, token: str) -> str | None:
     (versions.py) does, or the reader's language. One indexed row, so an idle
     table's polls cost almost nothing. None for an unknown token: 404."""
     version = shared_version(token)
-    return None if version is None else _validator(version)
-
-
-def _validator(version: str) -> str:
-    # The page embeds it and each poll sends it back: built in this one place.
-    return f"{version}-{get_language()}"
+    return None if version is None else live_etag(version)
 
 
 def _live_context(session: GameSession, latest: int | None = LATEST_ROUNDS) -> dict[str, object]:
-    etag = _validator(version_of(session))
+    etag = live_etag(version_of(session))
     return {
         "session": session,
         **ledger_context(session, latest=latest, can_edit=False),

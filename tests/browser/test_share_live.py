@@ -17,7 +17,7 @@ from django.urls import reverse
 from playwright.sync_api import Error, expect
 
 from scoring.models import new_share_token
-from scoring.views.share import POLL_SECONDS
+from scoring.web.live import POLL_SECONDS
 
 from ..web_helpers import WORKED, make_session, round_data
 from .conftest import TOUCH_PHONE
