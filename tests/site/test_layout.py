@@ -90,10 +90,10 @@ def test_the_modules_import_each_other_in_no_circle():
 
 
 def _layer(name: str) -> str | None:
-    for layer in ("selectors", "services", "views", "web"):
-        if f".{layer}" in f".{name}" or name.endswith(f".{layer}"):
-            return layer
-    return None
+    parts = name.split(".")
+    return next(
+        (layer for layer in ("selectors", "services", "views", "web") if layer in parts), None
+    )
 
 
 @pytest.mark.parametrize(
