@@ -9,14 +9,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from localise.forms import EitherCalendarDateField
-from localise.numbers import NumberFormat
 from localise.sessionfiles import load_group
 from scoring.engine.groupfile import GroupDoc, GroupFileError
-from scoring.engine.limits import MAX_CURRENCY_LENGTH, MAX_FILE_BYTES
+from scoring.engine.limits import MAX_CURRENCY_LENGTH
 from scoring.engine.names import clean_currency, player_key
 from scoring.engine.purse import MAX_PAYMENT
 from scoring.engine.sessionfile import shorten
-from scoring.forms.files import TOO_LARGE
+from scoring.forms.files import FileForm
 from scoring.forms.players import clean_name, clean_player, engine_checked
 from scoring.forms.sessions import SessionForm
 from scoring.models import GameSession
@@ -160,26 +159,17 @@ class AddEveningForm(forms.Form):
         self.fields["session"].queryset = sessions  # type: ignore[attr-defined]
 
 
-class GroupImportForm(forms.Form):
+class GroupImportForm(FileForm):
     file = forms.FileField(
         label=_("Group file"),
         widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
         help_text=_("A marriage-group/1 JSON file, e.g. one exported from this app."),
     )
+    too_large_message = _("larger than the limit of %(max)s bytes for a group file")
     doc: GroupDoc | None = None
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_FILE_BYTES:
-            raise forms.ValidationError(
-                TOO_LARGE % {"max": NumberFormat.current().num(MAX_FILE_BYTES)}
-            )
-        try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("not a text file (it must be UTF-8 JSON)")) from None
+    def read(self, text: str) -> None:
         try:
             self.doc = load_group(text)
         except GroupFileError as error:
             raise forms.ValidationError(shorten(translate(error.msg))) from None
-        return upload

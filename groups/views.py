@@ -23,6 +23,7 @@ from scoring.models import SavedKey
 from scoring.selectors.saves import AlreadySaved, earlier_save, posted_save_key
 from scoring.services import create_session
 from scoring.web.pagecache import render_page
+from scoring.web.uploads import too_large
 
 from . import selectors, services
 from .access import (
@@ -507,9 +508,11 @@ def group_import(request: HttpRequest) -> HttpResponse:
             lambda: _imported(request, selectors.saved_group(earlier, owner=request.user)),
             "group_list",
         )
-    form = GroupImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST":
-        form = GroupImportForm(request.POST, request.FILES)
+    form = (
+        GroupImportForm(request.POST, request.FILES, too_large=too_large(request))
+        if request.method == "POST"
+        else GroupImportForm()
+    )
     if form.is_bound and form.is_valid() and form.doc is not None:
         group = services.import_group(
             doc=form.doc, owner=request.user, save_key=posted_save_key(request)

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from groups import services
 from groups.models import Evening, Group, Member, Payment, PaymentChange
+from scoring.engine.limits import MAX_FILE_BYTES
 from scoring.models import GameSession
 from tests.samples import EXPECTED, family
 from tests.web_helpers import session_post
@@ -228,6 +229,26 @@ def test_a_bad_group_file_on_the_web_saves_nothing(logged_in):
     assert response.status_code == 422
     assert "payment 1, to: Sanu is not a member of the group" in text(response)
     assert Group.objects.count() == 0 and GameSession.objects.count() == 0
+
+
+@pytest.mark.parametrize("extra", [100 * 1024, 1])  # stopped by its length, or as it streams
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Group file: larger than the limit of 12,582,912 bytes for a group file"),
+        ("ne", "समूहको फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो"),
+    ],
+)
+def test_a_group_file_over_the_limit_is_refused_naming_it(logged_in, extra, language, message):
+    # The upload handler keeps none of it (scoring/web/uploads.py): the form says
+    # why, as the session import does, not that no file was sent.
+    logged_in.cookies["django_language"] = language
+    upload = io.BytesIO(b" " * (MAX_FILE_BYTES + extra))
+    upload.name = "group.json"
+    response = logged_in.post(reverse("group_import"), {"file": upload})
+    assert response.status_code == 422
+    assert message in text(response)
+    assert Group.objects.count() == 0
 
 
 def test_another_users_group_is_a_404(client, group, django_user_model):
