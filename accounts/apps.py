@@ -7,6 +7,6 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import (
-            backends,  # noqa: F401  (connects the cached user's invalidation)
             checks,  # noqa: F401  (registers the deploy check of Redis)
+            signals,  # noqa: F401  (a new password or a deactivation ends log-ins)
         )

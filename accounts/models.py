@@ -5,12 +5,16 @@ of their sessions (scoring/selectors/versions.py), so the key of a page drawn
 from their sessions changes exactly when such a write commits, whatever the
 order of the commits or the clocks of the hosts that made them.
 
+LoginSession: a log-in session (accounts/sessions.py), with whose it is, so
+that a new password or a deactivation can end every one of them.
+
 LoginFailures: the failed log-in counters (accounts/ratelimit.py) when no Redis
 is configured: rows, so nothing else in a cache can push them out.
 """
 
 from __future__ import annotations
 
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 
 
@@ -36,3 +40,26 @@ class LoginFailures(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} failures until {self.until:.0f}"
+
+
+class LoginSession(AbstractBaseSession):
+    # Whose it is, from the session's data at each save (None until someone
+    # logs in). No foreign key: a user's deletion ends their sessions itself
+    # (accounts/signals.py), marking them ended on every host as it goes.
+    user_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    # Ended (a log-out, a new password), its mark in Redis not yet written: no
+    # host reads it, and it goes once the mark is written (accounts/sessions.py).
+    ended = models.BooleanField(default=False)
+
+    class Meta(AbstractBaseSession.Meta):
+        indexes = [
+            models.Index(
+                fields=["ended"], condition=models.Q(ended=True), name="loginsession_ended"
+            )
+        ]
+
+    @classmethod
+    def get_session_store_class(cls):
+        from .sessions import SessionStore
+
+        return SessionStore

@@ -182,13 +182,16 @@ SECURE_CSP = {
 
 # What every worker and every host must agree on, read on every request: the
 # log-in sessions and users. With REDIS_URL (several hosts, or several workers)
-# they live in that Redis, which every host shares: cached_db sessions and
-# accounts.backends.CachedUserBackend read them from it, and a log-out, a new
-# password or a deactivation on one host drops the shared copy, so it holds on
-# every host at its next request. Without REDIS_URL, one host: CACHE_DIR is a
-# file cache its gunicorn workers share (only then are sessions and users read
-# from a cache), and without either each process keeps its own memory cache,
-# which is right for one process only (runserver, the tests).
+# they are read through that Redis, which every host shares: the sessions
+# (accounts/sessions.py) as rows of the database with a copy in Redis, the
+# users by accounts.backends.CachedUserBackend. A log-out, a new password or a
+# deactivation on one host marks the sessions it ends where every host looks
+# (beside the copies in Redis, and by deleting their rows, which the hosts read
+# while Redis does not answer), so it holds on every host at its next request.
+# Without REDIS_URL, one host: CACHE_DIR is a file cache its gunicorn workers
+# share (only then are sessions and users read from a cache), and without either
+# the sessions are read from the database, each process keeping its own memory
+# cache, which is right for one process only (runserver, the tests).
 # Failed log-in counts are never in a cache other traffic could empty: in Redis
 # with REDIS_URL, otherwise in the database (accounts/ratelimit.py).
 # What is computed from a session, and warm pages, are kept in each process's
@@ -203,14 +206,19 @@ CACHES: dict[str, dict[str, object]] = {
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
 }
 LOGIN_FAILURE_STORE = "database"
+# Every wait for Redis is bounded: a second to connect, a second for an answer,
+# no retries (accounts/cache.py then leaves it alone for a few seconds).
+REDIS_TIMEOUT_SECONDS = 1
 if REDIS_URL:
     CACHES["default"] = {
         # Django's RedisCache, except that a failed read is a miss (accounts/cache.py).
         "BACKEND": "accounts.cache.SharedRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "marriage"),
-        # A Redis that does not answer holds a request up for a second, not minutes.
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+        "OPTIONS": {
+            "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+            "socket_timeout": REDIS_TIMEOUT_SECONDS,
+        },
     }
     LOGIN_FAILURE_STORE = "redis"
 elif CACHE_DIR:
@@ -221,11 +229,15 @@ elif CACHE_DIR:
         # entries only make that rarer.
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     }
-if REDIS_URL or CACHE_DIR:
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "accounts.sessions"
+SESSION_CACHED = bool(REDIS_URL or CACHE_DIR)
+if SESSION_CACHED:
     AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
+# A seat link's sends (table/limits.py): at most this many in the window.
+SEAT_SEND_LIMIT = int(os.environ.get("SEAT_SEND_LIMIT", "30"))
+SEAT_SEND_WINDOW = int(os.environ.get("SEAT_SEND_WINDOW", "60"))  # seconds
 
 LOGGING = {
     "version": 1,

@@ -32,7 +32,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # give it to their app servers (tests/site/test_two_hosts.py).
 CACHES = {**CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 LOGIN_FAILURE_STORE = "database"
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHED = True
 AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
 
 # The service worker shows a kept page when the network has not answered in 4 s

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.utils import translation
 
+from accounts.sessions import PendingMarks
 from groups.selectors import forget_pieces
 from scoring.selectors.versions import forget_computed
 from stats.records import forget_pieces as forget_record_pieces
@@ -16,13 +17,17 @@ from tests.web_helpers import make_session
 def _empty_cache():
     """Each test starts with an empty cache: log-in failures counted by one test
     (accounts/ratelimit.py) must not lock out the next test's log-in, and data
-    computed by one test must not be read by the next (ids and times repeat)."""
+    computed by one test must not be read by the next (ids and times repeat);
+    nor does a test that took Redis away leave marks to write at the next
+    test's first request (accounts/sessions.py)."""
+    PendingMarks.rows = False
     for cache in caches.all():
         cache.clear()
     forget_computed()
     forget_pieces()
     forget_record_pieces()
     yield
+    PendingMarks.rows = False
     for cache in caches.all():
         cache.clear()
     forget_computed()
