@@ -5,8 +5,12 @@ as many from one address for any usernames, within LOGIN_FAILURE_WINDOW seconds
 of the first, further attempts are refused without checking the password until
 that window has passed (a whole window: failures meanwhile do not extend it).
 
+Each attempt is counted as a failure before its password is checked, in one
+atomic step that also reads the count, and a right password takes it back: so
+at most the limit are checked however many arrive at the same moment.
+
 The counters are shared by every worker and every host: with REDIS_URL in Redis
-(one atomic script per failure: count and expiry together), otherwise in the
+(one atomic script per attempt: count and expiry together), otherwise in the
 database (accounts.LoginFailures, one atomic upsert). Neither is a cache that
 other traffic could empty: a count stays until its window ends."""
 
@@ -23,6 +27,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db import connections, router
+from django.db.models import F
 from django.forms import Form
 from django.http import HttpRequest
 from django.utils.translation import ngettext
@@ -42,9 +47,11 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def _key(*parts: str) -> str:
+def counter_key(*parts: str, kind: str = "login-failures") -> str:
+    """The key of a count: what is counted, hashed (a token or an address is
+    never kept as it is)."""
     digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()
-    return f"login-failures:{digest}"
+    return f"{kind}:{digest}"
 
 
 def failure_keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
@@ -53,23 +60,35 @@ def failure_keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
     limit = settings.LOGIN_FAILURE_LIMIT
     ip = client_ip(request)
     user = username.strip().casefold()
-    return [(_key(ip, user), limit), (_key("user", user), limit * 4), (_key(ip), limit * 4)]
+    return [
+        (counter_key(ip, user), limit),
+        (counter_key("user", user), limit * 4),
+        (counter_key(ip), limit * 4),
+    ]
 
 
 class Counters(Protocol):
-    def hit(self, key: str, window: int, now: float) -> None: ...
-    def wait(self, key: str, limit: int, now: float) -> float: ...
+    def hit(self, key: str, window: int, now: float) -> tuple[int, float]: ...
+    def take_back(self, key: str) -> None: ...
     def clear(self, key: str) -> None: ...
 
 
-# One failure: the count up by one, and the window set with the first failure.
-# A key left without an expiry (it expired between two commands) gets one too.
+# One attempt: the count up by one, and the window set with the first; the
+# count and the seconds left, read in the same step. A key left without an
+# expiry (it expired between two commands) gets one too.
 _HIT = """
 local n = redis.call('INCR', KEYS[1])
 if n == 1 or redis.call('TTL', KEYS[1]) < 0 then
   redis.call('EXPIRE', KEYS[1], ARGV[1])
 end
-return n
+return {n, redis.call('PTTL', KEYS[1])}
+"""
+# An attempt that turned out right: its count taken back, if the window still runs.
+_TAKE_BACK = """
+if redis.call('GET', KEYS[1]) and tonumber(redis.call('GET', KEYS[1])) > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
 """
 
 
@@ -83,19 +102,14 @@ class RedisCounters:
         full = self.cache.make_and_validate_key(key)
         return full, self.cache._cache.get_client(full, write=True)  # type: ignore[attr-defined]
 
-    def hit(self, key: str, window: int, now: float) -> None:
+    def hit(self, key: str, window: int, now: float) -> tuple[int, float]:
         full, client = self._client(key)
-        client.eval(_HIT, 1, full, window)
+        count, pttl = client.eval(_HIT, 1, full, window)
+        return int(count), max(0, int(pttl)) / 1000
 
-    def wait(self, key: str, limit: int, now: float) -> float:
+    def take_back(self, key: str) -> None:
         full, client = self._client(key)
-        pipe = client.pipeline()
-        pipe.get(full)
-        pipe.pttl(full)
-        count, pttl = pipe.execute()
-        if count is None or int(count) < limit or pttl <= 0:
-            return 0.0
-        return pttl / 1000
+        client.eval(_TAKE_BACK, 1, full)
 
     def clear(self, key: str) -> None:
         full, client = self._client(key)
@@ -103,18 +117,18 @@ class RedisCounters:
 
 
 class DatabaseCounters:
-    """Rows of accounts.LoginFailures: one upsert per failure."""
+    """Rows of accounts.LoginFailures: one upsert per attempt, which returns the count."""
 
     def _table(self):
         connection = connections[router.db_for_write(LoginFailures)]
         return connection, connection.ops.quote_name(LoginFailures._meta.db_table)
 
-    def hit(self, key: str, window: int, now: float) -> None:
+    def hit(self, key: str, window: int, now: float) -> tuple[int, float]:
         connection, table = self._table()
         q = connection.ops.quote_name
         key_, count, until = q("key"), q("count"), q("until")
         with connection.cursor() as cursor:
-            # Windows that ended are deleted as failures come: the table holds
+            # Windows that ended are deleted as attempts come: the table holds
             # only the counts that still matter.
             cursor.execute(f"DELETE FROM {table} WHERE {until} <= %s", [now])
             cursor.execute(
@@ -122,15 +136,15 @@ class DatabaseCounters:
                 f"ON CONFLICT ({key_}) DO UPDATE SET "
                 f"{count} = CASE WHEN {table}.{until} <= %s THEN 1 "
                 f"ELSE {table}.{count} + 1 END, "
-                f"{until} = CASE WHEN {table}.{until} <= %s THEN %s ELSE {table}.{until} END",
+                f"{until} = CASE WHEN {table}.{until} <= %s THEN %s ELSE {table}.{until} END "
+                f"RETURNING {count}, {until}",
                 [key, now + window, now, now, now + window],
             )
+            found, ends = cursor.fetchone()
+        return int(found), max(0.0, float(ends) - now)
 
-    def wait(self, key: str, limit: int, now: float) -> float:
-        row = LoginFailures.objects.filter(key=key).values_list("count", "until").first()
-        if row is None or row[0] < limit or row[1] <= now:
-            return 0.0
-        return row[1] - now
+    def take_back(self, key: str) -> None:
+        LoginFailures.objects.filter(key=key, count__gt=0).update(count=F("count") - 1)
 
     def clear(self, key: str) -> None:
         LoginFailures.objects.filter(key=key).delete()
@@ -142,26 +156,37 @@ def counters() -> Counters:
     return DatabaseCounters()
 
 
-def blocked_for(keys: list[tuple[str, int]]) -> int:
-    """Seconds until another attempt is allowed; 0 if allowed now."""
+def count_attempt(keys: list[tuple[str, int]], window: int | None = None) -> int:
+    """Count one attempt on every key, each in one atomic step that also reads
+    the count: seconds until another attempt is allowed if this one is past a
+    key's limit (then it is not to be made), else 0. Counted before the attempt
+    is looked at, so however many arrive at once, at most the limit go on."""
     store, now = counters(), time.time()
-    wait = max((store.wait(key, limit, now) for key, limit in keys), default=0.0)
+    window = window or settings.LOGIN_FAILURE_WINDOW
+    wait = 0.0
+    for key, limit in keys:
+        count, left = store.hit(key, window, now)
+        if count > limit:
+            wait = max(wait, left)
     return math.ceil(wait) if wait > 0 else 0
 
 
 def record_failure(keys: list[tuple[str, int]]) -> None:
     """Count a failure on every key; a key's window starts at its first failure."""
-    store, now = counters(), time.time()
-    for key, _limit in keys:
-        store.hit(key, settings.LOGIN_FAILURE_WINDOW, now)
+    count_attempt(keys)
 
 
 def clear_failures(keys: list[tuple[str, int]]) -> None:
-    # Only the username's own count from this address: a correct password says
-    # nothing about the other usernames tried from there, nor about guesses at
-    # this username from elsewhere.
-    if keys:
-        counters().clear(keys[0][0])
+    """A right password: this username's count from this address starts again
+    (a correct password says nothing about the other usernames tried from
+    there, nor about guesses at this username from elsewhere); on the other
+    keys the attempt, counted before it was checked, is taken back."""
+    if not keys:
+        return
+    store = counters()
+    store.clear(keys[0][0])
+    for key, _limit in keys[1:]:
+        store.take_back(key)
 
 
 def too_many_message(seconds: int) -> str:
@@ -179,14 +204,13 @@ class RateLimitMixin(Form):
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         keys = failure_keys(self.request, username) if self.request else []
-        wait = blocked_for(keys)
+        # Counted as a failure before the password is looked at: thirty tries
+        # at the same moment find the count at 1, 2, … 30, and only those
+        # within the limit are checked.
+        wait = count_attempt(keys)
         if wait:
             raise ValidationError(too_many_message(wait), code=TOO_MANY)
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            record_failure(keys)
-            raise
+        cleaned = super().clean()  # a wrong password leaves the failure counted
         clear_failures(keys)
         return cleaned
 

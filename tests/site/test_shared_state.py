@@ -209,8 +209,9 @@ def test_redis_counts_are_atomic_and_expire(redis_counts):
     client = redis_counts._cache.get_client(full)
     assert int(client.get(full)) == 100
     assert 0 < client.ttl(full) <= 900  # the window from the first failure
-    assert ratelimit.blocked_for([(key, 100)]) in range(899, 901)
-    assert ratelimit.blocked_for([(key, 101)]) == 0
+    # The next attempt is the 101st: past a limit of 100, within one of 101.
+    assert ratelimit.count_attempt([(key, 100)]) in range(899, 901)
+    assert ratelimit.count_attempt([(key, 102)]) == 0
 
 
 # --- compressed answers ------------------------------------------------------------
