@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import Rules
 from scoring.engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
-from scoring.engine.maal import MaalError, Tally, check_entry_tally, check_round_tallies
-from scoring.engine.settlement import MAX_POINTS
+from scoring.engine.maal import MaalError, Tally, check_added_tally, check_entry_tally
+from scoring.forms.points import read_points
 from scoring.models import Player
 from scoring.words.i18n import translate
 
@@ -54,22 +54,11 @@ class SeatForm:
         self.errors.setdefault(name, []).append(message)
 
     def _points(self, name: str) -> int:
-        raw = getattr(self, name)
-        if raw == "":
-            return 0
-        if len(raw) > 12 or not raw.lstrip("-").isdigit():
-            self.add_error(name, _("must be a whole number, got %(value)r") % {"value": raw[:20]})
-            return 0
-        value = int(raw)
-        if value < 0:
-            self.add_error(name, _("must not be negative, got %(value)d") % {"value": value})
-        elif value > MAX_POINTS:
-            self.add_error(
-                name,
-                _("%(value)d is more than %(max)s points; check the number")
-                % {"value": value, "max": f"{MAX_POINTS:,}"},
-            )
-        return value
+        # The round form's own reading (scoring/forms/points.py): the one parser.
+        value, problem = read_points(getattr(self, name))
+        if problem is not None:
+            self.add_error(name, problem)
+        return value or 0
 
     def is_valid(self, others: dict[str, dict[str, int]] | None = None) -> bool:
         """Checked alone, then with the tallies the other seats sent for the
@@ -112,9 +101,10 @@ class SeatForm:
         try:
             result = check_entry_tally(data, self.tiplu, self.rules, maal, tunnel)[1]
             mine = result.tally.to_dict()
+            # Checked for what it adds: another seat's impossible count blocks
+            # only that seat (the scorer's form checks them all together).
             together = {name: Tally(**t) for name, t in others.items()}
-            together[self.player.name] = Tally(**mine)
-            check_round_tallies(together)
+            check_added_tally(together, self.player.name, Tally(**mine))
         except MaalError as error:
             self.add_error("maal", translate(error.msg))
             return None

@@ -34,7 +34,11 @@ def renew_seat(*, seat: Seat) -> Seat:
 
 
 def revoke_seat(*, seat: Seat) -> None:
-    seat.delete()
+    """The link stops working, and what it sent leaves the scorer's feed: a
+    count from a link turned off is no longer the player's word."""
+    with transaction.atomic():
+        SeatEntry.objects.filter(player_id=seat.player_id).delete()
+        seat.delete()
 
 
 @dataclass(frozen=True)

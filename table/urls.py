@@ -17,10 +17,12 @@ session_urls = [
 ]
 
 urlpatterns = [
-    # A seat link: no log-in, the token is the key.
-    path("t/<str:token>/", views.seat_page, name="seat_page"),
-    path("t/<str:token>/live/", views.seat_live, name="seat_live"),
-    path("t/<str:token>/maal/", views.seat_maal, name="seat_maal"),
+    # A seat link: no log-in, the token is the key. A token is token_urlsafe's
+    # letters only (a slug): a NUL or any other character is a 404 before any
+    # query, as a share link's is.
+    path("t/<slug:token>/", views.seat_page, name="seat_page"),
+    path("t/<slug:token>/live/", views.seat_live, name="seat_live"),
+    path("t/<slug:token>/maal/", views.seat_maal, name="seat_maal"),
     # A co-scorer invite, accepted by a logged-in user.
-    path("join/<str:token>/", views.invite_accept, name="invite_accept"),
+    path("join/<slug:token>/", views.invite_accept, name="invite_accept"),
 ]

@@ -23,10 +23,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
+from scoring.engine.numbers import NotANumber, parse_whole
 from scoring.forms.maal import read_calculator
 from scoring.models import GameSession, Round
 from scoring.selectors.ledger_table import ledger_context
@@ -40,6 +41,7 @@ from scoring.web.live import follow_context, live_etag
 
 from . import services
 from .forms import SeatForm
+from .limits import send_wait
 from .models import CoScorer, Invite, Seat, SeatEntry
 
 # A change shows on every following phone within this (plus one request):
@@ -187,6 +189,8 @@ def co_scorer_remove(request: HttpRequest, session_id: int, co_scorer_id: int) -
 def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     """An invite link: a logged-in user accepts it once (a POST, from the
     page's button); used, revoked or made up, it is a 404."""
+    if len(token) > TOKEN_MAX:  # the URL allows a slug only: no NUL, nothing odd
+        raise Http404
     invite = get_object_or_404(Invite.objects.select_related("session__owner"), token=token)
     session = invite.session
     own = session.owner_id == request.user.pk
@@ -204,8 +208,13 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
 # --- A seat: one player's own page -------------------------------------------------------------
 
 
+# A token is token_urlsafe(24): 32 of a slug's characters (the URLs take no
+# other), and never longer than the column.
+TOKEN_MAX = 64
+
+
 def _seat(token: str) -> Seat:
-    if not token or len(token) > 64:
+    if not token or len(token) > TOKEN_MAX:
         raise Http404
     return get_object_or_404(Seat.objects.select_related("player", "session"), token=token)
 
@@ -292,43 +301,81 @@ def json_text(value: object) -> str:
 
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     """GET: the seat's page. POST: its entry for the round being entered, kept
-    for the scorer's open form (nothing is saved to the ledger from here)."""
+    for the scorer's open form (nothing is saved to the ledger from here). A
+    seat link sends at most SEAT_SEND_LIMIT a minute (table/limits.py): 429."""
     seat = _seat(token)
     wants_json = request.headers.get("X-Seat-Send") == "1"
-    if request.method == "POST":
-        session = seat.session
-        posted = request.POST.get("position", "")
-        position = _position(session)
-        form = SeatForm(seat.player, session.get_rules(), data=request.POST)
-        if not (posted.isdigit() and len(posted) < 8) or int(posted) != position:
-            form.add_error(
-                "round",
-                _(
-                    "Round %(position)d was saved meanwhile, so this count was not sent. "
-                    "Enter your count for round %(next)d."
-                )
-                % {"position": position - 1, "next": position},
+    if request.method != "POST":
+        return _fresh(render(request, "table/seat.html", _seat_context(seat)))
+    wait = send_wait(seat.token)
+    if wait:
+        return _too_many_sends(request, seat, wait, wants_json)
+    session = seat.session
+    position = _position(session)
+    form = SeatForm(seat.player, session.get_rules(), data=request.POST)
+    try:
+        posted = parse_whole(request.POST.get("position", ""), max_digits=7)
+    except NotANumber:
+        posted = None
+    if posted is None:
+        form.add_error(
+            "round",
+            _("This count does not say which round it is for; reload the page and send it again."),
+        )
+        status = 422
+    elif posted != position:
+        form.add_error(
+            "round",
+            _(
+                "Round %(position)d was saved meanwhile, so this count was not sent. "
+                "Enter your count for round %(next)d."
             )
-            status = 409
-        elif form.is_valid(others=_other_tallies(seat, position)) and form.values is not None:
-            services.send_entry(seat=seat, position=position, values=form.values)
-            said = _("Sent to the scorer for round %(position)d.") % {"position": position}
-            if wants_json:
-                return _fresh(JsonResponse({"ok": True, "message": said, "position": position}))
-            messages.success(request, said)
-            return redirect("seat_page", token=seat.token)
-        else:
-            status = 422
+            % {"position": position - 1, "next": position},
+        )
+        status = 409
+    elif form.is_valid(others=_other_tallies(seat, position)) and form.values is not None:
+        services.send_entry(seat=seat, position=position, values=form.values)
+        said = _("Sent to the scorer for round %(position)d.") % {"position": position}
         if wants_json:
-            errors = {
-                name: [f"{_(name)}: {m}" if name != "round" else m for m in found]
-                for name, found in form.errors.items()
-            }
-            return _fresh(JsonResponse({"ok": False, "errors": errors}, status=status))
-        context = _seat_context(seat, form if status == 422 else None)
-        context["refused"] = form.errors
-        return _fresh(render(request, "table/seat.html", context, status=status))
-    return _fresh(render(request, "table/seat.html", _seat_context(seat)))
+            return _fresh(JsonResponse({"ok": True, "message": said, "position": position}))
+        messages.success(request, said)
+        return redirect("seat_page", token=seat.token)
+    else:
+        status = 422
+    return _refused(request, seat, form, status, wants_json)
+
+
+def _refused(
+    request: HttpRequest, seat: Seat, form: SeatForm, status: int, wants_json: bool
+) -> HttpResponse:
+    if wants_json:
+        errors = {
+            name: [f"{_(name)}: {m}" if name != "round" else m for m in found]
+            for name, found in form.errors.items()
+        }
+        return _fresh(JsonResponse({"ok": False, "errors": errors}, status=status))
+    context = _seat_context(seat, form if status == 422 else None)
+    context["refused"] = form.errors
+    return _fresh(render(request, "table/seat.html", context, status=status))
+
+
+def _too_many_sends(request: HttpRequest, seat: Seat, wait: int, wants_json: bool) -> HttpResponse:
+    """429, nothing read or kept: the seat says why and when to send again."""
+    said = ngettext(
+        "Too many sends from this seat: wait %(seconds)d second and send your count again.",
+        "Too many sends from this seat: wait %(seconds)d seconds and send your count again.",
+        wait,
+    ) % {"seconds": wait}
+    if wants_json:
+        answer = {"ok": False, "errors": {"round": [said]}, "retry_after": wait}
+        response = _fresh(JsonResponse(answer, status=429))
+    else:
+        form = SeatForm(seat.player, seat.session.get_rules(), data=request.POST)
+        form.add_error("round", said)
+        response = _refused(request, seat, form, 422, wants_json=False)
+        response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _seat_etag(request: HttpRequest, token: str) -> str | None:
@@ -389,9 +436,13 @@ def _feed_position(request: HttpRequest, session_id: int) -> int:
     raw = request.GET.get("position", "")
     if not raw:
         return Round.objects.filter(session_id=session_id).count() + 1
-    if not raw.isdigit() or len(raw) > 6:
+    try:
+        position = parse_whole(raw, max_digits=6)  # the one parser: "²" is no number
+    except NotANumber:
+        raise Http404 from None
+    if position < 1:
         raise Http404
-    return int(raw)
+    return position
 
 
 def _feed_etag(request: HttpRequest, session_id: int) -> str | None:

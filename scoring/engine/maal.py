@@ -1022,14 +1022,31 @@ def check_round_tallies(tallies: Mapping[str, Tally]) -> None:
     held = {player: _copies_held(tally) for player, tally in tallies.items()}
     for card, in_play in ROUND_COPIES:
         holders = {player: counts[card] for player, counts in held.items() if counts[card]}
-        count = sum(holders.values())
-        if count > in_play:
-            raise MaalError(
-                message(
-                    gettext_noop("%(count)s %(kind)s held by %(players)s: only %(max)s in play"),
-                    count=count,
-                    kind=message(card),
-                    players=", ".join(f"{player} {n}" for player, n in holders.items()),
-                    max=in_play,
-                )
-            )
+        if sum(holders.values()) > in_play:
+            raise MaalError(_too_many_held(card, in_play, holders))
+
+
+def check_added_tally(others: Mapping[str, Tally], player: str, tally: Tally) -> None:
+    """Refuse `player`'s tally for what it adds to the others' of the same round
+    (each seat sends its own): a card it holds more of than exist, or one the
+    others hold no more of than exist and with it would. A card the others hold
+    too many of already is one of theirs to count again: it never blocks this
+    one, which may be the true count."""
+    mine = _copies_held(tally)
+    held = {name: _copies_held(t) for name, t in others.items() if name != player}
+    for card, in_play in ROUND_COPIES:
+        before = sum(counts[card] for counts in held.values())
+        if mine[card] > in_play or before <= in_play < before + mine[card]:
+            holders = {name: counts[card] for name, counts in held.items() if counts[card]}
+            holders[player] = mine[card]
+            raise MaalError(_too_many_held(card, in_play, holders))
+
+
+def _too_many_held(card: str, in_play: int, holders: Mapping[str, int]) -> Message:
+    return message(
+        gettext_noop("%(count)s %(kind)s held by %(players)s: only %(max)s in play"),
+        count=sum(holders.values()),
+        kind=message(card),
+        players=", ".join(f"{player} {n}" for player, n in holders.items()),
+        max=in_play,
+    )

@@ -29,10 +29,10 @@ from ..engine import (
     settle_round,
 )
 from ..engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
-from ..engine.numbers import NotANumber, TooManyDigits, parse_whole
-from ..engine.settlement import MAX_POINTS, Status, WinType, round_problems
+from ..engine.settlement import Status, WinType, round_problems
 from ..models import Player
 from ..words.i18n import translate
+from .points import read_points
 
 ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
 POSTED_PLAYS = re.compile(r"p-([0-9]+)-plays")
@@ -191,36 +191,9 @@ class RoundForm:
         )
 
     def _points(self, row: PlayerRow, name: str) -> int | None:
-        raw = getattr(row, name)
-        if raw == "":
-            return 0
-        try:
-            value = parse_whole(raw, devanagari=True)  # a Nepali keyboard's digits count too
-        except TooManyDigits:
-            row.add_error(
-                name,
-                str(
-                    _("%(count)s digits is more than %(max)s points; check the number")
-                    % {"count": f"{len(raw):,}", "max": f"{MAX_POINTS:,}"}
-                ),
-            )
-            return None
-        except NotANumber:
-            shown = raw if len(raw) <= 20 else raw[:20] + "…"
-            row.add_error(name, str(_("must be a whole number, got %(value)r") % {"value": shown}))
-            return None
-        if value < 0:
-            row.add_error(name, str(_("must not be negative, got %(value)d") % {"value": value}))
-            return None
-        if value > MAX_POINTS:
-            row.add_error(
-                name,
-                str(
-                    _("%(value)d is more than %(max)s points; check the number")
-                    % {"value": value, "max": f"{MAX_POINTS:,}"}
-                ),
-            )
-            return None
+        value, problem = read_points(getattr(row, name))
+        if problem is not None:
+            row.add_error(name, problem)
         return value
 
     def is_valid(self) -> bool:

@@ -67,6 +67,22 @@ function showErrors(errors) {
 }
 
 var sending = false;
+// Too many sends (429): nothing goes before this time, and the count is kept
+// to go by itself then.
+var heldUntil = 0;
+var heldErrors = null;
+
+function hold(seconds, errors, fields) {
+  heldUntil = Date.now() + seconds * 1000;
+  heldErrors = errors;
+  keep(fields);
+  showErrors(errors);
+  setTimeout(sendKept, seconds * 1000 + 100);
+}
+
+function held() {
+  return Date.now() < heldUntil;
+}
 
 function send(fields) {
   if (sending) return Promise.resolve();
@@ -99,6 +115,11 @@ function send(fields) {
         return;
       }
       return response.json().then(function (answer) {
+        if (response.status === 429) {
+          var seconds = Number(response.headers.get("Retry-After")) || answer.retry_after || 60;
+          hold(seconds, answer.errors, fields);
+          return;
+        }
         forget(); // answered: sent, or refused with the reason shown
         say("seat-offline", "");
         if (answer.ok) {
@@ -126,6 +147,11 @@ document.addEventListener("submit", function (event) {
   if (event.target !== el) return;
   event.preventDefault();
   var fields = fieldsOf(el);
+  if (held()) {
+    keep(fields);
+    showErrors(heldErrors);
+    return;
+  }
   if (!navigator.onLine) {
     keep(fields);
     say("seat-offline", strings.dataset.offline);
@@ -135,6 +161,7 @@ document.addEventListener("submit", function (event) {
 });
 
 function sendKept() {
+  if (held()) return;
   var fields = kept();
   if (fields && navigator.onLine) send(fields);
 }

@@ -675,3 +675,58 @@ def test_copies_in_play_across_a_rounds_players():
         with pytest.raises(MaalError) as error:
             check_round_tallies(tallies)
         assert str(error.value) == text
+
+
+def test_a_seats_tally_is_refused_only_for_what_it_adds():
+    from scoring.engine.maal import check_added_tally
+
+    check_added_tally({"Dai": Tally(tiplu=1)}, "Aama", Tally(marriages=1))
+    with pytest.raises(MaalError) as error:
+        check_added_tally({"Dai": Tally(tiplu=1), "Didi": Tally(tiplu=1)}, "Aama", Tally(tiplu=1))
+    assert str(error.value) == "3 tiplu held by Dai 1, Didi 1, Aama 1: only 2 in play"
+    # The others hold too many already: one of them is wrong, not this one.
+    check_added_tally({"Dai": Tally(tiplu=2), "Didi": Tally(tiplu=1)}, "Aama", Tally(tiplu=1))
+    # A tally of more than exist is refused whatever the others hold.
+    with pytest.raises(MaalError) as error:
+        check_added_tally({"Dai": Tally(tiplu=2), "Didi": Tally(tiplu=1)}, "Aama", Tally(tiplu=3))
+    assert str(error.value) == "6 tiplu held by Dai 2, Didi 1, Aama 3: only 2 in play"
+    # Its own earlier tally is not among the others.
+    check_added_tally({"Aama": Tally(tiplu=2)}, "Aama", Tally(tiplu=2))
+
+
+tally_strategy = st.builds(
+    Tally,
+    tiplu=st.integers(0, 3),
+    poplu=st.integers(0, 3),
+    marriages=st.integers(0, 2),
+    alter=st.integers(0, 3),
+    master_card=st.integers(0, 1),
+)
+
+
+@given(
+    others=st.dictionaries(st.sampled_from(["Dai", "Didi", "Buwa"]), tally_strategy, max_size=3),
+    mine=tally_strategy,
+)
+def test_a_seats_tally_blocks_no_true_count_and_lets_no_overcount_in(others, mine):
+    """Refused exactly when the others fit and with it would not, or when it
+    alone holds more than exist; so of a round's seats sending one by one,
+    those accepted together are possible whenever the first ones were."""
+    from scoring.engine.maal import check_added_tally, check_round_tallies
+
+    def fits(tallies) -> bool:
+        try:
+            check_round_tallies(tallies)
+        except MaalError:
+            return False
+        return True
+
+    try:
+        check_added_tally(others, "Aama", mine)
+        accepted = True
+    except MaalError:
+        accepted = False
+    if fits(others):
+        assert accepted == fits({**others, "Aama": mine})
+    elif not fits({"Aama": mine}):
+        assert not accepted

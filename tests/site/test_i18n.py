@@ -473,6 +473,10 @@ def maal_error_cases() -> list[tuple[str, object]]:
             "copies in the round",
             lambda: m.check_round_tallies({"A": m.Tally(tiplu=2), "B": m.Tally(marriages=1)}),
         ),
+        (
+            "copies a seat adds",
+            lambda: m.check_added_tally({"A": m.Tally(tiplu=2)}, "B", m.Tally(marriages=1)),
+        ),
     ]
 
 

@@ -398,6 +398,117 @@ def test_the_seats_maal_calculator_counts_through_the_seat(session, seats):
     assert 'data-maal="3"' in answer.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("²", "maal: must be a whole number, got '²'"),
+        ("٣", "maal: must be a whole number, got '٣'"),
+        ("1_000", "maal: must be a whole number, got '1_000'"),
+        ("9" * 5000, "maal: 5,000 digits is more than 10,000 points; check the number"),
+    ],
+)
+def test_a_seats_numbers_are_read_by_the_round_forms_parser(session, seats, typed, message):
+    answer = _send(seats["Aama"], maal=typed)
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == {"maal": [message]}
+    # A Nepali keyboard's digits are the number they show, as on the round form.
+    assert _send(seats["Aama"], maal="५").status_code == 200
+    assert SeatEntry.objects.get().maal == 5
+
+
+@pytest.mark.parametrize("position", ["²", "٣", "1_0", "9" * 5000, ""])
+def test_a_seats_round_that_is_no_number_is_refused_not_a_500(session, seats, position):
+    seat = seats["Aama"]
+    answer = Client().post(
+        _seat_url(seat),
+        {"position": position, f"p-{seat.player_id}-maal": "3"},
+        headers={"X-Seat-Send": "1"},
+    )
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == {
+        "round": [
+            "This count does not say which round it is for; reload the page and send it again."
+        ]
+    }
+    page = Client().post(_seat_url(seat), {"position": position})
+    assert page.status_code == 422
+    assert "This count does not say which round it is for" in page.content.decode()
+    assert not SeatEntry.objects.exists()
+
+
+@pytest.mark.parametrize("position", ["²", "٣", "1_0", "9" * 5000, "0", "-1"])
+def test_the_seat_feeds_round_that_is_no_number_is_a_404(logged_in, session, position):
+    feed = logged_in.get(reverse("seat_feed", args=[session.pk]), {"position": position})
+    assert feed.status_code == 404
+
+
+def test_a_seat_sends_at_most_thirty_a_minute(session, seats, monkeypatch):
+    now = [1_800_000_000.0]
+    monkeypatch.setattr("accounts.ratelimit.time.time", lambda: now[0])
+    aama, buwa = seats["Aama"], seats["Buwa"]
+    answers = [_send(aama, maal=str(n % 10)).status_code for n in range(30)]
+    assert answers == [200] * 30
+    refused = _send(aama, maal="7")
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "60"
+    assert refused.json() == {
+        "ok": False,
+        "errors": {
+            "round": ["Too many sends from this seat: wait 60 seconds and send your count again."]
+        },
+        "retry_after": 60,
+    }
+    assert SeatEntry.objects.get(player=aama.player).maal == 9  # the 30th, not the 31st
+    # The page without its script says so too, in the form.
+    page = Client().post(_seat_url(aama), {"position": "1", f"p-{aama.player_id}-maal": "7"})
+    assert page.status_code == 429 and page["Retry-After"] == "60"
+    assert "Too many sends from this seat: wait 60 seconds" in page.content.decode()
+    # Another seat is its own count; and a minute later this one sends again.
+    assert _send(buwa, maal="2").status_code == 200
+    now[0] += 61
+    assert _send(aama, maal="7").status_code == 200
+    assert SeatEntry.objects.get(player=aama.player).maal == 7
+
+
+def test_another_seats_impossible_tally_blocks_only_that_seat(session, seats):
+    one, two = json.dumps({"tiplu": 1}), json.dumps({"tiplu": 2})
+    # Two seats sent at the same moment: each alone possible, together three
+    # tiplu where two are in play. Which one is wrong the server cannot tell.
+    for name, tally, maal in (("Aama", {"tiplu": 2}, 7), ("Buwa", {"tiplu": 1}, 3)):
+        SeatEntry.objects.create(
+            session=session,
+            player=seats[name].player,
+            position=1,
+            maal=maal,
+            maal_tally=tally,
+            tiplu="QH",
+        )
+    # Didi's true count (no tiplu, one poplu) is not theirs to answer for.
+    poplu = json.dumps({"poplu": 1})
+    assert _send(seats["Didi"], maal="2", maal_tally=poplu, tiplu="QH").status_code == 200
+    # Nor is a tiplu she adds to a card already over: the scorer's form checks them all.
+    assert _send(seats["Didi"], maal="3", maal_tally=one, tiplu="QH").status_code == 200
+    # A seat that sends again is checked against the others: Aama's two are
+    # one too many beside Buwa's and Didi's, and say so.
+    refused = _send(seats["Aama"], maal="7", maal_tally=two, tiplu="QH")
+    assert refused.status_code == 422
+    assert refused.json()["errors"]["maal"] == [
+        "maal: 4 tiplu held by Buwa 1, Didi 1, Aama 2: only 2 in play"
+    ]
+
+
+def test_a_revoked_seats_count_leaves_the_scorers_feed(logged_in, session, seats):
+    assert _send(seats["Aama"], maal="5").status_code == 200
+    assert _send(seats["Buwa"], maal="2").status_code == 200
+    url = reverse("seat_feed", args=[session.pk]) + "?position=1"
+    before = logged_in.get(url)
+    assert [e["name"] for e in before.json()["entries"]] == ["Aama", "Buwa"]
+    logged_in.post(reverse("seat_revoke", args=[session.pk, seats["Aama"].pk]))
+    after = logged_in.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert [e["name"] for e in after.json()["entries"]] == ["Buwa"]
+
+
 def test_seat_links_prints_name_tab_url(session):
     out = StringIO()
     call_command("seat_links", str(session.pk), "--base", "http://192.168.1.20:8000", stdout=out)
