@@ -136,6 +136,27 @@ def test_a_co_scorers_session_page_shows_rounds_not_the_owners_links(co_client, 
         assert reverse(owner_only, args=[session.pk]) not in page
 
 
+def test_no_link_on_a_co_scorers_pages_leads_to_a_404(co_client, session):
+    co_client.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    round_ = Round.objects.get()
+    pages = [
+        reverse("session_detail", args=[session.pk]),
+        reverse("round_detail", args=[session.pk, round_.pk]),
+        reverse("round_new", args=[session.pk]),
+        reverse("session_changes", args=[session.pk]),
+    ]
+    checked = set()
+    for page in pages:
+        html = co_client.get(page).content.decode()
+        for link in re.findall(r'href="(/[^"#?]*)', html):
+            if link.startswith("/static/") or link in checked:
+                continue
+            checked.add(link)
+            assert co_client.get(link).status_code != 404, (page, link)
+    assert reverse("settle_up", args=[session.pk]) not in checked  # the owner's money
+    assert reverse("round_new", args=[session.pk]) in checked
+
+
 @pytest.mark.parametrize(
     "name",
     [
