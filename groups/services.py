@@ -29,6 +29,45 @@ class PaymentConflict(GroupError):
     pass
 
 
+# One order for the locks of every write that touches a group: the sessions of
+# its evenings (by id: a round's save holds its session while its entries point
+# at the players), then the group, then its members and payments. Two writes
+# racing on the same rows then wait for each other instead of deadlocking.
+
+
+def _lock_group(group_id: int) -> Group:
+    """The group's row, locked until the commit: GroupError if deleted meanwhile."""
+    group = Group.objects.select_for_update(no_key=True).filter(pk=group_id).first()
+    if group is None:
+        raise GroupError(_("This group was deleted meanwhile."))
+    return group
+
+
+def _lock_evenings(group_id: int) -> list[int]:
+    """The sessions of the group's evenings, locked in order (before the group)."""
+    ids = list(
+        Evening.objects.filter(group_id=group_id)
+        .order_by("session_id")
+        .values_list("session_id", flat=True)
+    )
+    list(
+        GameSession.objects.select_for_update(no_key=True)
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return ids
+
+
+def _member_now(member: Member, group_id: int) -> Member:
+    """`member` as it is now (the group locked): GroupError naming them if they
+    left the group meanwhile."""
+    found = Member.objects.filter(pk=member.pk, group_id=group_id).first()
+    if found is None:
+        raise GroupError(_("%(name)s is no longer a member of this group.") % {"name": member.name})
+    return found
+
+
 # --- groups and members -------------------------------------------------------
 
 
@@ -42,6 +81,7 @@ def create_group(
         user=owner,
         key=save_key,
         replay=lambda saved: saved_group(saved, owner=owner),
+        kind="group",
     )
 
 
@@ -62,12 +102,13 @@ def add_member(*, group: Group, name: str, user=None, save_key: str | None = Non
         user=user,
         key=save_key,
         replay=lambda saved: saved_member(saved, group=group),
+        kind="member",
     )
 
 
 @transaction.atomic
 def _add_member(*, group: Group, name: str, user, save_key: str | None) -> Member:
-    Group.objects.select_for_update().get(pk=group.pk)
+    _lock_group(group.pk)
     top = Member.objects.filter(group=group).aggregate(top=Max("position"))["top"]
     member = Member.objects.create(group=group, name=name, position=(top or 0) + 1)
     remember_save(user=user, key=save_key, kind="member", object_pk=member.pk)
@@ -77,11 +118,14 @@ def _add_member(*, group: Group, name: str, user, save_key: str | None) -> Membe
 @transaction.atomic
 def rename_member(*, member: Member, name: str) -> None:
     """A new name for the member, in every evening of the group at once (each
-    evening's player of the member's key takes it)."""
-    old_key = member.name_key
+    evening's player of the member's key takes it). GroupError if the member
+    left the group meanwhile."""
+    sessions = _lock_evenings(member.group_id)
+    _lock_group(member.group_id)
+    now = _member_now(member, member.group_id)
+    old_key = now.name_key
     member.name = name
     member.save(update_fields=["name"])
-    sessions = Evening.objects.filter(group_id=member.group_id).values("session_id")
     for player in Player.objects.filter(session_id__in=sessions, name_key=old_key):
         player.name = name
         player.save(update_fields=["name"])
@@ -89,7 +133,7 @@ def rename_member(*, member: Member, name: str) -> None:
 
 @transaction.atomic
 def remove_member(*, member: Member) -> None:
-    Group.objects.select_for_update().get(pk=member.group_id)
+    _lock_group(member.group_id)
     problem = removal_problem(member)
     if problem:
         raise GroupError(problem)
@@ -99,6 +143,7 @@ def remove_member(*, member: Member) -> None:
 @transaction.atomic
 def delete_group(*, group: Group) -> None:
     """The group and its payments; its evenings stay, as sessions of no group."""
+    _lock_group(group.pk)
     Payment.objects.filter(group=group).delete()
     group.delete()
 
@@ -109,7 +154,8 @@ def delete_group(*, group: Group) -> None:
 @transaction.atomic
 def add_evening(*, group: Group, session: GameSession) -> Evening:
     """The session joins the group; its players who are not members yet become members."""
-    Group.objects.select_for_update().get(pk=group.pk)
+    GameSession.objects.select_for_update(no_key=True).filter(pk=session.pk).first()
+    _lock_group(group.pk)
     if session.currency != group.currency:
         raise GroupError(
             _("%(session)s is in %(currency)s, not the group's %(group_currency)s")
@@ -156,10 +202,13 @@ def payment_snapshot(payment: Payment) -> dict[str, Any]:
 
 
 def _check_members(group: Group, payer: Member, payee: Member) -> None:
+    """Called with the group locked: a member removed meanwhile is named."""
     if payer.group_id != group.pk or payee.group_id != group.pk:
         raise GroupError(_("both must be members of the group"))
     if payer.pk == payee.pk:
         raise GroupError(_("%(name)s cannot pay themselves") % {"name": payer.name})
+    _member_now(payer, group.pk)
+    _member_now(payee, group.pk)
 
 
 def record_payment(
@@ -191,6 +240,7 @@ def record_payment(
         user=user,
         key=save_key,
         replay=lambda saved: saved_payment(saved, group=group),
+        kind="payment",
     )
 
 
@@ -198,6 +248,7 @@ def record_payment(
 def _record_payment(
     *, group, payer, payee, amount, paid_on, method, note, user, save_key
 ) -> Payment:
+    _lock_group(group.pk)
     _check_members(group, payer, payee)
     payment = Payment.objects.create(
         group=group,
@@ -234,6 +285,7 @@ def edit_payment(
     note: str,
     user=None,
 ) -> Payment:
+    _lock_group(payment.group_id)
     locked = (
         Payment.objects.select_for_update()
         .select_related("payer", "payee")
@@ -263,6 +315,7 @@ def edit_payment(
 
 @transaction.atomic
 def delete_payment(*, payment: Payment, user=None) -> None:
+    _lock_group(payment.group_id)
     locked = (
         Payment.objects.select_for_update()
         .select_related("payer", "payee")
@@ -286,6 +339,7 @@ def delete_payment(*, payment: Payment, user=None) -> None:
 @transaction.atomic
 def restore_payment(*, change: PaymentChange, user=None) -> Payment:
     """A deleted payment back from the audit trail, with its old id."""
+    _lock_group(change.group_id)
     change = PaymentChange.objects.select_for_update().get(pk=change.pk)
     if change.action != "delete" or not change.before:
         raise GroupError(_("Only a deleted payment can be restored."))
@@ -331,6 +385,7 @@ def import_group(*, doc: GroupDoc, owner=None, save_key: str | None = None) -> G
         user=owner,
         key=save_key,
         replay=lambda saved: saved_group(saved, owner=owner),
+        kind="groupfile",
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -20,7 +20,7 @@ from scoring.forms import refused_status
 from scoring.forms.rules import preset_options
 from scoring.forms.sessions import SessionForm
 from scoring.models import SavedKey
-from scoring.selectors.saves import AlreadySaved, earlier_save, posted_save_key
+from scoring.selectors.saves import AlreadySaved, posted_save_key, repeated_save
 from scoring.services import create_session
 from scoring.web.pagecache import render_page
 from scoring.web.uploads import too_large
@@ -44,9 +44,10 @@ EVENINGS_SHOWN = 10
 
 
 def _earlier(request: HttpRequest, kind: str) -> SavedKey | None:
-    """What the reader saved before under the POST's one-time key, if it was
-    this kind of save: a repeat of that save answers with it."""
-    return earlier_save(request.user, posted_save_key(request), kind=kind)
+    """What the reader saved before under the POST's one-time key: a repeat of
+    that save answers with it. A key kept with another kind of save is refused
+    (400, scoring/selectors/saves.py) before anything is read or saved."""
+    return repeated_save(request, kind=kind)
 
 
 def _saved_once(request: HttpRequest, save: Callable[[], HttpResponse], gone: str) -> HttpResponse:
@@ -189,13 +190,24 @@ def member_edit(request: HttpRequest, group_id: int, member_id: int) -> HttpResp
     )
     if request.method == "POST" and form.is_valid():
         old = member.name
-        services.rename_member(member=member, name=form.cleaned_data["name"])
-        messages.success(
-            request,
-            _("%(old)s is now %(new)s, in every evening of the group.")
-            % {"old": old, "new": member.name},
-        )
-        return redirect("group_members", group_id=group.pk)
+        try:
+            services.rename_member(member=member, name=form.cleaned_data["name"])
+        except services.GroupError as error:  # removed by another phone a moment ago
+            member.name = old
+            form.add_error(None, str(error))
+        except IntegrityError:  # the same name saved by another phone a moment ago
+            member.name = old
+            form.add_error(
+                "name",
+                _("%(name)s is a member already") % {"name": form.cleaned_data["name"]},
+            )
+        else:
+            messages.success(
+                request,
+                _("%(old)s is now %(new)s, in every evening of the group.")
+                % {"old": old, "new": member.name},
+            )
+            return redirect("group_members", group_id=group.pk)
     return render(
         request,
         "groups/member_edit.html",

@@ -3,7 +3,14 @@ including what a one-time key saved before (`selectors/saves.py`), live in
 `scoring/selectors/`."""
 
 from .files import save_document
-from .players import PlayerNotRemoved, add_player, move_player, remove_player, rename_player
+from .players import (
+    PlayerGone,
+    PlayerNotRemoved,
+    add_player,
+    move_player,
+    remove_player,
+    rename_player,
+)
 from .rounds import (
     RestoreError,
     RoundConflict,
@@ -17,6 +24,7 @@ from .sessions import create_session, delete_session, edit_session
 from .sharing import create_share_link, revoke_share_link
 
 __all__ = [
+    "PlayerGone",
     "PlayerNotRemoved",
     "RestoreError",
     "RoundConflict",

@@ -21,6 +21,10 @@ class PlayerNotAdded(Exception):
     """The session is full; the message names the limit."""
 
 
+class PlayerGone(Exception):
+    """The player was removed meanwhile; the message names them."""
+
+
 def add_player(
     *, session: GameSession, name: str, user=None, save_key: str | None = None
 ) -> Player:
@@ -41,7 +45,7 @@ def add_player(
 def _add_player(*, session: GameSession, name: str, user, save_key: str | None) -> Player:
     # The form counted the players before this transaction: two phones adding at
     # once both passed it. Counted again with the session locked, one waits.
-    GameSession.objects.select_for_update().get(pk=session.pk)
+    GameSession.objects.select_for_update(no_key=True).get(pk=session.pk)
     seated = Player.objects.filter(session_id=session.pk).aggregate(
         count=Count("pk"), top=Max("position")
     )
@@ -59,7 +63,7 @@ def _add_player(*, session: GameSession, name: str, user, save_key: str | None) 
 def move_player(*, player: Player, earlier: bool) -> None:
     """Move a player one seat earlier or later in the seat order (which decides
     who deals each round), swapping with the neighbour."""
-    session = GameSession.objects.select_for_update().get(pk=player.session_id)
+    session = GameSession.objects.select_for_update(no_key=True).get(pk=player.session_id)
     seats = list(session.players.order_by("position", "id"))
     index = next(i for i, p in enumerate(seats) if p.pk == player.pk)
     other = index - 1 if earlier else index + 1
@@ -74,7 +78,15 @@ def move_player(*, player: Player, earlier: bool) -> None:
 
 @transaction.atomic
 def rename_player(*, player: Player, name: str) -> None:
-    """IntegrityError if another player of the session took the name meanwhile."""
+    """IntegrityError if another player of the session took the name meanwhile;
+    PlayerGone if the player was removed meanwhile."""
+    # The session first, as every write to its rows takes it (a round's save
+    # holds it while its entries point at the players): never a deadlock.
+    GameSession.objects.select_for_update(no_key=True).filter(pk=player.session_id).first()
+    if not Player.objects.filter(pk=player.pk).exists():
+        raise PlayerGone(
+            _("%(name)s was removed from this session meanwhile") % {"name": player.name}
+        )
     player.name = name
     player.save(update_fields=["name"])
 
@@ -84,7 +96,7 @@ def remove_player(*, player: Player) -> None:
     """PlayerNotRemoved if they have played a round or the session would be too small."""
     # Lock the session: a round saved at this moment waits, then finds the
     # player gone (or we find the round and refuse).
-    GameSession.objects.select_for_update().get(pk=player.session_id)
+    GameSession.objects.select_for_update(no_key=True).get(pk=player.session_id)
     problem = removal_problem(player)
     if problem is not None:
         raise PlayerNotRemoved(problem)

@@ -58,6 +58,20 @@ def check_room(round_count: int) -> None:
         raise RoundError(message(TOO_MANY_ROUNDS, max=f"{MAX_ROUNDS:,}"))
 
 
+SESSION_GONE = gettext_noop("this session was deleted meanwhile, so nothing was saved")
+
+
+def _locked_session(session_id: int) -> GameSession:
+    """The session's row, locked until the commit: the first lock of every write
+    to a session's rows (then its players, then its rounds), so two writes
+    racing wait for each other instead of deadlocking. RoundError if the
+    session was deleted meanwhile."""
+    session = GameSession.objects.select_for_update(no_key=True).filter(pk=session_id).first()
+    if session is None:
+        raise RoundError(message(SESSION_GONE))
+    return session
+
+
 class RoundConflict(RoundError):
     """The round changed (or went) after the edit form was opened."""
 
@@ -366,7 +380,7 @@ def _add_round(
         # is locked until the commit.
         locked, by_name = session, {p.name: p for p in players}
     else:
-        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        locked = _locked_session(session.pk)
         by_name = _players_now(locked, round_input, read=players)
     rules = locked.get_rules()
     so_far = claimed or _rounds_so_far(locked)
@@ -452,7 +466,7 @@ def replace_round(
     changed since it was prepared."""
     if isinstance(given, PreparedRound):
         tiplu, tallies = given.tiplu, given.tallies
-    session = GameSession.objects.select_for_update().get(pk=round_.session_id)
+    session = _locked_session(round_.session_id)
     prepared, round_input = _prepared(given, session.updated_at)
     try:
         current = Round.objects.select_for_update().get(pk=round_.pk, session=session)
@@ -517,7 +531,10 @@ def delete_round(round_: Round, *, user=None, action: str = "delete") -> None:
     """Delete a round (action "undo" when it is the undo of the last round); the
     audit trail keeps it, so restore_round can bring it back."""
     session_id = round_.session_id
-    session = GameSession.objects.select_for_update().get(pk=session_id)  # one writer at a time
+    # One writer at a time.
+    session = GameSession.objects.select_for_update(no_key=True).filter(pk=session_id).first()
+    if session is None:
+        return  # deleted with its session by someone else: nothing left to do
     round_pk = round_.pk
     try:
         before = _fresh_snapshot(round_pk)
@@ -537,7 +554,10 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
     """Bring back a deleted round from its audit snapshot, with its old id. It
     returns to its old place (number) if that is still free, else it becomes the
     last round. Its nets are settled again under the session's current rules."""
-    session = GameSession.objects.select_for_update().get(pk=change.session_id)
+    try:
+        session = _locked_session(change.session_id)
+    except RoundError as error:
+        raise RestoreError(error.msg) from None
     change = RoundChange.objects.select_for_update().get(pk=change.pk)
     if change.action not in ("delete", "undo") or not change.before:
         raise RestoreError("Only a deleted round can be restored.")

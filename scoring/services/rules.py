@@ -15,7 +15,7 @@ def recompute_session(*, session: GameSession, rules: Rules, user=None) -> None:
     """Change a session's rules and settle every saved round again under them.
     Refused whole (RoundError) if any round is impossible under the new rules.
     Each round whose nets change gets a "rules" entry in the audit trail."""
-    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    session = GameSession.objects.select_for_update(no_key=True).get(pk=session.pk)
     # Refuse before writing anything.
     settle_session([r.to_input(marked=True) for r in rounds_with_entries(session)], rules)
     session.rules = rules.to_options()

@@ -64,19 +64,18 @@ def once[T](
     user,
     key: str | None,
     replay: Callable[[SavedKey], T],
-    kind: str | None = None,
+    kind: str,
     session_id: int | None = None,
 ) -> T:
     """`save()`, or, when the same key was saved meanwhile (a repeat sent at the
     same moment, which waited for the first one's commit), `replay` of that save
-    if it was the same `kind` of save (`same_save`), else SaveKeyRefused. Every
-    caller names its kind; without one, `replay` alone judges the earlier save."""
+    if it was the same `kind` of save (in session `session_id`, `same_save`),
+    else SaveKeyRefused: a key kept with another save is never replayed as this
+    one."""
     try:
         return save()
     except IntegrityError:
         earlier = earlier_save(user, key)
         if earlier is None:
             raise  # not the key: another unique constraint
-        if kind is not None:
-            earlier = same_save(earlier, kind=kind, session_id=session_id)
-        return replay(earlier)
+        return replay(same_save(earlier, kind=kind, session_id=session_id))

@@ -91,6 +91,11 @@ def edit_session(
     session.save(update_fields=["name", "played_on", "currency", "stake_per_point"])
 
 
+@transaction.atomic
 def delete_session(*, session: GameSession) -> None:
-    # Players are RESTRICTed by their rounds, which cascade from the session too.
+    # The session's row first, as every write to its rows takes it: a round
+    # saved at this moment finishes first (or waits and finds it gone), never
+    # a deadlock over the players both touch. Players are RESTRICTed by their
+    # rounds, which cascade from the session too.
+    GameSession.objects.select_for_update().filter(pk=session.pk).first()
     session.delete()

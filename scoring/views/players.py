@@ -84,6 +84,9 @@ def player_edit(request: HttpRequest, session_id: int, player_id: int) -> HttpRe
         except IntegrityError:  # the same name saved by another phone a moment ago
             player.name = old
             form.add_error("name", _("%(name)s already plays in this session") % {"name": new})
+        except services.PlayerGone as gone:  # removed by another phone a moment ago
+            context = {"problem": str(gone), "session_id": session.pk}
+            return render(request, "scoring/refused.html", context, status=409)
         else:
             messages.success(
                 request, _("%(old)s is now called %(new)s.") % {"old": old, "new": new}

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 from django.contrib.auth.models import AnonymousUser
-from django.db import InterfaceError, OperationalError
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
@@ -45,6 +45,9 @@ def private_when_logged_in(
 # Redis (REDIS_URL) likewise: reads fall back to the database (accounts/cache.py),
 # but logging in and out need it.
 OUTAGE = (OperationalError, InterfaceError, RedisError)
+# PostgreSQL's deadlock_detected and serialization_failure: a transaction undone
+# whole, to be tried again (SQLite takes its write lock at BEGIN: none there).
+RETRIED = ("40P01", "40001")
 RETRY_AFTER_SECONDS = 5
 
 logger = logging.getLogger("scoring.outage")
@@ -72,9 +75,18 @@ def outage_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def deadlocked(error: BaseException) -> bool:
+    """A write the database chose to undo to break a deadlock (or, in a
+    snapshot, a serialization failure): nothing of it was kept."""
+    cause = error.__cause__
+    return isinstance(error, OperationalError) and getattr(cause, "sqlstate", None) in RETRIED
+
+
 class Refusals:
-    """Two answers for an exception a view raises, instead of the 500 page:
-    a database that did not answer (503, try again), and a one-time key that
+    """Three answers for an exception a view raises, instead of the 500 page:
+    a deadlock is tried once more (the writes take their locks in one order,
+    CONTRIBUTING, so this is a last guard: a race never answers 5xx); a
+    database that did not answer (503, try again), and a one-time key that
     cannot be used (400, scoring/services/savekeys.py). A database error outside a view
     (a middleware's query) reaches the 500 handler, which answers the same
     503 (scoring/views/errors.py)."""
@@ -85,7 +97,32 @@ class Refusals:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
+    def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
+        # The transactions open as the view starts (none, but in a test): the
+        # view's own are all undone when it raises with as many open.
+        request._atomic_depth = len(connections[DEFAULT_DB_ALIAS].atomic_blocks)  # type: ignore[attr-defined]
+
+    def _again(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """The view once more: its transaction was undone whole, so nothing of
+        the first try is kept, and a one-time key still answers a repeat."""
+        connection = connections[DEFAULT_DB_ALIAS]
+        match = request.resolver_match
+        depth = getattr(request, "_atomic_depth", None)
+        if match is None or depth != len(connection.atomic_blocks) or connection.needs_rollback:
+            return None  # inside a transaction still open: not ours to try again
+        request._tried_again = True  # type: ignore[attr-defined]
+        logger.warning("deadlock, tried once more: %s", exception)
+        try:
+            return match.func(request, *match.args, **match.kwargs)
+        except Exception as again:
+            answer = self.process_exception(request, again)
+            if answer is None:
+                raise
+            return answer
+
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if deadlocked(exception) and not getattr(request, "_tried_again", False):
+            return self._again(request, exception)
         if isinstance(exception, OUTAGE):
             logger.warning("database unavailable: %s", exception)
             return outage_page(request)
