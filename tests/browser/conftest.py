@@ -17,7 +17,9 @@ import pytest
 # calls under a running loop unless told the code is in fact synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/lib/chromium/chromium"
+# Debian's Chromium by default; CHROMIUM=path runs the suite on another (make
+# test-browsers CHROMIUM=path), e.g. an older one unpacked beside it.
+CHROMIUM = os.environ.get("CHROMIUM") or "/usr/lib/chromium/chromium"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
