@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run lan test setup lint format demo system-deps test-postgres bench soak clean
+.PHONY: run lan test setup lint format demo system-deps test-postgres test-browsers bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,14 @@ SEED ?= default
 test: system-deps lint
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -p randomly --randomly-seed=$(SEED) -m "not twohost"
 	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres scripts/with-redis $(BIN)/pytest -m "not browser"
+
+# The browser tests alone, in random order, on another Chromium than Debian's:
+# make test-browsers CHROMIUM=/path/to/chromium (an older one unpacked beside
+# it, say; FONTCONFIG_FILE=... picks the fonts it shows). Without CHROMIUM, on
+# the one apt installed. tests/browser/conftest.py reads the path.
+CHROMIUM ?=
+test-browsers: setup system-deps
+	CHROMIUM=$(CHROMIUM) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -p randomly --randomly-seed=$(SEED) -m browser
 
 test-postgres: setup system-deps
 	DJANGO_ALLOW_ASYNC_UNSAFE=true scripts/with-postgres scripts/with-redis $(BIN)/pytest
