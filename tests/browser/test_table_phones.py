@@ -150,3 +150,27 @@ def test_a_seat_without_network_keeps_the_count_and_sends_it_later(new_page, liv
     expect(phone.locator("#seat-offline")).to_be_hidden()
     entry = SeatEntry.objects.get()
     assert (entry.player_id, entry.maal, entry.position) == (seat.player_id, 9, 1)
+
+
+def test_a_seat_sending_too_often_is_told_to_wait_and_sends_by_itself(
+    new_page, live_server, owner, settings
+):
+    settings.SEAT_SEND_LIMIT, settings.SEAT_SEND_WINDOW = 2, 3  # 30 a minute, made quick
+    session = make_session(owner)
+    seat = table_services.make_seats(session=session)[0]
+    phone = new_page(**TOUCH_PHONE)
+    phone.goto(seat_url(live_server, seat))
+    send_button = phone.get_by_role("button", name="Send my count")
+    for maal in (3, 4):
+        send_count(phone, status="seen", maal=maal)
+        expect(send_button).to_be_enabled()  # answered: the next is a send of its own
+    assert SeatEntry.objects.get().maal == 4
+    phone.locator('input[name$="-maal"]').fill("5")
+    phone.get_by_role("button", name="Send my count").tap()
+    errors = phone.locator("#seat-errors")
+    expect(errors).to_contain_text("Too many sends from this seat: wait")
+    expect(errors).to_contain_text("seconds and send your count again.")
+    # Kept on the phone, and sent by itself once the wait is over.
+    expect(phone.locator("#seat-errors li")).to_have_count(0, timeout=10_000)
+    expect(phone.locator("#seat-sent")).to_contain_text("Your count was sent at")
+    assert SeatEntry.objects.get().maal == 5
