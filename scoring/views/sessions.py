@@ -278,8 +278,10 @@ def _saved_round(request: HttpRequest, ledger: Ledger) -> dict[str, object] | No
         for tag in message.extra_tags.split():
             if tag.startswith(SAVED_TAG) and tag[len(SAVED_TAG) :].isdigit():
                 saved = int(tag[len(SAVED_TAG) :])
-    ids = [round_id for round_id, *_rest in ledger.rows.rounds]
-    if saved is None or saved not in ids:
+    if saved is None:
+        return None
+    ids = [round_[0] for round_ in ledger.rows.rounds]
+    if saved not in ids:
         return None
     index = ids.index(saved)
     column = {p.id: i for i, p in enumerate(ledger.players)}
