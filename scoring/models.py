@@ -199,6 +199,10 @@ class RoundEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "player"], name="unique_player_in_round")
         ]
+        # The ledger reads every round's nets by round (reports.build_ledger): from
+        # this index alone, never the rows, which the first view after a change
+        # would otherwise read five thousand of for a long night.
+        indexes = [models.Index(fields=["round", "player", "net"], name="roundentry_round_nets")]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.round}: {self.net:+d}"
