@@ -46,6 +46,7 @@ import urllib.error
 import urllib.request
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -413,12 +414,14 @@ def build_group(owner, evenings: int):
 def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, float, int]]:
     """The pages that span evenings, each after a round saved to one evening
     (a new version of that evening, so it is computed again): the group page,
-    history, the leaderboard and a player page; with the log-in page."""
+    history, a round search, the leaderboard and a player page; with the
+    log-in page."""
     from django.test import Client
     from django.urls import reverse
 
     from groups.models import Evening
     from scoring.engine import Entry, RoundInput
+    from scoring.engine.names import player_key
     from scoring.services import add_round
 
     client = Client()
@@ -445,9 +448,13 @@ def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, fl
         # The log-in page again beside these pages: the machine may be shared.
         seconds, queries = measure(get(reverse("login")), repeat)
         rows.append((f"log-in page, {count} evenings", seconds, queries))
+        # Rounds Aama played that Didi won, biggest swings first: every round
+        # of every evening looked at, after the save.
+        search = {"player": player_key("Aama"), "winner": player_key("Didi"), "sort": "swing"}
         for name, url in [
             ("group page", reverse("group_detail", args=[group.pk])),
             ("history", reverse("round_history")),
+            ("round search", reverse("round_history") + "?" + urlencode(search)),
             ("leaderboard", reverse("leaderboard")),
             ("player page", reverse("player_detail", args=["Aama"])),
         ]:

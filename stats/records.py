@@ -73,18 +73,14 @@ class RoundRow:
     # Players who sat the round out but paid a dhoos in it (next_round_winner,
     # RULES.md 3a): in the points and money, not in the rounds played.
     outside: list[EntryRow] = field(default_factory=list)
+    # Worked out once as the round is read (_read_rounds), never per search: a
+    # search after a save looks at every round of every evening (20,000 of a
+    # family's thousand evenings), and a name's key is a Unicode normalisation.
+    winner_key: str = ""
+    swing: int = 0  # the largest amount anyone won or lost in the round
 
     def outside_of(self, key: str) -> int:
         return sum(e.net for e in self.outside if e.key == key)
-
-    @property
-    def winner_key(self) -> str:
-        return name_key(self.winner_name) if self.winner_id else ""
-
-    @property
-    def swing(self) -> int:
-        """The largest amount anyone won or lost in the round."""
-        return max((abs(e.net) for e in self.entries), default=0)
 
     @property
     def dhoos(self) -> list[EntryRow]:
@@ -357,6 +353,7 @@ def _read_rounds(
             winner_name=winner_name or "",
             win_type=win_type,
             better=better,
+            winner_key=name_key(winner_name) if winner_id and winner_name else "",
         )
     for round_id, player_id, name, status, maal, tunnel, dhoos, net in (
         RoundEntry.objects.filter(round__session_id__in=session_ids)
@@ -365,9 +362,12 @@ def _read_rounds(
             "round_id", "player_id", "player__name", "status", "maal", "tunnel", "dhoos", "net"
         )
     ):
-        rounds[round_id].entries.append(
+        round_ = rounds[round_id]
+        round_.entries.append(
             EntryRow(player_id, name, name_key(name), status, maal, tunnel, dhoos, net)
         )
+        if abs(net) > round_.swing:
+            round_.swing = abs(net)
     if outside:
         names = dict(Player.objects.filter(session_id__in=session_ids).values_list("id", "name"))
         for round_id, paid in outside.items():
