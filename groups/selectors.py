@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -18,9 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from localise.numbers import NumberFormat
-from scoring.engine.groupfile import GroupDoc
+from scoring.engine.groupfile import GroupDoc, export_group_text
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
+from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player, RoundEntry, SavedKey
 from scoring.selectors.files import session_doc
 from scoring.selectors.saves import saved_object
@@ -320,6 +322,43 @@ def group_doc(group: Group) -> GroupDoc:
             .order_by("paid_on", "recorded_at", "id")
         )
     return GroupDoc(group.name, group.currency, members, docs, payments)
+
+
+# Evenings read this many at a time for the streamed file: a few sessions held,
+# never a thousand.
+FILE_EVENINGS_AT_ONCE = 50
+
+
+def group_file(group: Group) -> Iterator[str]:
+    """The group's file (dumps(export_group(group_doc(group)))), written as it
+    is read: one evening held at a time, so a family of a thousand evenings
+    costs a worker what one evening does, and its first bytes go out before
+    the evenings are read. Every query in one snapshot (read_snapshot), from
+    the first to the last, so a round saved meanwhile is in it whole or not
+    at all."""
+    with read_snapshot():
+        members = tuple(Member.objects.filter(group=group).values_list("name", flat=True))
+        ids = list(
+            Evening.objects.filter(group=group)
+            .order_by("session__played_on", "session_id")
+            .values_list("session_id", flat=True)
+        )
+
+        def sessions() -> Iterator[SessionDoc]:
+            for start in range(0, len(ids), FILE_EVENINGS_AT_ONCE):
+                chunk = ids[start : start + FILE_EVENINGS_AT_ONCE]
+                read = GameSession.objects.in_bulk(chunk)
+                for session_id in chunk:
+                    yield session_doc(read[session_id])
+
+        payments = (
+            PaymentInput(p.payer.name, p.payee.name, p.amount, p.paid_on, p.method, p.note)
+            for p in Payment.objects.filter(group=group)
+            .select_related("payer", "payee")
+            .order_by("paid_on", "recorded_at", "id")
+        )
+        head = GroupDoc(group.name, group.currency, members)
+        yield from export_group_text(head, sessions(), payments)
 
 
 def unplaced_sessions(group: Group) -> QuerySet[GameSession]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -463,3 +463,49 @@ def export_group(doc: GroupDoc) -> dict[str, Any]:
 
 def dumps(document: Mapping[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _member_value(key: str, value: object) -> str:
+    """One member of the file's top object as dumps writes it: its key, and the
+    value indented a level further."""
+    text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    return f"  {json.dumps(key)}: {text}"
+
+
+def export_group_text(
+    head: GroupDoc, sessions: Iterable[SessionDoc], payments: Iterable[PaymentInput]
+) -> Iterator[str]:
+    """dumps(export_group(doc)), written as it is read: `head`'s name,
+    currency and members, then each evening of `sessions` as it comes (one
+    evening held at a time, however many), then `payments` and the balances
+    and transfers worked out from them. The same text, byte for byte."""
+    members = head.members
+    yield "{\n" + ",\n".join(
+        _member_value(key, value)
+        for key, value in (
+            ("format", FORMAT),
+            ("name", head.name),
+            ("currency", head.currency),
+            ("members", list(members)),
+        )
+    )
+    yield ',\n  "sessions": '
+    monies: list[dict[str, Decimal]] = []
+    opening = "[\n"
+    for session in sessions:
+        text = json.dumps(export_document(session), indent=2, ensure_ascii=False)
+        yield opening + "    " + text.replace("\n", "\n    ")
+        opening = ",\n"
+        monies.append(evening_money(session, members))
+    yield "[]" if opening == "[\n" else "\n  ]"
+    paid = list(payments)
+    balance = balances(members, monies, paid)
+    yield ",\n" + ",\n".join(
+        _member_value(key, value)
+        for key, value in (
+            ("payments", [payment_document(p) for p in paid]),
+            ("balances", {name: str(amount) for name, amount in balance.items()}),
+            ("transfers", transfers_document(transfers(balance))),
+        )
+    )
+    yield "\n}\n"

@@ -208,15 +208,17 @@ def test_the_first_evening_says_only_payments_were_carried_in(logged_in, group):
 
 
 def test_web_export_then_import_gives_the_same_balances(logged_in, group):
-    exported = logged_in.get(reverse("group_export", args=[group.pk]))
-    document = json.loads(exported.content)
+    exported = b"".join(logged_in.get(reverse("group_export", args=[group.pk])).streaming_content)
+    document = json.loads(exported)
     assert {k: document[k] for k in ("balances", "transfers")} == EXPECTED
-    upload = io.BytesIO(exported.content)
+    upload = io.BytesIO(exported)
     upload.name = "group.json"
     response = logged_in.post(reverse("group_import"), {"file": upload})
     assert response.status_code == 302
     copy = Group.objects.exclude(pk=group.pk).get()
-    again = json.loads(logged_in.get(reverse("group_export", args=[copy.pk])).content)
+    again = json.loads(
+        b"".join(logged_in.get(reverse("group_export", args=[copy.pk])).streaming_content)
+    )
     assert {k: again[k] for k in ("balances", "transfers")} == EXPECTED
 
 
@@ -361,3 +363,41 @@ def test_a_new_groups_currency_is_bounded_once_upper_cased(logged_in):
         "a currency may be at most 8 characters once in capitals, got SSSSSSSSSSSSSSSS (16)"
     ) in unescape(response.content.decode())
     assert not Group.objects.exists()
+
+
+def test_the_group_file_is_sent_as_it_is_read_byte_for_byte(logged_in, group, owner):
+    from groups.selectors import group_doc
+    from scoring.engine.groupfile import dumps, export_group
+
+    exported = logged_in.get(reverse("group_export", args=[group.pk]))
+    assert exported.streaming
+    assert exported["Content-Disposition"] == f'attachment; filename="group-{group.pk}.json"'
+    sent = b"".join(exported.streaming_content).decode()
+    assert sent == dumps(export_group(group_doc(group)))
+    # A group of no evenings and no payments: the same empty lists as dumps writes.
+    empty = services.create_group(owner=owner, name="Sano", currency="NPR", members=["Aama"])
+    none = b"".join(logged_in.get(reverse("group_export", args=[empty.pk])).streaming_content)
+    assert none.decode() == dumps(export_group(group_doc(empty)))
+    assert '"sessions": [],' in none.decode() and '"payments": [],' in none.decode()
+
+
+def test_the_group_file_is_read_in_one_snapshot_an_evening_at_a_time(group, monkeypatch):
+    from django.db import connection
+
+    from groups import selectors
+
+    seen = []
+    real = selectors.session_doc
+
+    def reading(session):
+        seen.append(connection.in_atomic_block)
+        return real(session)
+
+    monkeypatch.setattr(selectors, "session_doc", reading)
+    monkeypatch.setattr(selectors, "FILE_EVENINGS_AT_ONCE", 1)
+    chunks = selectors.group_file(group)
+    head = next(chunks)
+    assert head.startswith('{\n  "format": "marriage-group/1"') and not seen  # before any evening
+    rest = list(chunks)
+    assert seen == [True, True]  # each evening read inside the one transaction
+    assert json.loads(head + "".join(rest))["name"] == "Pokhara family"

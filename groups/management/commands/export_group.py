@@ -1,8 +1,7 @@
 from django.core.management.base import CommandError
 
 from groups.models import Group
-from groups.selectors import group_doc
-from scoring.engine.groupfile import dumps, export_group
+from groups.selectors import group_file
 
 from ._groupfiles import GroupFileCommand
 
@@ -17,4 +16,5 @@ class Command(GroupFileCommand):
         group = Group.objects.filter(pk=options["id"]).first()
         if group is None:
             raise CommandError(f"no group {options['id']}", returncode=2)
-        self.stdout.write(dumps(export_group(group_doc(group))), ending="")
+        for text in group_file(group):  # written as it is read: one evening held at a time
+            self.stdout.write(text, ending="")
