@@ -16,6 +16,7 @@ from typing import cast, overload
 
 from django.db import connection
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
 from ..engine.ledger import EXACT_SETTLE_LIMIT
@@ -104,6 +105,18 @@ class Standing:
     money: Decimal
     rounds_played: int
     wins: int
+
+    @property
+    def record_words(self) -> str:
+        """ "12 rounds, 3 wins" in the page's language (the wins left out when
+        none): words a template's blocktranslate pair took longer to make."""
+        played = ngettext("%(rounds)s round", "%(rounds)s rounds", self.rounds_played) % {
+            "rounds": self.rounds_played
+        }
+        if not self.wins:
+            return played
+        won = ngettext("%(wins)s win", "%(wins)s wins", self.wins) % {"wins": self.wins}
+        return f"{played}, {won}"
 
 
 @dataclass(frozen=True, slots=True)
