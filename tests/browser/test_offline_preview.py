@@ -47,6 +47,7 @@ Rounds (four players Aama, Buwa, Didi, Dai):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -342,6 +343,9 @@ def sit_out_dai(page) -> None:
     page.locator(".pick", has_text="Aama").tap()
     page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("6")
     expect(page.locator("#preview .breakdown-outside li")).to_have_count(1)
+    # The preview of the round as typed to its last figure (T, every counted
+    # point, is Aama's 6), not one still on its way from before it.
+    expect(page.locator("#preview .breakdown")).to_contain_text(re.compile(r"T = 6\b"))
 
 
 @pytest.mark.parametrize("language", ["en", "ne"])
