@@ -243,6 +243,23 @@ class RoundForm:
                 messages.extend(f"{row.player.name}, {m}" for m in row_messages)
         return messages
 
+    def summary_lines(self) -> list[str]:
+        """Every message in the order the refused save's summary lists them
+        (templates/scoring/rounds/form.html), each naming its player: the
+        answer to the phone's own save says them so."""
+        lines = [
+            *self.errors.get("round", []),
+            *self.errors.get("better", []),
+            *self.errors.get("winner", []),
+            *self.errors.get("players", []),
+            *self.errors.get("tiplu", []),
+        ]
+        for row in self.rows:
+            for name in ROW_FIELDS:
+                lines.extend(f"{row.player.name}, {m}" for m in row.errors.get(name, []))
+        lines.extend(self.errors.get("win_type", []))
+        return lines
+
     def _validate(self) -> None:
         # Every problem at once: a value that does not parse gets its message and
         # stands in as 0 (or seen, or normal) so that the round's own rules
