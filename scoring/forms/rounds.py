@@ -51,6 +51,9 @@ class PlayerRow:
     dhoos: bool = False
     dublees: bool = False  # saw by seven dublees: always seen
     maal_tally: str = ""  # the maal calculator's count, as JSON
+    # Filled in from what this player's seat sent (static/js/seat-feed.js marks
+    # the line; the history credits the seat with the values still as sent).
+    from_seat: bool = False
     errors: dict[str, list[str]] = field(default_factory=dict)
 
     def add_error(self, name: str, message: str) -> None:
@@ -174,6 +177,7 @@ class RoundForm:
                     dhoos=bool(data.get(prefix + "dhoos")),
                     dublees=dublees,
                     maal_tally=data.get(prefix + "maal_tally", "").strip(),
+                    from_seat=bool(data.get(prefix + "seat")),
                 )
             )
         self.winner = data.get("winner", "")
@@ -412,5 +416,10 @@ class RoundForm:
             self.add_error(error.field, translate(error.problem))
         else:
             self.add_error("", translate(error.msg))
+
+    @property
+    def from_seats(self) -> list[str]:
+        """The players whose lines were filled in from their seats' phones."""
+        return [row.player.name for row in self.rows if row.plays and row.from_seat]
 
     win_type_choices = WIN_TYPE_CHOICES

@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
+from table.selectors import seat_sources
+
 from .. import services
 from ..engine import RoundError, RoundResult, settle_round, settle_session
 from ..engine.messages import Message, message
@@ -117,6 +119,9 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
                 setting=setting,
                 user=request.user,
                 save_key=posted_save_key(request),
+                sources=seat_sources(
+                    session, form.number, form.prepared.round_input, form.from_seats
+                ),
             )
         except RoundError as error:  # the rules changed under our feet
             form.place(error)
