@@ -210,6 +210,12 @@ def test_every_page_has_no_axe_violation(
     owner.locator("#preview h2").wait_for()
     if problems := violations(owner, axe):
         found["round form with a seat's count"] = problems
+    # The session page's menu, open.
+    owner.goto(f"{live_server.url}/sessions/{session.pk}/")
+    owner.locator("details.session-menu > summary").click()
+    owner.locator(".session-menu-list").wait_for()
+    if problems := violations(owner, axe):
+        found["session page, its menu open"] = problems
     # A seat's maal calculator, open on the player's own cards.
     check(guest, "seat page, maal dialog", "/t/{seat}/")
     guest.locator("[data-maal-open]").first.click()
