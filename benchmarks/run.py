@@ -26,7 +26,9 @@ Loops are bounded: the whole run takes about a minute.
 
 3. A table of phones (benchmarks/phones.py): the latency from a commit to a
    following phone having it, and the server's CPU for 10 and 50 idle phones
-   watching a session, beside the trivial view.
+   watching a session, beside the trivial view; then the round on a throttled
+   phone (CPU ÷4, every answer a second late): Save → standings painted and
+   Save → next form usable, beside a trivial page, and the taps per round.
 """
 
 from __future__ import annotations
@@ -245,13 +247,19 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
         small_queries = measure(small_pages[name], 1)[1]
         rows.append((name, seconds, queries, small_queries))
 
-    def saver(session):
+    def saver(session, json: bool = False):
         data = round_post(session)
         url = reverse("round_new", args=[session.pk])
+        # The phone's own save (round-save.js through its queue) asks for the
+        # answer as JSON: the round, the standings and the next round, read
+        # after the commit, instead of the redirect and the page after it.
+        headers = {"Accept": "application/json"} if json else {}
 
         def call():
-            response = client.post(url, data | {"save_key": secrets.token_urlsafe(16)})
-            assert response.status_code == 302, response.status_code
+            response = client.post(
+                url, data | {"save_key": secrets.token_urlsafe(16)}, headers=headers
+            )
+            assert response.status_code == (200 if json else 302), response.status_code
 
         return call
 
@@ -269,6 +277,9 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
     seconds, queries = measure(saver(big), repeat, open_form(big))
     small_queries = measure(saver(small), 1, open_form(small))[1]
     rows.append(("round save (POST, redirect)", seconds, queries, small_queries))
+    seconds, queries = measure(saver(big, json=True), repeat, open_form(big))
+    small_queries = measure(saver(small, json=True), 1, open_form(small))[1]
+    rows.append(("round save, JSON answer", seconds, queries, small_queries))
     return rows
 
 
@@ -722,9 +733,10 @@ def main() -> None:
             f"Pages within {TARGET:g}× the trivial view under gunicorn: "
             + ("all" if not over else "not " + ", ".join(over))
         )
-        from benchmarks.phones import table_of_phones
+        from benchmarks.phones import table_of_phones, throttled_phone
 
         table_of_phones(env, owner, args.workers, max(args.seconds, 10), saves=20)
+        throttled_phone(env, owner, args.workers)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
