@@ -263,6 +263,7 @@ function saveNew() {
     standingsTable({ number: reading.number, nets: reading.nets, points }),
   );
   emptyForm();
+  preview.clearDraft(); // (a fix's draft is under its own address, which emptied() leaves)
   preview.emptied();
   preview.followWith(record);
   toTop();
