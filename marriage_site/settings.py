@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "stats",
     "table",
     "groups",
+    "callbreak",
     "localise",
 ]
 
