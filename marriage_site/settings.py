@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "table",
     "groups",
     "callbreak",
+    "pots",
     "localise",
 ]
 

@@ -13,7 +13,6 @@ when every deal could be read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -23,29 +22,12 @@ from .game import Deal, Game, GameEnd, GameResult, game_end, settle_game_values
 from .limits import MAX_DEALS, MAX_REFUSALS, PLAYERS, TRICKS
 from .money import MoneyError, money_decimal, money_text, parse_money, shown
 from .players import read_players, same_name_as
-from .refusals import DocumentRefused, Refusal, Where, deal_at, refusal
+from .refusals import DocumentRefused, Enough, Found, Refusal, Where, deal_at, refusal
 from .rules import Rules, read_rules
 
 FORMAT = "callbreak-game/1"
 TOP_KEYS = ("format", "players", "rules", "stake", "deals", "note")
 DEAL_KEYS = ("bids", "tricks")
-
-
-class _Enough(Exception):
-    """Raised when a document has given MAX_REFUSALS problems: it is not read further."""
-
-
-@dataclass(slots=True)
-class _Found:
-    """The refusals found so far, at most MAX_REFUSALS of them."""
-
-    items: list[Refusal] = field(default_factory=list)
-
-    def add(self, *found: Refusal) -> None:
-        for item in found:
-            self.items.append(item)
-            if len(self.items) >= MAX_REFUSALS:
-                raise _Enough
 
 
 def refusals(data: object) -> list[Refusal]:
@@ -138,15 +120,15 @@ def _by_seat(players: Sequence[str], values: Sequence[int]) -> dict[str, int]:
 
 
 def _check(data: object) -> tuple[Game | None, list[Refusal]]:
-    found = _Found()
+    found = Found(MAX_REFUSALS)
     try:
         game = _stages(data, found)
-    except _Enough:
+    except Enough:
         game = None
     return (game if not found.items else None), found.items
 
 
-def _stages(data: object, found: _Found) -> Game | None:
+def _stages(data: object, found: Found) -> Game | None:
     # Stage 1: what the document is.
     if not isinstance(data, Mapping):
         found.add(
@@ -207,7 +189,7 @@ def _stages(data: object, found: _Found) -> Game | None:
     return Game(players=players, deals=deals, rules=rules, stake=stake, note=note)
 
 
-def _stake(data: Mapping[str, Any], rules: Rules, found: _Found) -> Decimal | None:
+def _stake(data: Mapping[str, Any], rules: Rules, found: Found) -> Decimal | None:
     if "stake" not in data:
         if rules.settlement != "none":
             found.add(
@@ -226,7 +208,7 @@ def _stake(data: Mapping[str, Any], rules: Rules, found: _Found) -> Decimal | No
 
 
 def _deals(
-    data: Mapping[str, Any], players: tuple[str, ...], rules: Rules, found: _Found
+    data: Mapping[str, Any], players: tuple[str, ...], rules: Rules, found: Found
 ) -> tuple[Deal, ...] | None:
     where: Where = ("deals",)
     raw = data.get("deals")
@@ -278,16 +260,16 @@ def _deals(
             )
         )
         counted = True
-    before = len(found.items)
+    before = len(found)
     deals = [_deal(item, number, players, rules, found) for number, item in enumerate(raw, start=1)]
-    if len(found.items) > before or counted:
+    if len(found) > before or counted:
         return None
     read = tuple(deal for deal in deals if deal is not None)
     _end(read, players, rules, found)
     return read
 
 
-def _end(deals: tuple[Deal, ...], players: tuple[str, ...], rules: Rules, found: _Found) -> None:
+def _end(deals: tuple[Deal, ...], players: tuple[str, ...], rules: Rules, found: Found) -> None:
     """§6.1: the document holds exactly the deals up to the one that ended the game."""
     end = game_end(deals, rules)
     if end is None:
@@ -349,7 +331,7 @@ def _after_the_end(end: GameEnd, count: int, players: tuple[str, ...], rules: Ru
 
 
 def _deal(
-    raw: object, number: int, players: tuple[str, ...], rules: Rules, found: _Found
+    raw: object, number: int, players: tuple[str, ...], rules: Rules, found: Found
 ) -> Deal | None:
     """One deal; None (its refusals added) if it cannot be read."""
     where: Where = (deal_at(number),)
@@ -363,7 +345,7 @@ def _deal(
             )
         )
         return None
-    before = len(found.items)
+    before = len(found)
     for key in raw:
         if key not in DEAL_KEYS:
             found.add(
@@ -386,7 +368,7 @@ def _deal(
                     value=shown(raw[key]),
                 )
             )
-    if len(found.items) > before:
+    if len(found) > before:
         return None
     read: dict[str, tuple[int, ...] | None] = {}
     for key in raw:  # bids and tricks, in the document's order
@@ -403,7 +385,7 @@ def _numbers(
     where: Where,
     players: tuple[str, ...],
     rules: Rules,
-    found: _Found,
+    found: Found,
 ) -> tuple[int, ...] | None:
     """A deal's `bids` or `tricks`: one whole number per player, in seat order,
     or None (its refusals added)."""
@@ -411,7 +393,7 @@ def _numbers(
     low, high = (rules.min_bid, rules.max_bid) if bids else (0, TRICKS)
     code = "E_BID" if bids else "E_TRICKS"
     valid: dict[str, int] = {}
-    before = len(found.items)
+    before = len(found)
     for name, value in raw.items():
         if name not in players:
             found.add(_unknown(name, (*where, key), players))
@@ -473,7 +455,7 @@ def _numbers(
                     most=rules.bids_total_max,
                 )
             )
-    if len(found.items) > before:
+    if len(found) > before:
         return None
     return tuple(valid[player] for player in players)
 

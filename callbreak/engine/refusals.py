@@ -9,7 +9,7 @@ English as `str()`, translatable by the web layer like every engine word.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scoring.engine.messages import EngineError, Message, gettext_noop, message
 
@@ -38,6 +38,29 @@ def refusal(code: str, where: Where, msgid: str, **params: object) -> Refusal:
     """`refusal("E_TRICKS_SUM", (deal(3),), gettext_noop("tricks total %(total)s, not 13"),
     total=12)`, briefly."""
     return Refusal(code, where, message(msgid, **params))
+
+
+class Enough(Exception):
+    """A document has given as many problems as are reported: it is read no further."""
+
+
+@dataclass(slots=True)
+class Found:
+    """The refusals a check has found so far; at `limit` it stops the check
+    (raises Enough), so a pasted list of a million bad entries costs nothing
+    more than the first `limit`."""
+
+    limit: int
+    items: list[Refusal] = field(default_factory=list)
+
+    def add(self, *found: Refusal) -> None:
+        for item in found:
+            self.items.append(item)
+            if len(self.items) >= self.limit:
+                raise Enough
+
+    def __len__(self) -> int:
+        return len(self.items)
 
 
 class DocumentRefused(EngineError):

@@ -1,4 +1,4 @@
-"""The game engines (callbreak/engine/) are exact and pure, read
+"""The game engines (callbreak/engine/, pots/engine/) are exact and pure, read
 from their source: no float (no float literal, no `float`, no `/`, which on
 two ints gives one, no `math`, no `round`), and no Django."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINES = ("callbreak/engine",)
+ENGINES = ("callbreak/engine", "pots/engine")
 SOURCES = sorted(path for engine in ENGINES for path in (ROOT / engine).glob("*.py"))
 
 
@@ -66,7 +66,7 @@ def test_the_check_finds_what_it_looks_for():
 
 
 def test_there_are_engines_to_check():
-    assert {path.parent.parent.name for path in SOURCES} == {"callbreak"}
+    assert {path.parent.parent.name for path in SOURCES} == {"callbreak", "pots"}
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -20,6 +20,7 @@ APPS = (
     "accounts",
     "localise",
     "callbreak",
+    "pots",
     "marriage_site",
 )
 
