@@ -445,3 +445,18 @@ def test_game_money_for_the_purse():
     }
     with pytest.raises(DocumentRefused, match=r"^E_STAKE: stake: missing"):
         game_money(changed("stake", DELETE))
+
+
+def test_the_limits_are_one_value_checked_before_the_work():
+    """docs/callbreak.md lists these; a list over its bound is refused before its
+    items are looked at."""
+    from callbreak.engine import LIMITS
+    from pots.engine import LIMITS as POT_LIMITS
+
+    assert (LIMITS.document_bytes, LIMITS.json_depth, LIMITS.name_length) == (12 * 1024**2, 20, 40)
+    assert (LIMITS.players_low, LIMITS.players_high, LIMITS.items) == (4, 4, 1_000)
+    assert (POT_LIMITS.players_low, POT_LIMITS.players_high, POT_LIMITS.items) == (2, 10, 1_000)
+    assert LIMITS.money == POT_LIMITS.money == Decimal("10000000")
+    assert lines(changed("players", [{"a": 1}] * 100_000)) == [
+        "E_PLAYERS: players: must name exactly 4 players, got 100,000"
+    ]
