@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "stats",
     "table",
     "groups",
+    "callbreak",
+    "pots",
     "localise",
 ]
 
