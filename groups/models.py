@@ -14,6 +14,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.engine.names import player_key
 from scoring.engine.purse import MAX_PAYMENT
@@ -132,7 +133,9 @@ class PaymentChange(models.Model):
         ("create", _("Created")),
         ("edit", _("Edited")),
         ("delete", _("Deleted")),
-        ("restore", _("Restored")),
+        # A payment put back: not "Restored" as a round is, which beside money
+        # reads as a refund in Nepali (ne-review-3 row 5).
+        ("restore", pgettext_lazy("payment", "Restored")),
     ]
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="changes")

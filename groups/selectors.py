@@ -14,10 +14,10 @@ from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from localise.numbers import NumberFormat
+from localise.numbers import NumberFormat, currency_label, money_with_currency
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
@@ -249,24 +249,28 @@ def balance_chart(purse: Purse) -> str:
 
 
 def money_text(amount: Decimal, currency: str) -> str:
-    """Money as a family writes it: "रु. 1,74,000" in Nepali, "NPR 174,000" in
-    English; paisa only when there are any."""
-    fmt = NumberFormat.current()
-    amount = abs(amount)
-    shown = fmt.num(int(amount)) if amount == amount.to_integral_value() else fmt.money(amount)
-    if currency == "NPR":
-        return _("Rs. %(amount)s") % {"amount": shown}
-    return f"{currency} {shown}"
+    """Money as every page writes it: "रु. 1,74,000.00" in Nepali, "NPR
+    174,000.00" in English (localise.numbers.money_with_currency)."""
+    return money_with_currency(amount, currency)
 
 
 def share_lines(purse: Purse, member: Member | None = None) -> str:
-    """The plain text to paste into WhatsApp or Viber: "Bhai → Aama: रु. 174"."""
+    """The plain text to paste into WhatsApp or Viber, in the words of an
+    evening's settle-up: "Bhai ले Aama लाई रु. 174.00 तिर्ने"."""
     owed = purse.transfers
     if member is not None:
         owed = [o for o in owed if member.pk in (o.payer.pk, o.payee.pk)]
+    currency = currency_label(purse.group.currency, get_language())
+    fmt = NumberFormat.current()
     lines = [purse.group.name]
     lines += [
-        f"{o.payer.name} → {o.payee.name}: {money_text(o.transfer.amount, purse.group.currency)}"
+        _("%(payer)s pays %(payee)s %(currency)s %(money)s")
+        % {
+            "payer": o.payer.name,
+            "payee": o.payee.name,
+            "currency": currency,
+            "money": fmt.money(o.transfer.amount),
+        }
         for o in owed
     ]
     if len(lines) == 1:

@@ -4,6 +4,7 @@ trail, sharing, printing and files. Every object through groups/access.py."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 
 from django.contrib import messages
@@ -12,9 +13,11 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from localise.numbers import currency_label
 from scoring.engine.groupfile import dumps, export_group
 from scoring.forms import refused_status
 from scoring.forms.rules import preset_options
@@ -244,7 +247,8 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
         if data["currency"] != group.currency:
             form.add_error(
                 "currency",
-                _("the group plays in %(currency)s") % {"currency": group.currency},
+                _("the group plays in %(currency)s")
+                % {"currency": currency_label(group.currency, get_language())},
             )
         else:
             with transaction.atomic():
@@ -459,6 +463,13 @@ def payment_delete(request: HttpRequest, group_id: int, payment_id: int) -> Http
 def payment_changes(request: HttpRequest, group_id: int) -> HttpResponse:
     group = group_for_user(request, group_id)
     changes = list(PaymentChange.objects.filter(group=group).select_related("user")[:200])
+    for change in changes:
+        # The day it was paid, as every page writes a date (Bikram Sambat in Nepali).
+        shown = change.after or change.before or {}
+        try:
+            change.paid_on = datetime.date.fromisoformat(shown.get("paid_on", ""))  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            change.paid_on = None  # type: ignore[attr-defined]
     restorable = {
         c.pk
         for c in changes

@@ -21,6 +21,11 @@ from .test_axe import violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SHARE_TEXT = (
+    "Pokhara family\nAama pays Didi NPR 37.50\nBhai pays Hajurba NPR 18.00\n"
+    "Bhai pays Didi NPR 15.00"
+)
+
 
 def test_mark_paid_then_record_payment_shrinks_the_list(logged_in_page, live_server):
     page, user = logged_in_page(**TOUCH_PHONE)
@@ -37,7 +42,7 @@ def test_mark_paid_then_record_payment_shrinks_the_list(logged_in_page, live_ser
     # Tap 2: "Record payment" saves it, back on the group page.
     page.get_by_role("button", name="Record payment").tap()
     page.wait_for_url(f"{live_server.url}/groups/{group.pk}/")
-    assert "Payment recorded: Aama paid Didi Rs. 37.50." in page.locator(".messages").inner_text()
+    assert "Payment recorded: Aama paid Didi NPR 37.50." in page.locator(".messages").inner_text()
     assert to_pay.count() == 2
     assert "Aama" not in page.locator(".to-pay").inner_text()
     paid = Payment.objects.filter(group=group).order_by("-id").first()
@@ -66,9 +71,7 @@ def test_share_copies_the_plain_text_where_there_is_no_share_sheet(logged_in_pag
     page.locator(".page-head").get_by_role("button", name="Share").tap()
     status = page.locator("#share-status")
     status.filter(has_text="Copied").wait_for()
-    assert page.evaluate("navigator.clipboard.readText()") == (
-        "Pokhara family\nAama → Didi: Rs. 37.50\nBhai → Hajurba: Rs. 18\nBhai → Didi: Rs. 15"
-    )
+    assert page.evaluate("navigator.clipboard.readText()") == (SHARE_TEXT)
 
 
 @pytest.mark.parametrize(("theme", "language"), [("light", "en"), ("dark", "en"), ("dark", "ne")])

@@ -76,13 +76,16 @@ def render(source: str, language: str, **context) -> str:
 def test_money_and_numbers_group_the_readers_way():
     million = Decimal("1000000")
     assert render("{{ v|money }}", "en", v=million) == "1,000,000.00"
-    assert render("{{ v|money }}", "ne", v=million) == "10,00,000"  # no paisa when whole
+    assert render("{{ v|money }}", "ne", v=million) == "10,00,000.00"  # a column lines up
     assert render("{{ v|money }}", "ne", v=Decimal("-12500.5")) == "-12,500.50"
     assert render("{{ v|money }}", "en", v=Decimal("0.125")) == "0.125"
-    assert render("{{ v|money }}", "ne", v=Decimal("69500.00")) == "69,500"
+    assert render("{{ v|money }}", "ne", v=Decimal("69500.00")) == "69,500.00"
     assert render("{{ v|money }}", "ne", v=Decimal("2.50")) == "2.50"
     whole = Decimal("69500")
-    assert render("{{ c|currency }} {{ v|money }}", "ne", c="NPR", v=whole) == "रु. 69,500"
+    assert render("{{ c|currency }} {{ v|money }}", "ne", c="NPR", v=whole) == "रु. 69,500.00"
+    assert render("{{ v|money_in:c }}", "ne", c="NPR", v=Decimal("-174000")) == "रु. 1,74,000.00"
+    assert render("{{ v|money_in:c }}", "en", c="NPR", v=Decimal("66")) == "NPR 66.00"
+    assert render("{{ v|money_in:c }}", "ne", c="USD", v=Decimal("97.5")) == "USD 97.50"
     assert render("{{ c|currency }} {{ v|money }}", "en", c="NPR", v=Decimal("69500")) == (
         "NPR 69,500.00"
     )
@@ -116,7 +119,7 @@ def rich(owner):
     ("language", "stake", "amount", "date"),
     [
         ("en", "NPR 12,500.00", "NPR 362,500.00", "2 Oct 2026"),
-        ("ne", "रु. 12,500", "रु. 3,62,500", "16 असोज 2083 (2 अक्टोबर 2026)"),
+        ("ne", "रु. 12,500.00", "रु. 3,62,500.00", "16 असोज 2083 (2 अक्टोबर 2026)"),
     ],
 )
 def test_money_grouped_on_every_page(logged_in, rich, language, stake, amount, date):
@@ -138,7 +141,7 @@ def test_money_grouped_on_every_page(logged_in, rich, language, stake, amount, d
         assert date in html[what], what
     assert "1000000" not in "".join(html.values()) and "362500" not in "".join(html.values())
     # The standings (session page and share page): Aama +39 points, +4,87,500.00.
-    aama = "+487,500.00" if language == "en" else "4,87,500"
+    aama = "+487,500.00" if language == "en" else "4,87,500.00"
     for what in ("session", "share"):
         assert aama.lstrip("+") in html[what], what
 

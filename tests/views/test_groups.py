@@ -23,6 +23,11 @@ from tests.web_helpers import session_post
 
 pytestmark = pytest.mark.django_db
 
+SHARE_TEXT = (
+    "Pokhara family\nAama pays Didi NPR 37.50\nBhai pays Hajurba NPR 18.00\n"
+    "Bhai pays Didi NPR 15.00"
+)
+
 
 @pytest.fixture
 def group(owner):
@@ -74,7 +79,7 @@ def test_mark_paid_then_record_payment_shrinks_the_list(logged_in, group):
     }
     response = logged_in.post(mark, data, follow=True)
     page = text(response)
-    assert "Payment recorded: Aama paid Didi Rs. 37.50." in page
+    assert "Payment recorded: Aama paid Didi NPR 37.50." in page
     assert "Aama → Didi: NPR 37.50 Mark paid" not in page
     assert "2 payments clear every balance" in page
     # The same form sent again (a double tap) records nothing more.
@@ -236,7 +241,7 @@ def test_a_bad_group_file_on_the_web_saves_nothing(logged_in):
     ("language", "message"),
     [
         ("en", "Group file: larger than the limit of 12,582,912 bytes for a group file"),
-        ("ne", "समूहको फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो"),
+        ("ne", "फाइल धेरै ठूलो भयो: समूहको फाइल बढीमा 1,25,82,912 बाइटको हुन सक्छ"),
     ],
 )
 def test_a_group_file_over_the_limit_is_refused_naming_it(logged_in, extra, language, message):
@@ -267,10 +272,7 @@ def test_another_users_group_is_a_404(client, group, django_user_model):
 
 def test_the_share_text_is_plain_and_in_the_pages_language(logged_in, group):
     page = logged_in.get(reverse("group_detail", args=[group.pk])).content.decode()
-    assert (
-        "Pokhara family\nAama → Didi: Rs. 37.50\nBhai → Hajurba: Rs. 18\nBhai → Didi: Rs. 15"
-        in page
-    )
+    assert SHARE_TEXT in page
     logged_in.cookies["django_language"] = "ne"
     page = logged_in.get(reverse("group_detail", args=[group.pk]), HTTP_ACCEPT_LANGUAGE="ne")
     assert "Aama → Didi: रु. 37.50" in page.content.decode()
