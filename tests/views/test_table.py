@@ -68,6 +68,39 @@ def test_an_invite_is_accepted_once_by_a_logged_in_user(
     assert CoScorer.objects.count() == 1
 
 
+def test_an_invite_opened_logged_out_survives_signing_up(logged_in, session):
+    """A new co-scorer with no account: the invite, the log-in page, "Sign up",
+    and after signing up the invite again, ready to accept."""
+    invite = Invite.objects.create(session=session)
+    url = reverse("invite_accept", args=[invite.token])
+    newcomer = Client()
+    login_page = newcomer.get(url, follow=True)
+    signup_link = f"{reverse('signup')}?next={url}"
+    assert f'href="{signup_link}"' in login_page.content.decode()
+    form = newcomer.get(signup_link).content.decode()
+    assert f'<input type="hidden" name="next" value="{url}">' in form
+    data = {
+        "username": "gita",
+        "password1": "pw-gita-long-12345",
+        "password2": "pw-gita-long-12345",
+    }
+    answer = newcomer.post(reverse("signup"), {**data, "next": url})
+    assert answer.status_code == 302 and answer["Location"] == url
+    assert "Accept" in newcomer.get(url).content.decode()
+    newcomer.post(url)
+    assert list(CoScorer.objects.values_list("user__username", flat=True)) == ["gita"]
+
+
+def test_signing_up_never_sends_the_reader_to_another_site(client):
+    data = {
+        "username": "gita",
+        "password1": "pw-gita-long-12345",
+        "password2": "pw-gita-long-12345",
+    }
+    answer = client.post(reverse("signup"), {**data, "next": "https://evil.example/"})
+    assert answer.status_code == 302 and answer["Location"] == reverse("home")
+
+
 def test_a_co_scorers_sessions_list_shows_the_session_at_once(logged_in, session, helper):
     sita = Client()
     sita.force_login(helper)
