@@ -9,11 +9,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
+from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -28,7 +29,7 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
 
-from .models import Evening, Group, Member, Payment
+from .models import Evening, Group, Member, MemberLink, Payment
 from .versions import evening_versions
 
 # Each evening's money per player key, under the evening's version: a few
@@ -156,6 +157,45 @@ class Purse:
 
     def chart(self) -> str:
         return balance_chart(self)
+
+
+# An evening stays in progress this long after its last change (a round saved,
+# a player added) when it is not dated today: past midnight on a Tihar night,
+# not into the next afternoon (docs/groups.md, "Member links").
+EVENING_QUIET = timedelta(hours=8)
+
+
+def evening_in_progress(group_id: int) -> GameSession | None:
+    """The group's evening being played: its newest (by date, then as made),
+    while it is dated today or was changed within EVENING_QUIET. None between
+    evenings: a member's link then says so rather than show an old round."""
+    newest = (
+        GameSession.objects.filter(purse_evening__group_id=group_id)
+        .order_by("-played_on", "-id")
+        .first()
+    )
+    if newest is None:
+        return None
+    if newest.played_on >= timezone.localdate() or (
+        newest.updated_at >= timezone.now() - EVENING_QUIET
+    ):
+        return newest
+    return None
+
+
+def last_evening(group_id: int) -> GameSession | None:
+    """The group's newest evening, in progress or not."""
+    return (
+        GameSession.objects.filter(purse_evening__group_id=group_id)
+        .order_by("-played_on", "-id")
+        .first()
+    )
+
+
+def member_links(group: Group) -> list[tuple[Member, MemberLink | None]]:
+    """Each member with their link (None: not made yet), in the members' order."""
+    links = {link.member_id: link for link in MemberLink.objects.filter(member__group=group)}
+    return [(m, links.get(m.pk)) for m in Member.objects.filter(group=group)]
 
 
 def groups_for(owner_id: int | None) -> QuerySet[Group]:
@@ -334,8 +374,6 @@ def unplaced_sessions(group: Group) -> QuerySet[GameSession]:
 
 
 def today() -> date:
-    from django.utils import timezone
-
     return timezone.localdate()
 
 

@@ -17,7 +17,7 @@ from scoring.models import GameSession, Player
 from scoring.services import save_document
 from scoring.services.savekeys import once, remember_save
 
-from .models import Evening, Group, Member, Payment, PaymentChange
+from .models import Evening, Group, Member, MemberLink, Payment, PaymentChange, new_link_token
 from .selectors import removal_problem, saved_group, saved_member, saved_payment
 
 
@@ -101,6 +101,33 @@ def delete_group(*, group: Group) -> None:
     """The group and its payments; its evenings stay, as sessions of no group."""
     Payment.objects.filter(group=group).delete()
     group.delete()
+
+
+# --- member links -------------------------------------------------------------
+
+
+@transaction.atomic
+def make_member_links(*, group: Group) -> list[MemberLink]:
+    """A link for every member of the group who has none yet; all of them, in
+    the members' order."""
+    have = set(MemberLink.objects.filter(member__group=group).values_list("member_id", flat=True))
+    MemberLink.objects.bulk_create(
+        MemberLink(member=member)
+        for member in Member.objects.filter(group=group)
+        if member.pk not in have
+    )
+    return list(MemberLink.objects.filter(member__group=group).select_related("member"))
+
+
+def renew_member_link(*, link: MemberLink) -> MemberLink:
+    """A new link for the member: the old one is a 404 at once."""
+    link.token = new_link_token()
+    link.save(update_fields=["token"])
+    return link
+
+
+def revoke_member_link(*, link: MemberLink) -> None:
+    link.delete()
 
 
 # --- evenings -----------------------------------------------------------------

@@ -20,6 +20,18 @@ urlpatterns = [
         views.member_delete,
         name="group_member_delete",
     ),
+    path("groups/<int:group_id>/links/", views.member_links, name="group_links"),
+    path("groups/<int:group_id>/links/make/", views.member_links_make, name="group_links_make"),
+    path(
+        "groups/<int:group_id>/links/<int:member_id>/renew/",
+        views.member_link_renew,
+        name="group_link_renew",
+    ),
+    path(
+        "groups/<int:group_id>/links/<int:member_id>/revoke/",
+        views.member_link_revoke,
+        name="group_link_revoke",
+    ),
     path("groups/<int:group_id>/evenings/new/", views.evening_new, name="group_evening_new"),
     path("groups/<int:group_id>/evenings/add/", views.evening_add, name="group_evening_add"),
     path(

@@ -11,7 +11,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -27,6 +28,7 @@ from scoring.selectors.saves import AlreadySaved, earlier_save, posted_save_key
 from scoring.services import create_session
 from scoring.web.pagecache import render_page
 from scoring.web.uploads import too_large
+from table.views import qr_svg
 
 from . import selectors, services
 from .access import (
@@ -38,7 +40,7 @@ from .access import (
     payment_for_user,
 )
 from .forms import AddEveningForm, GroupForm, GroupImportForm, MemberForm, PaymentForm
-from .models import Group, Member, Payment, PaymentChange
+from .models import Group, Member, MemberLink, Payment, PaymentChange
 
 # The group page shows the latest of each (the printable page shows every one):
 # a family of a thousand evenings still opens at once on a phone.
@@ -224,6 +226,74 @@ def member_delete(request: HttpRequest, group_id: int, member_id: int) -> HttpRe
         return redirect("group_member_edit", group_id=group.pk, member_id=member.pk)
     messages.success(request, _("%(name)s left the group.") % {"name": member.name})
     return redirect("group_members", group_id=group.pk)
+
+
+# --- member links -------------------------------------------------------------
+
+
+def link_url(request: HttpRequest, link: MemberLink) -> str:
+    """A member link as the phones reach this app (never 127.0.0.1 on the wifi)."""
+    return request.build_absolute_uri(reverse("member_seat", args=[link.token]))
+
+
+@login_required
+def member_links(request: HttpRequest, group_id: int) -> HttpResponse:
+    """One link and QR code per member, for the whole festival: printed on one sheet."""
+    group = group_for_user(request, group_id)
+    rows = []
+    for member, link in selectors.member_links(group):
+        row: dict[str, object] = {"member": member, "link": link}
+        if link is not None:
+            url = link_url(request, link)
+            title = _("QR code of %(name)s's link") % {"name": member.name}
+            row.update(url=url, qr=qr_svg(url, title))
+        rows.append(row)
+    return render(
+        request,
+        "groups/links.html",
+        {"group": group, "rows": rows, "missing": any(r["link"] is None for r in rows)},
+    )
+
+
+@login_required
+@require_POST
+def member_links_make(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    services.make_member_links(group=group)
+    messages.success(
+        request, _("Member links made. Each one opens its member's seat every evening.")
+    )
+    return redirect("group_links", group_id=group.pk)
+
+
+def _owned_link(request: HttpRequest, group_id: int, member_id: int) -> tuple[Group, MemberLink]:
+    group = group_for_user(request, group_id)
+    member = member_for_user(request, group, member_id)
+    return group, get_object_or_404(MemberLink.objects.select_related("member"), member=member)
+
+
+@login_required
+@require_POST
+def member_link_renew(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group, link = _owned_link(request, group_id, member_id)
+    services.renew_member_link(link=link)
+    messages.success(
+        request,
+        _("New link for %(name)s. The old link no longer works.") % {"name": link.member.name},
+    )
+    return redirect("group_links", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def member_link_revoke(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group, link = _owned_link(request, group_id, member_id)
+    services.revoke_member_link(link=link)
+    messages.success(
+        request,
+        _("Link of %(name)s turned off. Nobody can open it any more.") % {"name": link.member.name},
+    )
+    return redirect("group_links", group_id=group.pk)
 
 
 # --- evenings -----------------------------------------------------------------

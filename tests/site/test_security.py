@@ -20,8 +20,14 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from groups.models import Group
-from groups.services import add_evening, create_group, record_payment
+from groups.models import Group, MemberLink
+from groups.services import (
+    add_evening,
+    create_group,
+    make_member_links,
+    record_payment,
+    revoke_member_link,
+)
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
@@ -175,7 +181,8 @@ def world(people):
 #   scorer  - the owner or a co-scorer (table.CoScorer); anyone else as for owner;
 #   share   - anyone holding the share token; a wrong token is 404;
 #   seat    - anyone holding that player's seat link; a wrong or revoked one is 404;
-#   invite  - a logged-in user holding a co-scorer invite; the anonymous log in first.
+#   invite  - a logged-in user holding a co-scorer invite; the anonymous log in first;
+#   member  - anyone holding a group member's lasting link; a made-up or revoked one is 404.
 # The method is the one the view is used with (POST views are tried with an empty form).
 ACCESS = {
     "home": ("public", "GET"),
@@ -252,6 +259,12 @@ ACCESS = {
     "group_payment_delete": ("owner", "POST"),
     "group_changes": ("owner", "GET"),
     "group_payment_restore": ("owner", "POST"),
+    "group_links": ("owner", "GET"),
+    "group_links_make": ("owner", "POST"),
+    "group_link_renew": ("owner", "POST"),
+    "group_link_revoke": ("owner", "POST"),
+    "member_seat": ("member", "GET"),
+    "member_live": ("member", "GET"),
 }
 
 
@@ -296,6 +309,12 @@ def _url_for(name: str, world) -> str:
         return reverse(name, args=[_table_of(world)["seat"].token])
     if name == "invite_accept":
         return reverse(name, args=[_table_of(world)["invite"].token])
+    if name.startswith(("group_link_", "member_")):
+        group = Group.objects.get(evenings__session=session)
+        link = make_member_links(group=group)[0]
+        if name.startswith("member_"):
+            return reverse(name, args=[link.token])
+        return reverse(name, args=[group.pk, link.member_id])
     if name in ("seat_renew", "seat_revoke", "invite_revoke", "co_scorer_remove"):
         table = _table_of(world)
         thing = {
@@ -384,6 +403,20 @@ def test_seat_views_need_the_seat_link_and_nothing_else(world, name):
     wrong = url.replace(seat.token, seat.token[:-1] + ("y" if seat.token.endswith("x") else "x"))
     assert _request(world["clients"]["anonymous"], method, wrong).status_code == 404
     table_services.revoke_seat(seat=seat)
+    for client in world["clients"].values():
+        assert _request(client, method, url).status_code == 404, name
+
+
+@pytest.mark.parametrize("name", _existing(n for n, (k, _m) in ACCESS.items() if k == "member"))
+def test_member_views_need_the_member_link_and_nothing_else(world, name):
+    method = ACCESS[name][1]
+    url = _url_for(name, world)
+    for client in world["clients"].values():
+        assert _request(client, method, url).status_code == 200, name
+    link = MemberLink.objects.get(token=url.split("/")[2])
+    wrong = url.replace(link.token, link.token[:-1] + ("y" if link.token.endswith("x") else "x"))
+    assert _request(world["clients"]["anonymous"], method, wrong).status_code == 404
+    revoke_member_link(link=link)
     for client in world["clients"].values():
         assert _request(client, method, url).status_code == 404, name
 
