@@ -21,7 +21,9 @@ from django.utils.translation import gettext as _
 from localise.numbers import NumberFormat, currency_label, money_with_currency
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
+from scoring.engine.names import player_key
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
+from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player, RoundEntry, SavedKey
 from scoring.selectors.files import session_doc
 from scoring.selectors.saves import saved_object
@@ -196,6 +198,20 @@ def member_links(group: Group) -> list[tuple[Member, MemberLink | None]]:
     """Each member with their link (None: not made yet), in the members' order."""
     links = {link.member_id: link for link in MemberLink.objects.filter(member__group=group)}
     return [(m, links.get(m.pk)) for m in Member.objects.filter(group=group)]
+
+
+def evening_problem(group: Group, doc: SessionDoc) -> str | None:
+    """Why a session file cannot become an evening of the group (one plain line
+    for the command line), or None: its currency must be the group's and every
+    player a member (names matched ignoring case, as members are)."""
+    if doc.currency != group.currency:
+        return f"the file is in {doc.currency}, not the group's currency {group.currency}"
+    members = set(Member.objects.filter(group=group).values_list("name_key", flat=True))
+    strangers = [name for name in doc.players if player_key(name) not in members]
+    if strangers:
+        names = ", ".join(strangers)
+        return f"not a member of {group.name}: {names} (add them on the Members page first)"
+    return None
 
 
 def groups_for(owner_id: int | None) -> QuerySet[Group]:

@@ -13,12 +13,19 @@ from django.utils.translation import gettext as _
 
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.names import player_key
+from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player
 from scoring.services import save_document
 from scoring.services.savekeys import once, remember_save
 
 from .models import Evening, Group, Member, MemberLink, Payment, PaymentChange, new_link_token
-from .selectors import removal_problem, saved_group, saved_member, saved_payment
+from .selectors import (
+    evening_problem,
+    removal_problem,
+    saved_group,
+    saved_member,
+    saved_payment,
+)
 
 
 class GroupError(Exception):
@@ -156,6 +163,19 @@ def add_evening(*, group: Group, session: GameSession) -> Evening:
             Member.objects.create(group=group, name=player.name, position=top)
             known.add(player.name_key)
     return Evening.objects.create(group=group, session=session)
+
+
+@transaction.atomic
+def import_evening(*, group: Group, doc: SessionDoc) -> GameSession:
+    """A session file saved as an evening of the group, owned by the group's
+    owner, or (a player not a member, another currency) nothing saved."""
+    Group.objects.select_for_update().get(pk=group.pk)
+    problem = evening_problem(group, doc)
+    if problem:
+        raise GroupError(problem)
+    session = save_document(doc=doc, owner=group.owner)
+    Evening.objects.create(group=group, session=session)
+    return session
 
 
 @transaction.atomic

@@ -310,7 +310,9 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
             lambda: redirect("session_detail", session_id=earlier.object_pk or 0),
             "group_list",
         )
-    form = SessionForm(request.POST or None)
+    # The group's last evening as the table left it: its rules, stake and seating.
+    last = selectors.last_evening(group.pk)
+    form = SessionForm(request.POST or None, rules=last.get_rules() if last else None)
     members = list(Member.objects.filter(group=group))
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         data = form.cleaned_data
@@ -339,11 +341,14 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
             )
             return redirect("round_new", session_id=session.pk)
     if not form.is_bound:
+        seating = [p.name for p in last.players.all()] if last else [m.name for m in members]
         form.initial.update(
             played_on=timezone.localdate(),
             currency=group.currency,
-            players="\n".join(m.name for m in members),
+            players="\n".join(seating),
         )
+        if last is not None:
+            form.initial["stake_per_point"] = last.stake_per_point
     return render(
         request,
         "scoring/sessions/new.html",
@@ -351,6 +356,7 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
             "form": form,
             "past_players": [m.name for m in members],
             "group": group,
+            "last_evening": last,
             "presets": _presets(),
         },
         status=refused_status(form),

@@ -172,7 +172,14 @@ def test_members_rename_once_for_all_evenings_and_removal_refused(logged_in, gro
 
 def test_a_new_evening_of_the_group_and_an_existing_session_added(logged_in, group, owner):
     response = logged_in.get(reverse("group_evening_new", args=[group.pk]))
-    assert "Aama\nBhai\nDidi\nHajurba" in response.content.decode()
+    html = response.content.decode()
+    # The last evening as the table left it (Tihar 2: murder, 1.00 a point, its seating).
+    assert 'id="id_players">\nAama\nBhai\nHajurba</textarea>' in html
+    assert 'name="stake_per_point" value="1.00"' in html
+    assert '<option value="murder" selected>' in html
+    assert "Rules, stake and seating as at Tihar 2: change anything before you start." in text(
+        response
+    )
     data = session_post(name="Tihar 3", players="Aama\nDidi\nSanu")
     response = logged_in.post(reverse("group_evening_new", args=[group.pk]), data)
     assert response.status_code == 302, text(response)
@@ -363,3 +370,16 @@ def test_a_new_groups_currency_is_bounded_once_upper_cased(logged_in):
         "a currency may be at most 8 characters once in capitals, got SSSSSSSSSSSSSSSS (16)"
     ) in unescape(response.content.decode())
     assert not Group.objects.exists()
+
+
+def test_the_home_page_lists_groups_and_an_evening_links_to_its_group(logged_in, owner, group):
+    home = text(logged_in.get(reverse("home")))
+    assert "Groups Pokhara family 2 evenings" in home
+    tihar = GameSession.objects.get(name="Tihar 2")
+    page = logged_in.get(reverse("session_detail", args=[tihar.pk])).content.decode()
+    assert f'<a href="{reverse("group_detail", args=[group.pk])}">← Pokhara family</a>' in page
+    # A session leaves the group: its page no longer names it, at once.
+    logged_in.post(reverse("group_evening_remove", args=[group.pk, tihar.pk]))
+    page = logged_in.get(reverse("session_detail", args=[tihar.pk])).content.decode()
+    assert "← Pokhara family" not in page
+    assert "Pokhara family 1 evening" in text(logged_in.get(reverse("home")))
