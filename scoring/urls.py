@@ -18,6 +18,7 @@ session_urls = [
     path("players/<int:player_id>/edit/", players.player_edit, name="player_edit"),
     path("players/<int:player_id>/delete/", players.player_delete, name="player_delete"),
     path("players/<int:player_id>/move/", players.player_move, name="player_move"),
+    path("players/draw/", players.seats_draw, name="seats_draw"),
     path("rounds/new/", rounds.round_new, name="round_new"),
     path("rounds/preview/", rounds.round_preview, name="round_preview"),
     path("rounds/<int:round_id>/", rounds.round_detail, name="round_detail"),

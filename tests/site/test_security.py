@@ -214,6 +214,7 @@ ACCESS = {
     "player_edit": ("owner", "GET"),
     "player_delete": ("owner", "POST"),
     "player_move": ("owner", "POST"),
+    "seats_draw": ("owner", "GET"),
     "round_undo": ("scorer", "POST"),
     "maal_calculator": ("scorer", "GET"),
     "maal_table": ("owner", "GET"),
