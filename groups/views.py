@@ -14,9 +14,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import condition, require_POST
 
 from localise.numbers import currency_label
 from scoring.engine.groupfile import dumps, export_group
@@ -25,7 +26,9 @@ from scoring.forms.rules import preset_options
 from scoring.forms.sessions import SessionForm
 from scoring.models import SavedKey
 from scoring.selectors.saves import AlreadySaved, earlier_save, posted_save_key
+from scoring.selectors.versions import remember
 from scoring.services import create_session
+from scoring.views.share import png_response
 from scoring.web.pagecache import render_page
 from scoring.web.uploads import too_large
 from table.views import qr_svg
@@ -39,8 +42,10 @@ from .access import (
     member_for_user,
     payment_for_user,
 )
+from .cards import group_card as group_card_png
 from .forms import AddEveningForm, GroupForm, GroupImportForm, MemberForm, PaymentForm
 from .models import Group, Member, MemberLink, Payment, PaymentChange
+from .versions import group_version
 
 # The group page shows the latest of each (the printable page shows every one):
 # a family of a thousand evenings still opens at once on a phone.
@@ -121,6 +126,25 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
         }
 
     return render_page(request, "groups/detail.html", context, version=version)
+
+
+def _card_etag(request: HttpRequest, group_id: int) -> str | None:
+    if not request.user.is_authenticated:
+        return None
+    version = group_version(group_id, request.user.pk)
+    return None if version is None else f"card-{version}-{get_language()}"
+
+
+@login_required
+@condition(etag_func=_card_etag)
+def group_card(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's balances and who pays whom as a picture to share, in the
+    reader's language (owner only: anyone else a 404); drawn once per version
+    of the group and language."""
+    version = group_version_for_user(request, group_id)
+    group = group_for_user(request, group_id)
+    png = remember(f"group-card-{get_language()}", version, lambda: group_card_png(group))
+    return png_response(png, f"{slugify(group.name) or 'group'}-{group.pk}.png")
 
 
 @login_required

@@ -29,6 +29,7 @@ session_urls = [
     path("rounds/<int:round_id>/changes/", audit.round_changes, name="round_changes"),
     path("changes/<int:change_id>/restore/", audit.round_restore, name="round_restore"),
     path("share/", share.session_share, name="session_share"),
+    path("card.png", share.session_card, name="session_card"),
     path("share/new/", share.share_create, name="share_create"),
     path("share/revoke/", share.share_revoke, name="share_revoke"),
 ]

@@ -383,3 +383,46 @@ def test_the_home_page_lists_groups_and_an_evening_links_to_its_group(logged_in,
     page = logged_in.get(reverse("session_detail", args=[tihar.pk])).content.decode()
     assert "← Pokhara family" not in page
     assert "Pokhara family 1 evening" in text(logged_in.get(reverse("home")))
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_groups_picture_is_a_png_for_its_owner_only(
+    logged_in, group, language, django_user_model
+):
+    import io
+
+    from django.test import Client
+    from PIL import Image
+
+    from groups.cards import group_picture
+
+    url = reverse("group_card", args=[group.pk])
+    logged_in.cookies["django_language"] = language
+    response = logged_in.get(url)
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    with Image.open(io.BytesIO(response.content)) as image:
+        assert image.size[0] >= 600
+    assert len(response.content) <= 300_000
+    assert logged_in.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("hari", password="pw-hari-12345"))
+    assert other.get(url).status_code == 404
+    from django.utils import translation
+
+    with translation.override("ne"):
+        balances, pays = group_picture(group).sections
+    assert [tuple(c.text for c in row) for row in balances.rows] == [
+        ("Aama", "-37.50"),
+        ("Bhai", "-33.00"),
+        ("Didi", "+52.50"),
+        ("Hajurba", "+18.00"),
+    ]
+    assert pays.lines[0] == "Aama ले Didi लाई रु. 37.50 तिर्ने"
+
+
+def test_a_picture_of_sixty_members_stays_within_bounds(owner):
+    from groups.cards import group_card
+
+    names = [f"Member number {i}" for i in range(60)]
+    big = services.create_group(owner=owner, name="A big family", currency="NPR", members=names)
+    assert len(group_card(big)) <= 300_000
