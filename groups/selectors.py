@@ -444,3 +444,136 @@ def saved_payment(saved: SavedKey, *, group: Group) -> Payment:
     payment = saved_object(saved, Payment.objects.filter(group=group), "payment")
     payment.replayed = True  # type: ignore[attr-defined]
     return payment
+
+
+# --- Records: a group's seasons ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEvening:
+    id: int
+    name: str
+    played_on: date
+    festival: str  # "dashain", "tihar" or "" (localise/festivals.py)
+
+
+@dataclass(slots=True)
+class MemberSeason:
+    name: str
+    evenings: int = 0
+    rounds: int = 0
+    wins: int = 0
+    won: Decimal = Decimal("0.00")  # money of the evenings they came out ahead
+    lost: Decimal = Decimal("0.00")  # … and behind (negative)
+    dublee_wins: int = 0
+
+    @property
+    def net(self) -> Decimal:
+        return self.won + self.lost
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRecord:
+    """One record of the season: who holds it, the figure, and the evening."""
+
+    name: str
+    value: int | Decimal
+    evening: SeasonEvening | None = None
+    round_at: int = 0  # a round's place on its evening's ledger
+
+
+@dataclass(slots=True)
+class Season:
+    year: int  # Bikram Sambat
+    evenings: list[SeasonEvening]
+    members: list[MemberSeason]
+    biggest_round: SeasonRecord | None = None
+    best_evening: SeasonRecord | None = None
+    longest_run: SeasonRecord | None = None
+    most_maal: SeasonRecord | None = None
+    most_dublee_wins: SeasonRecord | None = None
+
+    @property
+    def festival_count(self) -> int:
+        return sum(1 for e in self.evenings if e.festival)
+
+
+def _better(old: SeasonRecord | None, new: SeasonRecord) -> SeasonRecord:
+    """The record that stands: a higher figure; on a tie the earlier holder."""
+    return new if old is None or new.value > old.value else old
+
+
+def group_records(group: Group) -> list[Season]:
+    """The group's records per season (Bikram Sambat year), newest first: each
+    member's evenings, rounds won, money won and lost, and the season's
+    records. Added up from per-evening pieces kept under each evening's
+    version (stats.records.pieces_of, evening_pieces): after a saved round only
+    that evening is read again."""
+    from localise.bikram_sambat import BikramSambatError, to_bs
+    from localise.festivals import festival_of
+    from stats.records import pieces_of
+
+    with read_snapshot():
+        members = list(Member.objects.filter(group=group))
+        versions = evening_versions(group.pk)
+        money = evening_pieces(versions)
+        pieces = pieces_of(dict(versions))
+    by_key = {m.name_key: m.name for m in members}
+    seasons: dict[int, Season] = {}
+    rows: dict[int, dict[str, MemberSeason]] = {}
+    for piece in pieces:  # oldest first: on a tie the earlier record stands
+        info = piece.info
+        try:
+            year = to_bs(info.played_on)[0]
+        except BikramSambatError:
+            year = info.played_on.year + 57
+        evening = SeasonEvening(info.id, info.name, info.played_on, festival_of(info.played_on))
+        season = seasons.get(year)
+        if season is None:
+            season = seasons[year] = Season(year, [], [])
+            rows[year] = {m.name_key: MemberSeason(m.name) for m in members}
+        season.evenings.append(evening)
+        table = rows[year]
+        for key, figures in piece.evening.items():
+            row = table.get(key)
+            if row is None:  # a player not (or no longer) a member
+                row = table[key] = MemberSeason(by_key.get(key, figures.name))
+            name = row.name
+            row.evenings += 1
+            row.rounds += figures.rounds
+            row.wins += figures.wins
+            row.dublee_wins += figures.dublee_wins
+            # A record is made only when it beats the one standing (a higher
+            # figure; on a tie the earlier evening's holder keeps it).
+            best = season.biggest_round
+            if figures.biggest_round > (best.value if best else 0):
+                season.biggest_round = SeasonRecord(
+                    name, figures.biggest_round, evening, figures.biggest_round_at
+                )
+            best = season.longest_run
+            if figures.longest_run > (best.value if best else 0):
+                season.longest_run = SeasonRecord(name, figures.longest_run, evening)
+            best = season.most_maal
+            if figures.most_maal > (best.value if best else 0):
+                season.most_maal = SeasonRecord(name, figures.most_maal, evening)
+        for key, amount in money.get(info.id, {}).items():
+            row = table.get(key)
+            if row is None:
+                continue
+            if amount > 0:
+                row.won += amount
+                best = season.best_evening
+                if amount > (best.value if best else 0):
+                    season.best_evening = SeasonRecord(row.name, amount, evening)
+            else:
+                row.lost += amount
+    for year, season in seasons.items():
+        season.members = [row for row in rows[year].values() if row.evenings]
+        season.members.sort(key=lambda r: (-r.net, -r.wins, r.name.casefold()))
+        for row in season.members:
+            if row.dublee_wins:
+                season.most_dublee_wins = _better(
+                    season.most_dublee_wins, SeasonRecord(row.name, row.dublee_wins)
+                )
+        season.evenings.reverse()  # newest first, as the group page lists them
+    return [seasons[year] for year in sorted(seasons, reverse=True)]

@@ -8,6 +8,7 @@ urlpatterns = [
     path("groups/<int:group_id>/", views.group_detail, name="group_detail"),
     path("groups/<int:group_id>/print/", views.group_print, name="group_print"),
     path("groups/<int:group_id>/card.png", views.group_card, name="group_card"),
+    path("groups/<int:group_id>/records/", views.group_records, name="group_records"),
     path("groups/<int:group_id>/delete/", views.group_delete, name="group_delete"),
     path("groups/<int:group_id>/export.json", views.group_export, name="group_export"),
     path("groups/<int:group_id>/members/", views.member_list, name="group_members"),

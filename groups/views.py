@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from localise.numbers import currency_label
+from localise.templatetags.local_format import local_date
 from scoring.engine.groupfile import dumps, export_group
 from scoring.forms import refused_status
 from scoring.forms.rules import preset_options
@@ -126,6 +127,34 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
         }
 
     return render_page(request, "groups/detail.html", context, version=version)
+
+
+@login_required
+def group_records(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's records, season by season (Bikram Sambat years), Dashain and
+    Tihar evenings marked; rendered once per version of the group."""
+    version = group_version_for_user(request, group_id)
+
+    def context() -> dict[str, object]:
+        group = group_for_user(request, group_id)
+        seasons = selectors.group_records(group)
+        # A season lists every evening: worded here, a row a tuple, rather than
+        # a {% url %} and two filters per evening in the template.
+        festival = {"dashain": _("Dashain"), "tihar": _("Tihar"), "": ""}
+        link = reverse("session_detail", args=[0])[: -len("0/")]
+        evenings = {
+            season.year: [
+                (f"{link}{e.id}/", e.name, local_date(e.played_on), festival[e.festival])
+                for e in season.evenings
+            ]
+            for season in seasons
+        }
+        return {
+            "group": group,
+            "seasons": [(season, evenings[season.year]) for season in seasons],
+        }
+
+    return render_page(request, "groups/records.html", context, version=version)
 
 
 def _card_etag(request: HttpRequest, group_id: int) -> str | None:

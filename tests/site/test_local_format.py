@@ -284,3 +284,41 @@ def test_history_dates_in_either_calendar(language):
             if language == "en"
             else "सही मिति लेख्नुहोस्। विक्रम संवत्मा 2083-13-40 भन्ने मिति हुँदैन।"
         ]
+
+
+# --- Dashain and Tihar (localise/festivals.py) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bs_year", "ghatasthapana", "bhai_tika"),
+    [
+        (2075, datetime.date(2018, 10, 10), datetime.date(2018, 11, 9)),
+        (2077, datetime.date(2020, 10, 17), None),  # an extra Ashwin: the second one's
+        (2078, datetime.date(2021, 10, 7), datetime.date(2021, 11, 6)),
+        (2079, datetime.date(2022, 9, 26), datetime.date(2022, 10, 27)),
+        (2080, datetime.date(2023, 10, 15), datetime.date(2023, 11, 15)),
+        (2081, datetime.date(2024, 10, 3), datetime.date(2024, 11, 3)),
+        (2082, datetime.date(2025, 9, 22), datetime.date(2025, 10, 23)),
+        (2083, datetime.date(2026, 10, 11), None),
+    ],
+)
+def test_dashain_and_tihar_as_the_calendar_gives_them(bs_year, ghatasthapana, bhai_tika):
+    """Ghatasthapana and Bhai Tika as Nepal kept them: the windows come from the moon."""
+    from localise.festivals import festivals
+
+    found = festivals(bs_year)
+    assert found.dashain[0] == ghatasthapana
+    assert 13 <= (found.dashain[1] - found.dashain[0]).days <= 15  # to Kojagrat Purnima
+    if bhai_tika:
+        assert found.tihar[1] == bhai_tika
+    assert 4 <= (found.tihar[1] - found.tihar[0]).days <= 5
+    assert found.dashain[1] < found.tihar[0]
+
+
+def test_an_evening_is_known_dashain_or_tihar_by_its_day():
+    from localise.festivals import festival_of
+
+    assert festival_of(datetime.date(2026, 10, 20)) == "dashain"  # Vijaya Dashami 2083
+    assert festival_of(datetime.date(2026, 11, 8)) == "tihar"  # Laxmi Puja 2083
+    assert festival_of(datetime.date(2026, 10, 2)) == ""
+    assert festival_of(datetime.date(1900, 1, 1)) == ""  # outside the calendar's tables

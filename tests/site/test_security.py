@@ -249,6 +249,7 @@ ACCESS = {
     "group_detail": ("owner", "GET"),
     "group_print": ("owner", "GET"),
     "group_card": ("owner", "GET"),
+    "group_records": ("owner", "GET"),
     "group_delete": ("owner", "GET"),
     "group_export": ("owner", "GET"),
     "group_members": ("owner", "GET"),

@@ -426,3 +426,110 @@ def test_a_picture_of_sixty_members_stays_within_bounds(owner):
     names = [f"Member number {i}" for i in range(60)]
     big = services.create_group(owner=owner, name="A big family", currency="NPR", members=names)
     assert len(group_card(big)) <= 300_000
+
+
+def _festival_dates(group):
+    """Tihar 1 played in Dashain 2082 (5 Oct 2025), Tihar 2 in Tihar 2083 (8 Nov 2026)."""
+    one, two = (GameSession.objects.get(name=n) for n in ("Tihar 1", "Tihar 2"))
+    GameSession.objects.filter(pk=one.pk).update(played_on=datetime.date(2025, 10, 5))
+    GameSession.objects.filter(pk=two.pk).update(played_on=datetime.date(2026, 11, 8))
+
+
+def test_the_records_of_each_season(group):
+    from groups.selectors import group_records
+
+    _festival_dates(group)
+    seasons = group_records(group)
+    assert [s.year for s in seasons] == [2083, 2082]
+    tihar, dashain = seasons
+    assert [(e.name, e.festival) for e in tihar.evenings] == [("Tihar 2", "tihar")]
+    assert [(e.name, e.festival) for e in dashain.evenings] == [("Tihar 1", "dashain")]
+    assert [(r.name, r.evenings, r.wins, r.won, r.lost) for r in tihar.members] == [
+        ("Hajurba", 1, 0, Decimal("18.00"), Decimal("0.00")),
+        ("Bhai", 1, 1, Decimal("7.00"), Decimal("0.00")),
+        ("Aama", 1, 0, Decimal("0.00"), Decimal("-25.00")),
+    ]
+    assert (tihar.biggest_round.name, tihar.biggest_round.value) == ("Hajurba", 18)
+    assert (tihar.best_evening.name, tihar.best_evening.value) == ("Hajurba", Decimal("18.00"))
+    assert (tihar.longest_run.name, tihar.longest_run.value) == ("Bhai", 1)
+    assert (tihar.most_maal.name, tihar.most_maal.value) == ("Hajurba", 12)
+    assert tihar.most_dublee_wins is None
+    assert [(r.name, r.won, r.lost) for r in dashain.members] == [
+        ("Didi", Decimal("72.50"), Decimal("0.00")),
+        ("Aama", Decimal("0.00"), Decimal("-12.50")),
+        ("Bhai", Decimal("0.00"), Decimal("-60.00")),
+    ]
+    assert (dashain.biggest_round.name, dashain.biggest_round.value) == ("Didi", 29)
+    assert (dashain.most_maal.name, dashain.most_maal.value) == ("Didi", 10)
+
+
+def test_a_run_of_rounds_won_and_dublee_wins_count_in_order():
+    from stats.records import EntryRow, RoundRow, evening_figures
+
+    def round_(position, winner, win_type="normal"):
+        entries = [
+            EntryRow(i, n, n.lower(), "seen", 3, 0, False, 5 if n == winner else -1)
+            for i, n in enumerate(["Aama", "Buwa"])
+        ]
+        return RoundRow(
+            position,
+            None,
+            position,
+            position,
+            1 if winner else None,
+            winner or "",
+            win_type,
+            False,
+            entries,
+        )
+
+    rounds = [
+        round_(1, "Aama"),
+        round_(2, "Aama", "dublee"),
+        round_(3, "Buwa"),
+        round_(4, "Aama"),
+        round_(5, "Aama"),
+        round_(6, "Aama"),
+        round_(7, None),
+    ]
+    figures = evening_figures(rounds)
+    assert (figures["aama"].wins, figures["aama"].longest_run, figures["aama"].dublee_wins) == (
+        5,
+        3,
+        1,
+    )
+    assert (figures["buwa"].wins, figures["buwa"].longest_run) == (1, 1)
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_records_page_in_both_languages(logged_in, group, language):
+    _festival_dates(group)
+    logged_in.cookies["django_language"] = language
+    page = text(logged_in.get(reverse("group_records", args=[group.pk])))
+    if language == "en":
+        assert "Season 2083 1 evening" in page
+        assert "Biggest round Hajurba +18 · round 1 of Tihar 2" in page
+        assert "Best evening Hajurba NPR 18.00 · Tihar 2" in page
+        assert "Hajurba 1 0 18.00 0.00" in page
+        assert "Tihar 2 · 8 Nov 2026 Tihar" in page and "Tihar 1 · 5 Oct 2025 Dashain" in page
+    else:
+        assert "सिजन 2083" in page
+        assert "Hajurba रु. 18.00" in page
+        assert "तिहार" in page and "दशैं" in page
+        assert "22 कात्तिक 2083 (8 नोभेम्बर 2026)" in page
+
+
+def test_the_records_page_after_a_save_reads_that_evening_alone(logged_in, group):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("group_records", args=[group.pk])
+    logged_in.get(url)
+    tihar = GameSession.objects.get(name="Tihar 2")
+    tihar.name = "Tihar two"
+    tihar.save(update_fields=["name"])  # a new version of that evening
+    with CaptureQueriesContext(connection) as queries:
+        page = text(logged_in.get(url))
+    assert "Tihar two" in page
+    # Not a query per evening: the other evening's pieces are kept.
+    assert len(queries) <= 12
