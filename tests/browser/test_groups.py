@@ -27,6 +27,29 @@ SHARE_TEXT = (
 )
 
 
+def test_a_part_payment_typed_over_the_suggested_amount(logged_in_page, live_server):
+    """The amount box selects what it holds when tapped: typing 30 gives 30, not
+    "37.5030"; the Nepali form names payer and payee (तिर्ने/पाउने)."""
+    page, user = logged_in_page(**TOUCH_PHONE)
+    group = import_group(doc=loads(json.dumps(family())), owner=user)
+    page.goto(f"{live_server.url}/groups/{group.pk}/")
+    page.locator(".to-pay li").first.get_by_role("link", name="Mark paid").tap()
+    amount = page.locator("#id_amount")
+    expect(amount).to_have_value("37.50")
+    amount.tap()
+    page.keyboard.type("30")
+    expect(amount).to_have_value("30")
+    page.get_by_role("button", name="Record payment").tap()
+    page.wait_for_url(f"{live_server.url}/groups/{group.pk}/")
+    expect(page.locator(".messages")).to_contain_text("Payment recorded: Aama paid Didi NPR 30.00.")
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "ne", "url": live_server.url}]
+    )
+    page.goto(f"{live_server.url}/groups/{group.pk}/payments/new/")
+    expect(page.locator('label[for="id_payer"]')).to_have_text("तिर्ने")
+    expect(page.locator('label[for="id_payee"]')).to_have_text("पाउने")
+
+
 def test_mark_paid_then_record_payment_shrinks_the_list(logged_in_page, live_server):
     page, user = logged_in_page(**TOUCH_PHONE)
     group = import_group(doc=loads(json.dumps(family())), owner=user)

@@ -397,3 +397,12 @@ def test_the_picture_is_for_its_scorers_only(logged_in, session, django_user_mod
     assert Client().get(url).status_code == 302  # the log-in page first
     share = reverse("session_detail", args=[session.pk])
     assert f'href="{url}"' in logged_in.get(share).content.decode()
+
+
+def test_the_share_page_marks_who_deals_next(logged_in, session):
+    create_share_link(session=session)
+    session.refresh_from_db()
+    page = Client().get(reverse("share_view", args=[session.share_token])).content.decode()
+    # No round yet: the first seat deals round 1.
+    assert re.search(r'Aama\s*<strong class="dealer-mark">deals</strong>', page)
+    assert page.count('class="dealer-mark"') == 1
