@@ -20,15 +20,17 @@ setup: $(VENV)/.installed
 system-deps:
 	scripts/system-deps
 
+# scripts/host: one complete app host (the pages and the live pages' streams),
+# here reloaded when the code changes.
 run: setup
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=1 $(BIN)/python manage.py demo
-	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=1 BIND_HOST=$(HOST) scripts/host $(PORT) --reload
 
-# The same for the family's phones on this wifi: listens on every interface,
-# lets in this machine's private addresses and prints the address and its QR
-# code (docs/lan.md).
+# The same for the family's phones on this wifi: lets in this machine's private
+# addresses, prints the address and its QR code, then serves scripts/host on
+# every interface (docs/lan.md).
 lan: setup
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py collectstatic --noinput -v0

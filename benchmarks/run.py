@@ -50,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up  # noqa: E402
+from benchmarks.hosts import free_port, start_host, stop, wait_until_up  # noqa: E402
 
 TARGET = 3.0  # under gunicorn, every warm page within 3× the trivial view
 AFTER_CHANGE_TARGET = 6.0  # the session page after a change, × the log-in page
@@ -510,12 +510,12 @@ def wrk(url: str, seconds: int, headers: dict[str, str] | None = None) -> float:
     return float(match.group(1))
 
 
-def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: int):
+def under_host(env: dict[str, str], session, owner, seconds: int, workers: int | None):
     from scoring.views.share import _etag
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_gunicorn(port, {**os.environ, **env}, workers=workers)
+    server = start_host(port, {**os.environ, **env}, workers=workers)
     try:
         wait_until_up(f"{base}/bench/trivial/", server)
         token = session.share_token
@@ -552,6 +552,16 @@ def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: i
         stop(server)
 
 
+def host_shape(workers: int | None) -> str:
+    """How scripts/host runs: its processes and each one's threads."""
+    threads = os.environ.get("THREADS", "4")
+    if workers is None:
+        database = os.environ.get("DATABASE_URL", "")
+        shared = os.environ.get("REDIS_URL") or database.startswith("postgres")
+        workers = 3 if shared else 1
+    return f"{workers} process{'es' if workers > 1 else ''} × {threads} threads"
+
+
 def print_carried(owner, rounds: int, repeat: int) -> None:
     rows = carried_state(owner, rounds, repeat)
     print(
@@ -574,7 +584,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=15, help="timed requests per page")
     parser.add_argument("--seconds", type=int, default=5, help="duration of each wrk run")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="host processes (default: scripts/host's, one on SQLite)",
+    )
     parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
     parser.add_argument(
         "--evenings",
@@ -585,7 +599,7 @@ def main() -> None:
         "--only-evenings", action="store_true", help="only the pages across evenings"
     )
     parser.add_argument(
-        "--no-server", action="store_true", help="skip gunicorn and wrk (in-process figures only)"
+        "--no-server", action="store_true", help="skip the host and wrk (in-process figures only)"
     )
     parser.add_argument(
         "--carried-only",
@@ -711,15 +725,16 @@ def main() -> None:
         print_carried(owner, args.rounds, args.repeat)
         if args.no_server:
             return
-        served = under_gunicorn(env, big, owner, args.seconds, args.workers)
+        served = under_host(env, big, owner, args.seconds, args.workers)
         base_rps = served[0][1]
-        print(f"\ngunicorn on 127.0.0.1 ({args.workers} workers), wrk -t2 -c8 -d{args.seconds}s")
+        shape = host_shape(args.workers)
+        print(f"\nscripts/host on 127.0.0.1 ({shape}), wrk -t2 -c8 -d{args.seconds}s")
         print(f"{'request':32} {'req/s':>10} {'× trivial time':>15}")
         for name, rps in served:
             print(f"{name:32} {rps:10.0f} {base_rps / rps:15.1f}")
         over = [name for name, rps in served if base_rps / rps > TARGET and name != LAYOUT]
         print(
-            f"Pages within {TARGET:g}× the trivial view under gunicorn: "
+            f"Pages within {TARGET:g}× the trivial view on the host: "
             + ("all" if not over else "not " + ", ".join(over))
         )
         from benchmarks.phones import table_of_phones

@@ -187,9 +187,7 @@ def test_the_scorers_form_hears_each_count_a_seat_sends(owner):
         values = table_services.SeatValues(
             status="seen", maal=7, tunnel=0, dhoos=False, dublees=False, maal_tally=None, tiplu=""
         )
-        await in_thread(
-            lambda: table_services.send_entry(seat=seats[2], position=1, values=values)
-        )
+        await in_thread(lambda: table_services.send_entry(seat=seats[2], position=1, values=values))
         name, version = await read(events)
         asked = await in_thread(lambda: feed.get(reverse("seat_feed", args=[session.pk]) + query))
         assert name == "version" and version == etag_of(asked)
