@@ -532,6 +532,7 @@ def table_of_streams(env: dict[str, str], owner, seconds: int, saves: int) -> No
     finally:
         stop(server)
     capacity(env, session, tokens)
+    serving_cost(env, tokens[0])
 
 
 async def idle_streams(pid: int, port: int, tokens, count: int, seconds: int):
@@ -593,6 +594,57 @@ def capacity(env: dict[str, str], session, tokens) -> None:
         asyncio.run(grow())
     finally:
         stop(server)
+
+
+def cpu_per_request(pid: int, port: int, path: str, times: int = 400) -> float:
+    """The host's CPU per request of `path`, asked `times` times in a row (ms)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for _ in range(20):  # warm
+        connection.request("GET", path)
+        connection.getresponse().read()
+    before = cpu_seconds(pid)
+    for _ in range(times):
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        assert response.status in (200, 304), (path, response.status)
+    connection.close()
+    return 1000 * (cpu_seconds(pid) - before) / times
+
+
+def serving_cost(env: dict[str, str], token: str) -> None:
+    """What an ordinary request costs on the host (the pages through Django's
+    WSGI handler on a thread pool, beside the streams) against gunicorn's sync
+    workers serving the same app as WSGI (how hosts ran before streams)."""
+    full_env = {**os.environ, **env}
+    port = free_port()
+    sync = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "marriage_site.wsgi",
+            *("--bind", f"127.0.0.1:{port}", "--workers", "1"),
+            *("--no-control-socket", "--log-level", "warning"),
+        ],
+        cwd=ROOT,
+        env=full_env,
+    )
+    host, host_port = start_server(env, None)
+    pages = (
+        ("trivial view", "/bench/trivial/"),
+        ("log-in page", "/accounts/login/"),
+        ("seat page", f"/t/{token}/"),
+    )
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/bench/trivial/", sync)
+        print("\nAn ordinary request's CPU (ms, 400 in a row): the host, and WSGI's sync worker")
+        print(f"{'request':20} {'gunicorn sync':>14} {'scripts/host':>13}")
+        for name, path in pages:
+            before = cpu_per_request(sync.pid, port, path)
+            now = cpu_per_request(host.pid, host_port, path)
+            print(f"{name:20} {before:14.2f} {now:13.2f}")
+    finally:
+        stop(sync)
+        stop(host)
 
 
 def two_hosts(env: dict[str, str], owner, saves: int, workers: int) -> None:

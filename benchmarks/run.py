@@ -10,11 +10,12 @@
    queries; and the bytes each page sends plain and gzipped (GZipMiddleware):
    the round form, the share page's live partial, every round (`?all=1`),
    sw.js and the manifest;
-2. requests per second under `wrk` against gunicorn on 127.0.0.1 (set up as the
-   README's production: a cache directory the workers share, kept database
-   connections) for the owner's ledger and settle-up pages, the share page and
-   its live refresh when nothing changed (answered 304), each beside the same
-   server's trivial view; the target is every page within 3× of it.
+2. requests per second under `wrk` against an app host on 127.0.0.1 started by
+   scripts/host (set up as the README's production: a cache directory its
+   threads share, kept database connections; one process on SQLite) for the
+   owner's ledger and settle-up pages, the share page and its live refresh
+   when nothing changed (answered 304), each beside the same host's trivial
+   view; the target is every page within 3× of it.
 
 Everything runs in a temporary directory on a fresh SQLite database (or, with
 --postgres, on the database in DATABASE_URL, e.g. under scripts/with-postgres).
@@ -22,11 +23,12 @@ Loops are bounded: the whole run takes about a minute.
 
     .venv/bin/python benchmarks/run.py [--rounds 1000] [--seconds 5] [--postgres] [--no-server]
 
---no-server skips part 2 (gunicorn and wrk), for the in-process figures alone.
+--no-server skips parts 2 and 3 (the host and wrk), for the in-process figures alone.
 
 3. A table of phones (benchmarks/phones.py): the latency from a commit to a
-   following phone having it, and the server's CPU for 10 and 50 idle phones
-   watching a session, beside the trivial view.
+   following phone having it, by polling and by push, the host's CPU for idle
+   phones polling and for open streams beside the trivial view, memory per
+   stream, and ordinary pages as streams pile up.
 """
 
 from __future__ import annotations
@@ -737,9 +739,10 @@ def main() -> None:
             f"Pages within {TARGET:g}× the trivial view on the host: "
             + ("all" if not over else "not " + ", ".join(over))
         )
-        from benchmarks.phones import table_of_phones
+        from benchmarks.phones import table_of_phones, table_of_streams
 
         table_of_phones(env, owner, args.workers, max(args.seconds, 10), saves=20)
+        table_of_streams(env, owner, max(args.seconds, 10), saves=20)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
