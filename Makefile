@@ -41,7 +41,7 @@ lan: setup
 # the header; SEED=N replays that order), then all but the browser tests (the
 # same pages, four minutes more) in file order on a throwaway PostgreSQL
 # cluster beside a throwaway Redis: there the two-host tests
-# (tests/site/test_two_hosts.py: two gunicorn hosts on that PostgreSQL and Redis)
+# (tests/site/test_two_hosts.py: two scripts/host hosts on that PostgreSQL and Redis)
 # run too. make test-postgres runs every test there.
 SEED ?= default
 test: system-deps lint
