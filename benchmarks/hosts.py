@@ -32,7 +32,7 @@ def start_host(
     """scripts/host serving the app on 127.0.0.1:`port`, under exactly `env`
     (with this Python's gunicorn), and `workers` processes, `threads` threads
     each if given (by default, the host's: one process on SQLite). A stopping
-    host lets its streams run 5 s at most."""
+    host lets its requests run 5 s at most."""
     env = {
         "GRACEFUL_TIMEOUT": "5",
         **env,

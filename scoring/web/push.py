@@ -53,15 +53,17 @@ class Follower:
     """One stream's place in the hub: woken when its session changes, closed
     when the channel goes (the page then polls until its stream opens again)."""
 
-    __slots__ = ("__weakref__", "closed", "session_id", "woken")
+    __slots__ = ("__weakref__", "bye", "closed", "session_id", "woken")
 
     def __init__(self, session_id: int) -> None:
         self.session_id = session_id
         self.woken = asyncio.Event()
         self.closed = False
+        self.bye = False  # closed as this process stops: the page opens another at once
 
-    def close(self) -> None:
+    def close(self, *, bye: bool = False) -> None:
         self.closed = True
+        self.bye = bye
         self.woken.set()
 
 
@@ -144,10 +146,12 @@ class Hub:
             self._listening.clear()
             self.close_all()
 
-    def close_all(self) -> None:
+    def close_all(self, *, bye: bool = False) -> None:
+        """Every stream ends: with "bye" (this process stops: the page opens
+        another at once, elsewhere) or without (the channel went: it polls)."""
         for found in list(self._following.values()):
             for follower in list(found):
-                follower.close()
+                follower.close(bye=bye)
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()

@@ -169,7 +169,9 @@ async def _events(
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(follower.woken.wait(), wait)
             if follower.closed:
-                return  # the channel went: the page polls until a stream opens again
+                if follower.bye:  # this process stops: another stream, elsewhere, at once
+                    yield _event("bye")
+                return  # or the channel went: the page polls until a stream opens again
             now = loop.time()
             if now >= end:
                 yield _event("bye")

@@ -294,3 +294,52 @@ def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
     finally:
         for process in (caddy, *hosts):
             stop(process)
+
+
+def test_a_stopping_host_ends_its_streams_at_once(tmp_path):
+    """A host told to stop (a deploy's reload, a restart) ends each stream with
+    "bye", for its page to open another on a host still running, instead of
+    holding it until its graceful time runs out (here a minute)."""
+    import signal
+    import socket
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "tests.twohost_settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        "STATIC_ROOT": str(tmp_path),
+        "LOG_LEVEL": "ERROR",
+        "GRACEFUL_TIMEOUT": "60",
+    }
+    env.pop("CACHE_DIR", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    assert run([sys.executable, "manage.py", "migrate", "-v0"], env).returncode == 0
+    made = run(
+        [
+            sys.executable,
+            *("manage.py", "shell", "-v", "0", "-c"),
+            "from scoring.models import GameSession; from scoring import services; "
+            "print(services.create_share_link(session=GameSession.objects.create(name='Live')))",
+        ],
+        env,
+    )
+    token = made.stdout.strip()
+    port = free_port()
+    host = start_host(port, env)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/accounts/login/", host)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as stream:
+            stream.sendall(f"GET /s/{token}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            received = b""
+            while b"event: version" not in received:
+                received += stream.recv(65536)
+            host.send_signal(signal.SIGTERM)
+            while data := stream.recv(65536):  # until the host closes it
+                received += data
+        assert b"event: bye\n" in received
+        assert host.wait(timeout=30) == 0  # well before its graceful minute
+    finally:
+        stop(host)
