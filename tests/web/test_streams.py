@@ -263,6 +263,31 @@ def test_a_full_host_answers_503_and_the_page_polls(owner, settings):
     asyncio.run(guests())
 
 
+def test_streams_end_when_the_channel_goes_and_say_bye_when_the_host_stops(owner, monkeypatch):
+    """The channel lost (Redis or PostgreSQL not answering): every stream ends
+    without a word, and its page polls; the process stopping: each says "bye",
+    and its page opens another at once (marriage_site/worker.py)."""
+    monkeypatch.setattr(streams, "READY_SECONDS", 0.1)
+    session = make_session(owner)
+    token = services.create_share_link(session=session)
+    url = reverse("share_stream", args=[token])
+
+    async def guests():
+        _response, first = await stream(AsyncClient(), url)
+        assert (await read(first))[0] == "version"
+        push.hub.listening(False)
+        with pytest.raises(StopAsyncIteration):
+            await read(first)
+        assert (await AsyncClient().get(url)).status_code == 503  # not listening yet
+        push.hub.listening(True)
+        _response, second = await stream(AsyncClient(), url)
+        assert (await read(second))[0] == "version"
+        push.hub.close_all(bye=True)
+        assert await read(second) == ("bye", "")
+
+    asyncio.run(guests())
+
+
 def test_without_an_event_loop_a_stream_is_checked_then_answered_204(owner):
     """A WSGI server (the tests' live server, runserver) holds no stream: the
     page polls. The stream is still let in only as its page is."""
