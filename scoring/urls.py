@@ -44,6 +44,8 @@ urlpatterns = [
     # The public page of a share link, and the part of it that phones poll.
     path("s/<slug:token>/", share.share_view, name="share_view"),  # token_urlsafe: no NUL
     path("s/<slug:token>/live/", share.share_live, name="share_live"),
+    # The stream that tells the page when to ask (marriage_site/asgi.py serves …/stream/).
+    path("s/<slug:token>/stream/", share.share_stream, name="share_stream"),
     # Offline at the table: the service worker at the root (its scope is the
     # whole site), the web app manifest, and the page shown for one never opened.
     path("sw.js", offline.service_worker, name="service_worker"),

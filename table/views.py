@@ -1,18 +1,20 @@
 """A table of phones: the owner's Seats and Co-scorers pages, a seat's own page
 (no log-in: the seat link is the key), the feed of seat entries that the
-scorer's open round form follows, and the live checks every following page
-polls.
+scorer's open round form follows, the live checks every following page asks,
+and the streams that say when to ask.
 
-Live pages poll with conditional requests keyed on the session's version in
-the database (scoring/versions.py): an unchanged session answers 304 from one
-indexed row, on any host, with no memory shared between processes
-(docs/lan.md, benchmarks/run.py).
+A live page keeps a stream open (scoring/web/streams.py), told of every change
+to its session on any host; it asks its check with a conditional request keyed
+on the session's version in the database (scoring/selectors/versions.py) when
+the stream says so, and every second while it has no stream: an unchanged
+session answers 304 from one indexed row (docs/lan.md, benchmarks/phones.py).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 import segno
@@ -20,6 +22,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -39,7 +42,9 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.selectors.versions import owned_version, version_of
 from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
+from scoring.web import streams
 from scoring.web.live import POLL_SECONDS, follow_context, live_etag
+from scoring.web.streams import Followed
 
 from . import services
 from .forms import SeatForm
@@ -285,6 +290,7 @@ def _seat_context(seat: Seat, form: SeatForm | None = None) -> dict[str, Any]:
         "can_edit": False,
         "calc_url": reverse("seat_maal", args=[seat.token]),
         "follow_url": reverse("seat_live", args=[seat.token]),
+        "stream_url": reverse("seat_stream", args=[seat.token]),
         **follow_context(session),
     }
 
@@ -358,18 +364,26 @@ def _seat_answer(
     return _fresh(render(request, "table/seat.html", context))
 
 
-def _seat_etag(request: HttpRequest, token: str) -> str | None:
-    """The version of the seat's session (as its page was rendered with, its
+def _seat_followed(token: str) -> Followed | None:
+    """The seat's session and its version (as its page was rendered with, its
     owner's counter included); None for a made-up or revoked link: 404."""
     if not token or len(token) > 64:
         return None
     row = Seat.objects.filter(token=token).values_list("session_id", "session__owner_id").first()
     if row is None:
         return None
+    version: str | None
     if row[1] is None:  # a session nobody owns (imported from the command line)
-        return live_etag(version_of(GameSession.objects.get(pk=row[0])))
-    version = owned_version(row[0], row[1])
-    return None if version is None else live_etag(version)
+        session = GameSession.objects.filter(pk=row[0]).first()
+        version = None if session is None else version_of(session)
+    else:
+        version = owned_version(row[0], row[1])
+    return None if version is None else (row[0], live_etag(version))
+
+
+def _seat_etag(request: HttpRequest, token: str) -> str | None:
+    found = _seat_followed(token)
+    return None if found is None else found[1]
 
 
 @condition(etag_func=_seat_etag)
@@ -427,6 +441,9 @@ def member_seat(request: HttpRequest, token: str) -> HttpResponse:
         "group": group,
         "member_link": True,
         "follow_url": reverse("member_live", args=[link.token]),
+        # Polled, not streamed: the evening it opens can change (a new one
+        # starts, or this one ends), which no session's stream tells.
+        "stream_url": "",
         # Another evening, or becoming a player of this one: the whole page anew.
         "follow_page": f"evening-{session.pk if session else 0}-{player.pk if player else 0}",
     }
@@ -541,3 +558,38 @@ def seat_feed(request: HttpRequest, session_id: int) -> HttpResponse:
         for e in entries
     ]
     return _fresh(JsonResponse({"position": position, "entries": data}))
+
+
+# --- Streams: the checks above, pushed (scoring/web/streams.py) ----------------------------------
+# Each tells its page when to ask its poll above, checked as that poll is.
+
+
+async def seat_stream(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The seat page's stream: a revoked or renewed link ends it."""
+    return await streams.follow(request, partial(_seat_followed, token))
+
+
+def _session_followed(request: HttpRequest, session_id: int) -> Followed | None:
+    if not streams.signed_in(request):
+        return None
+    return session_id, live_etag(session_version_for_scorer(request, session_id))
+
+
+async def session_stream(request: HttpRequest, session_id: int) -> HttpResponseBase:
+    """The owner's and co-scorers' pages' stream (session_live's check): a
+    co-scorer removed, or a log-out, ends it."""
+    check = partial(_session_followed, request, session_id)
+    return await streams.follow(request, check, log_in=True)
+
+
+def _feed_followed(request: HttpRequest, session_id: int) -> Followed | None:
+    if not streams.signed_in(request):
+        return None
+    etag = _feed_etag(request, session_id)
+    return None if etag is None else (session_id, etag)
+
+
+async def seat_feed_stream(request: HttpRequest, session_id: int) -> HttpResponseBase:
+    """The scorer's open round form's stream (seat_feed's check): a seat's count sent."""
+    check = partial(_feed_followed, request, session_id)
+    return await streams.follow(request, check, log_in=True)

@@ -10,11 +10,13 @@ session changes, so an idle table costs one tiny query per phone per poll.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -28,7 +30,8 @@ from .. import services
 from ..models import GameSession
 from ..selectors.ledger_table import ledger_context
 from ..selectors.reports import LATEST_ROUNDS
-from ..selectors.versions import remember, shared_version, version_of
+from ..selectors.versions import remember, session_of, shared_version, version_of
+from ..web import streams
 from ..web.live import POLL_SECONDS, live_etag
 from ..web.pagecache import render_page
 from ..web.session_card import session_card as session_card_png
@@ -60,6 +63,7 @@ def _live_context(session: GameSession, latest: int | None = LATEST_ROUNDS) -> d
         **ledger_context(session, latest=latest, can_edit=False),
         "can_edit": False,
         "poll_url": reverse("share_live", args=[session.share_token]),
+        "live_etag": etag,
         "poll_seconds": POLL_SECONDS,
         # The next poll sends If-None-Match itself, so the answer is a bare 304
         # (which htmx is configured to ignore) until something changes.
@@ -100,6 +104,17 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
         return _no_store_in_shared_caches(response)
     response = render(request, "scoring/share/view.html#live", _live_context(session))
     return _no_store_in_shared_caches(response)
+
+
+def _share_followed(token: str) -> streams.Followed | None:
+    version = shared_version(token)
+    return None if version is None else (session_of(version), live_etag(version))
+
+
+async def share_stream(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Tells the share page when to ask share_live (scoring/web/streams.py);
+    a link turned off ends it."""
+    return await streams.follow(request, partial(_share_followed, token))
 
 
 # --- The owner's management page ---------------------------------------------------------------

@@ -168,8 +168,10 @@ def test_live_partial_is_304_until_a_round_is_added(logged_in, client, session):
     etag = first["ETag"]
     assert etag.startswith('"') and etag.endswith('"')
     assert "no-cache" in first["Cache-Control"]
-    # The partial carries the validator for the next poll, and polls again.
-    assert 'hx-trigger="every 1s, live-now"' in first.content.decode()
+    # The partial carries the validator for the next ask (when its stream says
+    # so, or every second without one: static/js/live.js), and its version.
+    assert 'hx-trigger="live-now"' in first.content.decode()
+    assert f'data-etag="{etag.strip(chr(34))}"' in first.content.decode()
     assert "If-None-Match" in first.content.decode()
     assert "<html" not in first.content.decode()
 
