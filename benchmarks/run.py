@@ -415,7 +415,7 @@ def build_group(owner, evenings: int):
 def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, float, int]]:
     """The pages that span evenings, each after a round saved to one evening
     (a new version of that evening, so it is computed again): the group page,
-    history, the leaderboard and a player page; with the log-in page."""
+    its records, history, the leaderboard and a player page; with the log-in page."""
     from django.test import Client
     from django.urls import reverse
 
@@ -449,6 +449,7 @@ def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, fl
         rows.append((f"log-in page, {count} evenings", seconds, queries))
         for name, url in [
             ("group page", reverse("group_detail", args=[group.pk])),
+            ("group records", reverse("group_records", args=[group.pk])),
             ("history", reverse("round_history")),
             ("leaderboard", reverse("leaderboard")),
             ("player page", reverse("player_detail", args=["Aama"])),

@@ -18,6 +18,7 @@ session_urls = [
     path("players/<int:player_id>/edit/", players.player_edit, name="player_edit"),
     path("players/<int:player_id>/delete/", players.player_delete, name="player_delete"),
     path("players/<int:player_id>/move/", players.player_move, name="player_move"),
+    path("players/draw/", players.seats_draw, name="seats_draw"),
     path("rounds/new/", rounds.round_new, name="round_new"),
     path("rounds/preview/", rounds.round_preview, name="round_preview"),
     path("rounds/<int:round_id>/", rounds.round_detail, name="round_detail"),
@@ -28,6 +29,7 @@ session_urls = [
     path("rounds/<int:round_id>/changes/", audit.round_changes, name="round_changes"),
     path("changes/<int:change_id>/restore/", audit.round_restore, name="round_restore"),
     path("share/", share.session_share, name="session_share"),
+    path("card.png", share.session_card, name="session_card"),
     path("share/new/", share.share_create, name="share_create"),
     path("share/revoke/", share.share_revoke, name="share_revoke"),
 ]

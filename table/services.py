@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring.models import GameSession
+from scoring.models import GameSession, Player
 from scoring.web.push import announce
 
 from .models import CoScorer, Invite, Seat, SeatEntry, new_token
@@ -25,6 +25,17 @@ def make_seats(*, session: GameSession) -> list[Seat]:
             if player.pk not in have
         )
     return list(Seat.objects.filter(session=session).select_related("player"))
+
+
+def seat_for_player(*, session: GameSession, player: Player) -> Seat:
+    """The player's seat in the session, made if it has none (a member's link
+    opening a new evening): two phones at once make one."""
+    try:
+        with transaction.atomic():
+            seat, _made = Seat.objects.get_or_create(player=player, defaults={"session": session})
+    except IntegrityError:  # made by the other request a moment ago
+        seat = Seat.objects.get(player=player)
+    return seat
 
 
 def renew_seat(*, seat: Seat) -> Seat:

@@ -25,6 +25,9 @@ urlpatterns = [
     path("t/<str:token>/live/", views.seat_live, name="seat_live"),
     path("t/<str:token>/stream/", views.seat_stream, name="seat_stream"),
     path("t/<str:token>/maal/", views.seat_maal, name="seat_maal"),
+    # A member's lasting link: their seat in the group's evening in progress.
+    path("m/<str:token>/", views.member_seat, name="member_seat"),
+    path("m/<str:token>/live/", views.member_live, name="member_live"),
     # A co-scorer invite, accepted by a logged-in user.
     path("join/<str:token>/", views.invite_accept, name="invite_accept"),
 ]

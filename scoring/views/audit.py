@@ -18,6 +18,7 @@ from localise.numbers import NumberFormat
 from .. import services
 from ..engine import RoundError
 from ..models import Round, RoundChange
+from ..templatetags.maal import card_label
 from ..web.live import follow_context
 from ..words.i18n import translate
 from .access import change_for_user, session_for_scorer
@@ -49,9 +50,50 @@ def _round_text(snap: dict[str, Any] | None) -> str:
     return " · ".join(parts)
 
 
+def _seating(snap: dict[str, Any] | None) -> dict[str, str]:
+    """A seating kept by a draw of seats: each player's seat (and card), in order."""
+    seats = (snap or {}).get("seating", [])
+    found = {}
+    for place, seat in enumerate(seats, start=1):
+        name = seat[1]
+        text = _("seat %(seat)d") % {"seat": place}
+        if len(seat) > 2:
+            text += f" · {card_label(seat[2])}"
+            if place == 1:
+                text += " · " + _("deals first")
+        found[name] = text
+    return found
+
+
+def _describe_draw(change: RoundChange) -> dict[str, Any]:
+    """A draw of seats (or its undoing): where each player sat, before and after."""
+    before, after = _seating(change.before), _seating(change.after)
+    names = list(after) + [name for name in before if name not in after]
+    rows = [
+        {
+            "player": name,
+            "before": before.get(name, "—"),
+            "after": after.get(name, "—"),
+            "changed": before.get(name) != after.get(name),
+        }
+        for name in names
+    ]
+    return {
+        "change": change,
+        "round_before": "—",
+        "round_after": "—",
+        "round_changed": False,
+        "rows": rows,
+        "number": None,
+        "can_restore": False,
+    }
+
+
 def describe(change: RoundChange) -> dict[str, Any]:
     """What the page shows of one change: the round line and one row per player,
     before and after, marking the rows that differ."""
+    if change.action in ("seats", "seats_undo"):
+        return _describe_draw(change)
     before = {e["player"]: e for e in (change.before or {}).get("entries", [])}
     after = {e["player"]: e for e in (change.after or {}).get("entries", [])}
     names = list(before) + [name for name in after if name not in before]

@@ -31,6 +31,14 @@ function current() {
 }
 
 function swap(doc) {
+  // A page that shows another thing now (a member's link that moved on to the
+  // next evening): the whole page, not its parts.
+  var shown = document.querySelector("[data-follow-page]");
+  var now = doc.querySelector("[data-follow-page]");
+  if (shown && now && shown.dataset.followPage !== now.dataset.followPage) {
+    location.reload();
+    return;
+  }
   doc.querySelectorAll("[data-follow-part]").forEach(function (part) {
     var here = document.getElementById(part.id);
     if (!here) return;

@@ -20,8 +20,14 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from groups.models import Group
-from groups.services import add_evening, create_group, record_payment
+from groups.models import Group, MemberLink
+from groups.services import (
+    add_evening,
+    create_group,
+    make_member_links,
+    record_payment,
+    revoke_member_link,
+)
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
@@ -175,7 +181,8 @@ def world(people):
 #   scorer  - the owner or a co-scorer (table.CoScorer); anyone else as for owner;
 #   share   - anyone holding the share token; a wrong token is 404;
 #   seat    - anyone holding that player's seat link; a wrong or revoked one is 404;
-#   invite  - a logged-in user holding a co-scorer invite; the anonymous log in first.
+#   invite  - a logged-in user holding a co-scorer invite; the anonymous log in first;
+#   member  - anyone holding a group member's lasting link; a made-up or revoked one is 404.
 # The method is the one the view is used with (POST views are tried with an empty form).
 # A live page's stream (…_stream) is let in as its page is; here, without an event
 # loop to hold it (scoring/web/streams.py), it answers 204 where the page answers 200.
@@ -200,6 +207,7 @@ ACCESS = {
     "session_detail": ("scorer", "GET"),
     "session_export": ("owner", "GET"),
     "session_share": ("owner", "GET"),
+    "session_card": ("scorer", "GET"),
     "share_create": ("owner", "POST"),
     "share_revoke": ("owner", "POST"),
     "settle_up": ("owner", "GET"),
@@ -210,6 +218,7 @@ ACCESS = {
     "player_edit": ("owner", "GET"),
     "player_delete": ("owner", "POST"),
     "player_move": ("owner", "POST"),
+    "seats_draw": ("owner", "GET"),
     "round_undo": ("scorer", "POST"),
     "maal_calculator": ("scorer", "GET"),
     "maal_table": ("owner", "GET"),
@@ -245,6 +254,8 @@ ACCESS = {
     "group_import": ("user", "GET"),
     "group_detail": ("owner", "GET"),
     "group_print": ("owner", "GET"),
+    "group_card": ("owner", "GET"),
+    "group_records": ("owner", "GET"),
     "group_delete": ("owner", "GET"),
     "group_export": ("owner", "GET"),
     "group_members": ("owner", "GET"),
@@ -258,6 +269,12 @@ ACCESS = {
     "group_payment_delete": ("owner", "POST"),
     "group_changes": ("owner", "GET"),
     "group_payment_restore": ("owner", "POST"),
+    "group_links": ("owner", "GET"),
+    "group_links_make": ("owner", "POST"),
+    "group_link_renew": ("owner", "POST"),
+    "group_link_revoke": ("owner", "POST"),
+    "member_seat": ("member", "GET"),
+    "member_live": ("member", "GET"),
 }
 
 
@@ -307,6 +324,12 @@ def _url_for(name: str, world) -> str:
         return reverse(name, args=[_table_of(world)["seat"].token])
     if name == "invite_accept":
         return reverse(name, args=[_table_of(world)["invite"].token])
+    if name.startswith(("group_link_", "member_")):
+        group = Group.objects.get(evenings__session=session)
+        link = make_member_links(group=group)[0]
+        if name.startswith("member_"):
+            return reverse(name, args=[link.token])
+        return reverse(name, args=[group.pk, link.member_id])
     if name in ("seat_renew", "seat_revoke", "invite_revoke", "co_scorer_remove"):
         table = _table_of(world)
         thing = {
@@ -400,6 +423,20 @@ def test_seat_views_need_the_seat_link_and_nothing_else(world, name):
     wrong = url.replace(seat.token, seat.token[:-1] + ("y" if seat.token.endswith("x") else "x"))
     assert _request(world["clients"]["anonymous"], method, wrong).status_code == 404
     table_services.revoke_seat(seat=seat)
+    for client in world["clients"].values():
+        assert _request(client, method, url).status_code == 404, name
+
+
+@pytest.mark.parametrize("name", _existing(n for n, (k, _m) in ACCESS.items() if k == "member"))
+def test_member_views_need_the_member_link_and_nothing_else(world, name):
+    method = ACCESS[name][1]
+    url = _url_for(name, world)
+    for client in world["clients"].values():
+        assert _request(client, method, url).status_code == 200, name
+    link = MemberLink.objects.get(token=url.split("/")[2])
+    wrong = url.replace(link.token, link.token[:-1] + ("y" if link.token.endswith("x") else "x"))
+    assert _request(world["clients"]["anonymous"], method, wrong).status_code == 404
+    revoke_member_link(link=link)
     for client in world["clients"].values():
         assert _request(client, method, url).status_code == 404, name
 
