@@ -3,7 +3,16 @@ including what a one-time key saved before (`selectors/saves.py`), live in
 `scoring/selectors/`."""
 
 from .files import save_document
-from .players import PlayerNotRemoved, add_player, move_player, remove_player, rename_player
+from .players import (
+    PlayerNotRemoved,
+    SeatsNotDrawn,
+    add_player,
+    draw_seats,
+    move_player,
+    remove_player,
+    rename_player,
+    undo_seat_draw,
+)
 from .rounds import (
     RestoreError,
     RoundConflict,
@@ -20,12 +29,14 @@ __all__ = [
     "PlayerNotRemoved",
     "RestoreError",
     "RoundConflict",
+    "SeatsNotDrawn",
     "add_player",
     "add_round",
     "create_session",
     "create_share_link",
     "delete_round",
     "delete_session",
+    "draw_seats",
     "edit_session",
     "move_player",
     "recompute_session",
@@ -35,4 +46,5 @@ __all__ = [
     "restore_round",
     "revoke_share_link",
     "save_document",
+    "undo_seat_draw",
 ]

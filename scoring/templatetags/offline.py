@@ -182,15 +182,10 @@ def offline_catalogue() -> str:
 @register.simple_tag
 def offline_number_format() -> str:
     """How the page groups numbers (its separator and group sizes, from the
-    right), its decimal separator and whether whole amounts of money drop their
-    decimals, for the preview and the standings worked out on the phone."""
+    right) and its decimal separator, for the preview and the standings worked
+    out on the phone."""
     fmt = NumberFormat.current()
     return json.dumps(
-        {
-            "sep": fmt.thousand_sep,
-            "sizes": list(fmt.sizes),
-            "decimal": fmt.decimal_sep,
-            "wholeMoney": fmt.whole_money,
-        },
+        {"sep": fmt.thousand_sep, "sizes": list(fmt.sizes), "decimal": fmt.decimal_sep},
         ensure_ascii=False,
     )

@@ -18,6 +18,7 @@ from localise.numbers import NumberFormat
 from .. import services
 from ..engine import RoundError
 from ..models import Round, RoundChange
+from ..templatetags.maal import card_label
 from ..web.live import follow_context
 from ..words.i18n import translate
 from .access import change_for_user, session_for_scorer
@@ -104,10 +105,49 @@ def _from_seat(entry: dict[str, Any] | None) -> str:
     return _("from %(name)s’s phone: %(values)s") % {"name": entry["player"], "values": values}
 
 
+def _seating(snap: dict[str, Any] | None) -> dict[str, str]:
+    """A seating kept by a draw of seats: each player's seat (and card), in order."""
+    seats = (snap or {}).get("seating", [])
+    found = {}
+    for place, seat in enumerate(seats, start=1):
+        name = seat[1]
+        text = _("seat %(seat)d") % {"seat": place}
+        if len(seat) > 2:
+            text += f" · {card_label(seat[2])}"
+            if place == 1:
+                text += " · " + _("deals first")
+        found[name] = text
+    return found
+
+
+def _describe_draw(change: RoundChange) -> dict[str, Any]:
+    """A draw of seats (or its undoing): where each player sat, before and after."""
+    before, after = _seating(change.before), _seating(change.after)
+    names = list(after) + [name for name in before if name not in after]
+    rows = []
+    for name in names:
+        old = [("seat", before[name])] if name in before else []
+        new = [("seat", after[name])] if name in after else []
+        row = _line(name, old, new)
+        row["from_seat"] = ""
+        rows.append(row)
+    return {
+        "change": change,
+        "round_rows": rows,  # no round: the seats alone
+        "rows": rows,
+        "moves": [],
+        "number": None,
+        "can_restore": False,
+    }
+
+
 def describe(change: RoundChange) -> dict[str, Any]:
     """What the page shows of one change: the round line and one line per
     player, before and after, with the values that differ marked and said
-    "old → new", and which values each player's seat sent."""
+    "old → new", and which values each player's seat sent (a draw of seats:
+    where each sat)."""
+    if change.action in ("seats", "seats_undo"):
+        return _describe_draw(change)
     before = {e["player"]: e for e in (change.before or {}).get("entries", [])}
     after = {e["player"]: e for e in (change.after or {}).get("entries", [])}
     names = list(before) + [name for name in after if name not in before]

@@ -235,16 +235,21 @@ function keptRecords() {
   return Queue.list(user).then((records) => records.filter((r) => r.session === sessionId));
 }
 
-// The seats' feed (table/_round_seats.html) asks for what is sent for this
-// round: a new feed element for a new number, which seat-feed.js starts afresh.
+// The seats' feed (table/_round_seats.html: its address and its stream's)
+// asks for what is sent for this round: a new feed element for a new number,
+// which seat-feed.js starts afresh.
 function feedFollows(number) {
   const feed = document.getElementById("seat-feed");
   if (!feed) return;
-  const url = new URL(feed.dataset.seatFeed, location.href);
-  if (url.searchParams.get("position") === String(number)) return;
-  url.searchParams.set("position", String(number));
+  const at = (address) => {
+    const url = new URL(address, location.href);
+    url.searchParams.set("position", String(number));
+    return url.pathname + url.search;
+  };
+  if (feed.dataset.seatFeed === at(feed.dataset.seatFeed)) return;
   const fresh = feed.cloneNode(false);
-  fresh.dataset.seatFeed = url.pathname + url.search;
+  fresh.dataset.seatFeed = at(feed.dataset.seatFeed);
+  if (feed.dataset.stream) fresh.dataset.stream = at(feed.dataset.stream);
   feed.replaceWith(fresh);
 }
 

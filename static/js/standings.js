@@ -6,8 +6,7 @@
 // tests/offline/test_standings_parity.py holds both to the server's.
 //
 // Plain ES module with no imports: the grouping of numbers comes in `format`
-// ({sep, sizes, decimal, wholeMoney}, scoring/templatetags/offline.py
-// offline_number_format).
+// ({sep, sizes, decimal}, scoring/templatetags/offline.py offline_number_format).
 
 // The standings: [{name, points, rank}] best first, from `points` {name: n}
 // and the players' names in seat order.
@@ -48,8 +47,8 @@ function decimal(text) {
 }
 
 // `points` × `stake` as the server's money filter writes it: two places, or
-// more when the amount has them (a stake of 0.125 a point), none for a whole
-// amount where the page writes whole money (Nepali), grouped the page's way.
+// more when the amount has them (a stake of 0.125 a point), grouped the
+// page's way.
 export function money(points, stake, format) {
   const { units, places } = decimal(stake);
   let amount = BigInt(points) * units;
@@ -59,13 +58,12 @@ export function money(points, stake, format) {
     amount /= 10n;
     scale -= 1;
   }
-  let shown = Math.max(2, scale);
-  if (format.wholeMoney && scale === 0) shown = 0;
+  const shown = Math.max(2, scale);
   const negative = amount < 0n;
   const digits = (negative ? -amount : amount).toString().padStart(scale + 1, "0");
   const whole = digits.slice(0, digits.length - scale);
   const fraction = digits.slice(digits.length - scale).padEnd(shown, "0");
-  const text = grouped(whole, format) + (shown ? (format.decimal || ".") + fraction : "");
+  const text = grouped(whole, format) + (format.decimal || ".") + fraction;
   return (negative ? "-" : "") + text;
 }
 

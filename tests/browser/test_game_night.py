@@ -154,7 +154,7 @@ def test_a_game_night_from_sign_up_to_shared_standings(new_page, live_server):
 
     # Share: create the link, open it on another phone, not logged in.
     page.get_by_role("link", name="Tihar night").click()
-    session_menu(page).get_by_role("link", name="Share").click()
+    session_menu(page).get_by_role("link", name="Share", exact=True).click()
     page.get_by_role("button", name="Create share link").click()
     expect(page.locator(".message")).to_contain_text("Share link created.")
     url = page.locator("#share-url").input_value()

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
 from playwright.sync_api import expect
 
 from scoring import services
@@ -24,6 +25,7 @@ from .test_axe import (
     TABLE_PUBLIC_PAGES,
     a_family_group,
     a_played_session,
+    member_link_ids,
     violations,
 )
 
@@ -121,6 +123,7 @@ def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
         "m": member.pk,
         "p": payment.pk,
         "q": f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50",
+        **member_link_ids(user, group),
     }
     small = {}
 
@@ -199,6 +202,29 @@ def test_the_print_summary_fits_the_screen(logged_in_page, live_server):
     page.emulate_media(media="print")
     assert paper(page) == "rgb(255, 255, 255)"
     assert page.evaluate("getComputedStyle(document.body).color") == "rgb(29, 29, 31)"
+
+
+WIDEST_JS = """() => [...document.querySelectorAll("body *")]
+  .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+  .slice(0, 5)
+  .map((e) => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))"""
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_seats_and_links_pages_fit_the_phone(language, logged_in_page, live_server):
+    """Each player's code, link and buttons within the 390 px screen, in either
+    language: no sideways scroll."""
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session, _round = a_played_session(user)
+    group, _member, _payment = a_family_group(user, session)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    for path in (f"/sessions/{session.pk}/seats/", f"/groups/{group.pk}/links/"):
+        page.goto(live_server.url + path)
+        expect(page.locator(".seat-card").first).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= WIDTH, (path, width, page.evaluate(WIDEST_JS))
 
 
 def paper(page) -> str:

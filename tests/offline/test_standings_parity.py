@@ -2,9 +2,9 @@
 standings.js, round-save.js) are the server's: each player's rank as the
 ledger ranks them (best first, equal points sharing a rank, seat order among
 them) and their money as the `money` filter writes it, in English and Nepali
-(lakh grouping, whole rupees without paisa), for stakes with two, three or no
-places. Hypothesis draws the points and stakes; Node runs the phone's copy.
-Node missing is a failure, never a skip."""
+(lakh grouping), for stakes with two, three or no places. Hypothesis draws
+the points and stakes; Node runs the phone's copy. Node missing is a failure,
+never a skip."""
 
 from __future__ import annotations
 
@@ -50,12 +50,7 @@ def run(cases: list[dict[str, Any]]) -> list[Any]:
 def format_of(language: str) -> dict[str, Any]:
     with translation.override(language):
         fmt = NumberFormat.current()
-    return {
-        "sep": fmt.thousand_sep,
-        "sizes": list(fmt.sizes),
-        "decimal": fmt.decimal_sep,
-        "wholeMoney": fmt.whole_money,
-    }
+    return {"sep": fmt.thousand_sep, "sizes": list(fmt.sizes), "decimal": fmt.decimal_sep}
 
 
 @pytest.mark.parametrize("language", ["en", "ne"])

@@ -282,8 +282,9 @@ def test_session_page_queries_do_not_grow_with_rounds(logged_in, owner):
     forget_computed()
     with CaptureQueriesContext(connection) as queries:
         logged_in.get(reverse("session_detail", args=[big.pk]))
-    # … its version, the session row, the ledger's two (players; rounds and their nets)
-    assert len(queries) == cold == 4
+    # … its version, the session row, its group (an evening links to it), the
+    # ledger's two (players; rounds and their nets)
+    assert len(queries) == cold == 5
     html = response.content.decode()
     assert html.count("ledger-round") == 1000  # ?all=1 shows every round
     assert "+30,000" in html  # Didi after 1,000 rounds, grouped
