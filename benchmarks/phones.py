@@ -693,9 +693,9 @@ def two_hosts(env: dict[str, str], owner, saves: int, workers: int) -> None:
 #
 # The loop a family repeats forty times a night, on the phone profile the
 # issue measured: 390×844 with touch, the CPU slowed four times (CDP
-# Emulation.setCPUThrottlingRate) and every server answer a full second late
-# (a proxy in front of gunicorn holds each answer DELAY_S, so the service
-# worker's requests wait too). Timed in the page, from the tap on Save (the
+# Emulation.setCPUThrottlingRate) and every server answer held (a proxy in
+# front of the host holds each answer DELAYS, so the service worker's requests
+# wait too). Timed in the page, from the tap on Save (the
 # submit event) to the frame that shows (requestAnimationFrame) the standings
 # after the round and, separately, the next round's form ready to type in
 # (its number, dealer line and empty boxes); then to the server's
@@ -917,7 +917,7 @@ def _round_loop(port: int, session, cookie: str, delay: float, rounds: int) -> d
 
 
 def throttled_phone(
-    env: dict[str, str], owner, workers: int, rounds: int = PHONE_ROUNDS, delays=DELAYS
+    env: dict[str, str], owner, workers: int | None, rounds: int = PHONE_ROUNDS, delays=DELAYS
 ) -> None:
     """Prints Save → standings painted and Save → next form usable on the
     throttled phone, each answer `delays` seconds late, beside a trivial page
@@ -940,7 +940,7 @@ def throttled_phone(
         stop(server)
     print(
         f"\nThe round at the speed of the phone: 390×844 with touch, CPU ÷{CPU_SLOWDOWN}, every "
-        f"server answer held (a proxy before gunicorn), {rounds} rounds, median s (× trivial)"
+        f"server answer held (a proxy before the host), {rounds} rounds, median s (× trivial)"
     )
     print(f"{'':44}" + "".join(f"{f'answers {d:g} s late':>22}" for d in delays))
     rows = [
@@ -1001,7 +1001,7 @@ def main() -> None:
         if not args.push_only:
             table_of_phones(env, owner, args.workers, args.seconds, args.saves)
         table_of_streams(env, owner, args.seconds, args.saves)
-        throttled_phone(env, owner, args.workers or 2)
+        throttled_phone(env, owner, args.workers)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -432,7 +432,7 @@ def test_the_session_page_has_four_actions_above_the_standings_and_a_menu(phone,
     summary.tap()
     expect(menu).to_have_attribute("open", "")
     for name in ("Players", "Rules", "Share", "Seats", "Co-scorers", "Export file", "Changes"):
-        expect(menu.get_by_role("link", name=name)).to_be_visible()
+        expect(menu.get_by_role("link", name=name, exact=True)).to_be_visible()
     assert page.evaluate(SMALL_TARGETS_JS) == []
     summary.tap()
     expect(menu.get_by_role("link", name="Rules")).to_be_hidden()
