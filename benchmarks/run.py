@@ -28,7 +28,10 @@ Loops are bounded: the whole run takes about a minute.
 3. A table of phones (benchmarks/phones.py): the latency from a commit to a
    following phone having it, by polling and by push, the host's CPU for idle
    phones polling and for open streams beside the trivial view, memory per
-   stream, and ordinary pages as streams pile up.
+   stream, and ordinary pages as streams pile up;
+   then the round on a throttled phone (CPU ÷4, every answer a second late):
+   Save → standings painted and Save → next form usable, beside a trivial
+   page, and the taps per round.
 """
 
 from __future__ import annotations
@@ -247,13 +250,19 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
         small_queries = measure(small_pages[name], 1)[1]
         rows.append((name, seconds, queries, small_queries))
 
-    def saver(session):
+    def saver(session, json: bool = False):
         data = round_post(session)
         url = reverse("round_new", args=[session.pk])
+        # The phone's own save (round-save.js through its queue) asks for the
+        # answer as JSON: the round, the standings and the next round, read
+        # after the commit, instead of the redirect and the page after it.
+        headers = {"Accept": "application/json"} if json else {}
 
         def call():
-            response = client.post(url, data | {"save_key": secrets.token_urlsafe(16)})
-            assert response.status_code == 302, response.status_code
+            response = client.post(
+                url, data | {"save_key": secrets.token_urlsafe(16)}, headers=headers
+            )
+            assert response.status_code == (200 if json else 302), response.status_code
 
         return call
 
@@ -271,6 +280,9 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
     seconds, queries = measure(saver(big), repeat, open_form(big))
     small_queries = measure(saver(small), 1, open_form(small))[1]
     rows.append(("round save (POST, redirect)", seconds, queries, small_queries))
+    seconds, queries = measure(saver(big, json=True), repeat, open_form(big))
+    small_queries = measure(saver(small, json=True), 1, open_form(small))[1]
+    rows.append(("round save, JSON answer", seconds, queries, small_queries))
     return rows
 
 
@@ -740,10 +752,11 @@ def main() -> None:
             f"Pages within {TARGET:g}× the trivial view on the host: "
             + ("all" if not over else "not " + ", ".join(over))
         )
-        from benchmarks.phones import table_of_phones, table_of_streams
+        from benchmarks.phones import table_of_phones, table_of_streams, throttled_phone
 
         table_of_phones(env, owner, args.workers, max(args.seconds, 10), saves=20)
         table_of_streams(env, owner, max(args.seconds, 10), saves=20)
+        throttled_phone(env, owner, args.workers)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

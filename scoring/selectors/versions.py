@@ -61,6 +61,16 @@ def version_of(session: GameSession) -> str:
     return _version(session.pk, session.updated_at, counter)
 
 
+def owner_counter(session: GameSession) -> int:
+    """The session's owner's counter, as version_of reads it: it moves with every
+    write to any of their sessions, so of two states of one session the later
+    has the higher counter (a phone keeps the newest it has seen)."""
+    counter = session.__dict__.get(OWNER_VERSION)
+    if counter is None:
+        counter = _owner_counter(session.owner_id)
+    return int(counter or 0)
+
+
 def session_of(version: str) -> int:
     """The session a version (version_of) is of."""
     return int(version[1:].partition("-")[0])

@@ -297,7 +297,11 @@ def _saved_round(request: HttpRequest, ledger: Ledger) -> dict[str, object] | No
     index = ids.index(saved)
     column = {p.id: i for i, p in enumerate(ledger.players)}
     rows = [
-        {"standing": s, "change": ledger.rows.nets_by_player[column[s.player.id]][index]}
+        {
+            "standing": s,
+            "change": ledger.rows.nets_by_player[column[s.player.id]][index],
+            "leads": s.rank == 1 and s.points > 0,
+        }
         for s in ledger.standings
     ]
     return {"position": index + 1, "round_id": saved, "rows": rows}

@@ -8,6 +8,7 @@ impact; the failure message lists each rule, its impact and the elements it foun
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -117,6 +118,10 @@ def a_played_session(user):
         )
         rounds.append(services.add_round(session, RoundInput(entries=entries, winner=seated[0])))
     services.delete_round(rounds[-1], user=user)
+    # An edit, so the history says what changed, value by value.
+    first = rounds[0].to_input()
+    edited = tuple(replace(e, maal=2) if i == 1 else e for i, e in enumerate(first.entries))
+    rounds[0] = services.replace_round(rounds[0], replace(first, entries=edited), user=user)
     session.share_token = new_share_token()
     session.save(update_fields=["share_token"])
     # A table of phones: seat links, a co-scorer and an invite waiting.
@@ -210,7 +215,6 @@ def test_every_page_has_no_axe_violation(
         check(owner, what, path)
     # The maal calculator dialog of the round form, open.
     check(owner, "round form, maal dialog", "/sessions/{s}/rounds/new/")
-    owner.locator("details.more > summary").first.click()  # the calculator is behind "more"
     owner.locator("[data-maal-open]").first.click()
     owner.locator("#maal-dialog .maal-outcome").wait_for(state="attached")
     if problems := violations(owner, axe):
@@ -236,6 +240,18 @@ def test_every_page_has_no_axe_violation(
     owner.locator("#preview h2").wait_for()
     if problems := violations(owner, axe):
         found["round form with a seat's count"] = problems
+    # Save answered in place: the standings after the round, over the next form.
+    owner.locator(".pick").first.click()
+    owner.locator('.sticky-save button[type="submit"]').click()
+    owner.locator("#round-saved #standings th a").wait_for()  # the server's answer in
+    if problems := violations(owner, axe):
+        found["round form after Save"] = problems
+    # The session page's menu, open.
+    owner.goto(f"{live_server.url}/sessions/{session.pk}/")
+    owner.locator("details.session-menu > summary").click()
+    owner.locator(".session-menu-list").wait_for()
+    if problems := violations(owner, axe):
+        found["session page, its menu open"] = problems
     # A seat's maal calculator, open on the player's own cards.
     check(guest, "seat page, maal dialog", "/t/{seat}/")
     guest.locator("[data-maal-open]").first.click()

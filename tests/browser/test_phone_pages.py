@@ -16,7 +16,7 @@ from scoring import services
 from scoring.engine import Entry, RoundInput
 
 from ..web_helpers import make_session, played
-from .conftest import TOUCH_PHONE
+from .conftest import TOUCH_PHONE, session_menu
 from .hands import FIVE
 from .test_axe import (
     OWNER_PAGES,
@@ -349,7 +349,7 @@ def test_each_page_has_one_name_and_the_buttons_say_it(phone, live_server):
     (round_,) = played(session, ("Aama", {}))
     titles = {}
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
-    page.get_by_role("link", name="Changes").tap()
+    session_menu(page).get_by_role("link", name="Changes").tap()
     expect(page.locator("h1")).to_have_text("Changes")
     titles["changes"] = page.title()
     page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/")
@@ -401,3 +401,38 @@ def test_the_new_session_suggests_the_preset_played_last_or_nepal_in_nepali(phon
     )
     # The options below follow the suggestion: kidnap's unseen maal.
     expect(page.locator("select[name=unseen_maal]")).to_have_value("kidnap")
+
+
+def test_the_session_page_has_four_actions_above_the_standings_and_a_menu(phone, live_server):
+    """The round's three actions and "More" above the standings; the session's
+    other pages in the menu, a <details> that says whether it is open."""
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    played(session, ("Aama", {}))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    standings = page.locator("#standings").bounding_box()
+    above = page.evaluate(
+        """(top) => [...document.querySelectorAll("main a[href], main button, main summary")]
+          .filter((el) => {
+            const box = el.getBoundingClientRect();
+            return box.width && box.height && box.bottom <= top;
+          })
+          .map((el) => el.textContent.replace(/\\s+/g, " ").trim())""",
+        standings["y"],
+    )
+    assert [a for a in above if a != "pagat rules"] == [
+        "Enter round",
+        "Settle up",
+        "Undo last round",
+        "More ▾",
+    ]
+    menu = page.locator("details.session-menu")
+    expect(menu.get_by_role("link", name="Rules")).to_be_hidden()
+    summary = menu.locator("summary")
+    summary.tap()
+    expect(menu).to_have_attribute("open", "")
+    for name in ("Players", "Rules", "Share", "Seats", "Co-scorers", "Export file", "Changes"):
+        expect(menu.get_by_role("link", name=name, exact=True)).to_be_visible()
+    assert page.evaluate(SMALL_TARGETS_JS) == []
+    summary.tap()
+    expect(menu.get_by_role("link", name="Rules")).to_be_hidden()
