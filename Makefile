@@ -20,15 +20,17 @@ setup: $(VENV)/.installed
 system-deps:
 	scripts/system-deps
 
+# scripts/host: one complete app host (the pages and the live pages' streams),
+# here reloaded when the code changes.
 run: setup
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=1 $(BIN)/python manage.py demo
-	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=1 BIND_HOST=$(HOST) scripts/host $(PORT) --reload
 
-# The same for the family's phones on this wifi: listens on every interface,
-# lets in this machine's private addresses and prints the address and its QR
-# code (docs/lan.md).
+# The same for the family's phones on this wifi: lets in this machine's private
+# addresses, prints the address and its QR code, then serves scripts/host on
+# every interface (docs/lan.md).
 lan: setup
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py collectstatic --noinput -v0
@@ -39,7 +41,7 @@ lan: setup
 # the header; SEED=N replays that order), then all but the browser tests (the
 # same pages, four minutes more) in file order on a throwaway PostgreSQL
 # cluster beside a throwaway Redis: there the two-host tests
-# (tests/site/test_two_hosts.py: two gunicorn hosts on that PostgreSQL and Redis)
+# (tests/site/test_two_hosts.py: two scripts/host hosts on that PostgreSQL and Redis)
 # run too. make test-postgres runs every test there.
 SEED ?= default
 test: system-deps lint

@@ -8,6 +8,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from .ratelimit import TOO_MANY, RateLimitedAuthenticationForm
@@ -38,17 +39,31 @@ def admin_log_in(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _next_page(request: HttpRequest) -> str:
+    """Where the reader was going before signing up (a co-scorer's invite opened
+    logged out): a page of this site only, as the log-in page checks it."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if len(target) > 2000 or not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return ""
+    return target
+
+
 def signup(request: HttpRequest) -> HttpResponse:
+    target = _next_page(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(target or "home")
     form: UserCreationForm = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
-        return redirect("home")
+        return redirect(target or "home")
     status = 422 if form.is_bound and form.errors else 200  # refused as every form is
-    return render(request, "registration/signup.html", {"form": form}, status=status)
+    return render(
+        request, "registration/signup.html", {"form": form, "next": target}, status=status
+    )
 
 
 def log_out(request: HttpRequest) -> HttpResponse:

@@ -4,7 +4,7 @@
    database (`session_doc`) and the export built from it (`export_session`),
    median seconds and queries, under pagat and under nepal (next-winner dhoos).
 2. A family group's file at 10,000 rounds (500 evenings of 20 rounds; issue
-   31), downloaded from one gunicorn worker as a phone does: the time to its
+   31), downloaded from one host worker (scripts/host) as a phone does: the time to its
    first byte beside the log-in page's of the same worker, the whole download,
    and the worker's memory (its resident size before, its peak during, what it
    holds after). The file is sent as it is read (groups.selectors.group_file);
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up
+from benchmarks.hosts import free_port, start_host, stop, wait_until_up
 from benchmarks.run import GROUP_ROUNDS, build_group, build_session, configure, measure
 
 FIRST_BYTE_TARGET = 6.0  # × the log-in page's first byte, from the same worker
@@ -70,7 +70,7 @@ def group_file_download(env: dict[str, str], evenings: int, repeat: int) -> None
     client.force_login(owner)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
     port = free_port()
-    server = start_gunicorn(port, {**os.environ, **env}, workers=1)
+    server = start_host(port, {**os.environ, **env}, workers=1)
     try:
         wait_until_up(f"http://127.0.0.1:{port}/accounts/login/", server)
         for _ in range(5):  # the worker warmed up, as one that has served pages

@@ -1,5 +1,5 @@
-"""An app server on 127.0.0.1 for the benchmarks and the tests that need a real
-one (gunicorn, as a host runs it: docs/hosting.md): a free port, the server
+"""An app host on 127.0.0.1 for the benchmarks and the tests that need a real
+one (scripts/host, as a host runs it: docs/hosting.md): a free port, the host
 started with the environment given, and a wait until it answers."""
 
 from __future__ import annotations
@@ -21,22 +21,33 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(port: int, env: dict[str, str], *, workers: int = 1) -> subprocess.Popen:
-    """gunicorn serving the app on 127.0.0.1:`port`, under exactly `env`."""
-    return subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("gunicorn")),
-            "marriage_site.wsgi",
-            *("--bind", f"127.0.0.1:{port}", "--workers", str(workers)),
-            *("--no-control-socket", "--log-level", "warning"),
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+def start_host(
+    port: int,
+    env: dict[str, str],
+    *,
+    workers: int | None = None,
+    threads: int | None = None,
+    options: tuple[str, ...] = ("--log-level", "warning"),
+) -> subprocess.Popen:
+    """scripts/host serving the app on 127.0.0.1:`port`, under exactly `env`
+    (with this Python's gunicorn), and `workers` processes, `threads` threads
+    each if given (by default, the host's: one process on SQLite). A stopping
+    host lets its requests run 5 s at most."""
+    env = {
+        "GRACEFUL_TIMEOUT": "5",
+        **env,
+        "GUNICORN": str(Path(sys.executable).with_name("gunicorn")),
+    }
+    if workers is not None:
+        env["WORKERS"] = str(workers)
+    if threads is not None:
+        env["THREADS"] = str(threads)
+    command = [str(ROOT / "scripts" / "host"), str(port), *options]
+    return subprocess.Popen(command, cwd=ROOT, env=env)
 
 
 def wait_until_up(url: str, server: subprocess.Popen, seconds: float = 120) -> None:
-    # `server` is any process that should answer there: gunicorn, or a proxy.
+    # `server` is any process that should answer there: a host, or a proxy.
     """Until `url` answers (a busy machine may take a while to start the server);
     RuntimeError if the server stops or the time runs out first."""
     deadline = time.monotonic() + seconds
@@ -46,7 +57,7 @@ def wait_until_up(url: str, server: subprocess.Popen, seconds: float = 120) -> N
             return
         except urllib.error.HTTPError:
             return  # it answered
-        except OSError:  # refused while gunicorn boots
+        except OSError:  # refused while the host boots
             if time.monotonic() > deadline or server.poll() is not None:
                 raise RuntimeError(f"{url} did not answer") from None
             time.sleep(0.2)

@@ -10,11 +10,12 @@
    queries; and the bytes each page sends plain and gzipped (GZipMiddleware):
    the round form, the share page's live partial, every round (`?all=1`),
    sw.js and the manifest;
-2. requests per second under `wrk` against gunicorn on 127.0.0.1 (set up as the
-   README's production: a cache directory the workers share, kept database
-   connections) for the owner's ledger and settle-up pages, the share page and
-   its live refresh when nothing changed (answered 304), each beside the same
-   server's trivial view; the target is every page within 3× of it.
+2. requests per second under `wrk` against an app host on 127.0.0.1 started by
+   scripts/host (set up as the README's production: a cache directory its
+   threads share, kept database connections; one process on SQLite) for the
+   owner's ledger and settle-up pages, the share page and its live refresh
+   when nothing changed (answered 304), each beside the same host's trivial
+   view; the target is every page within 3× of it.
 
 Everything runs in a temporary directory on a fresh SQLite database (or, with
 --postgres, on the database in DATABASE_URL, e.g. under scripts/with-postgres).
@@ -22,11 +23,15 @@ Loops are bounded: the whole run takes about a minute.
 
     .venv/bin/python benchmarks/run.py [--rounds 1000] [--seconds 5] [--postgres] [--no-server]
 
---no-server skips part 2 (gunicorn and wrk), for the in-process figures alone.
+--no-server skips parts 2 and 3 (the host and wrk), for the in-process figures alone.
 
 3. A table of phones (benchmarks/phones.py): the latency from a commit to a
-   following phone having it, and the server's CPU for 10 and 50 idle phones
-   watching a session, beside the trivial view.
+   following phone having it, by polling and by push, the host's CPU for idle
+   phones polling and for open streams beside the trivial view, memory per
+   stream, and ordinary pages as streams pile up;
+   then the round on a throttled phone (CPU ÷4, every answer a second late):
+   Save → standings painted and Save → next form usable, beside a trivial
+   page, and the taps per round.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up  # noqa: E402
+from benchmarks.hosts import free_port, start_host, stop, wait_until_up  # noqa: E402
 
 TARGET = 3.0  # under gunicorn, every warm page within 3× the trivial view
 AFTER_CHANGE_TARGET = 6.0  # the session page after a change, × the log-in page
@@ -246,13 +251,19 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
         small_queries = measure(small_pages[name], 1)[1]
         rows.append((name, seconds, queries, small_queries))
 
-    def saver(session):
+    def saver(session, json: bool = False):
         data = round_post(session)
         url = reverse("round_new", args=[session.pk])
+        # The phone's own save (round-save.js through its queue) asks for the
+        # answer as JSON: the round, the standings and the next round, read
+        # after the commit, instead of the redirect and the page after it.
+        headers = {"Accept": "application/json"} if json else {}
 
         def call():
-            response = client.post(url, data | {"save_key": secrets.token_urlsafe(16)})
-            assert response.status_code == 302, response.status_code
+            response = client.post(
+                url, data | {"save_key": secrets.token_urlsafe(16)}, headers=headers
+            )
+            assert response.status_code == (200 if json else 302), response.status_code
 
         return call
 
@@ -270,6 +281,9 @@ def in_process(big, small, owner, repeat: int) -> list[tuple[str, float, int, in
     seconds, queries = measure(saver(big), repeat, open_form(big))
     small_queries = measure(saver(small), 1, open_form(small))[1]
     rows.append(("round save (POST, redirect)", seconds, queries, small_queries))
+    seconds, queries = measure(saver(big, json=True), repeat, open_form(big))
+    small_queries = measure(saver(small, json=True), 1, open_form(small))[1]
+    rows.append(("round save, JSON answer", seconds, queries, small_queries))
     return rows
 
 
@@ -414,8 +428,8 @@ def build_group(owner, evenings: int):
 def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, float, int]]:
     """The pages that span evenings, each after a round saved to one evening
     (a new version of that evening, so it is computed again): the group page,
-    history, a round search, the leaderboard and a player page; with the
-    log-in page."""
+    its records, history, a round search, the leaderboard and a player page;
+    with the log-in page."""
     from django.test import Client
     from django.urls import reverse
 
@@ -453,6 +467,7 @@ def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, fl
         search = {"player": player_key("Aama"), "winner": player_key("Didi"), "sort": "swing"}
         for name, url in [
             ("group page", reverse("group_detail", args=[group.pk])),
+            ("group records", reverse("group_records", args=[group.pk])),
             ("history", reverse("round_history")),
             ("round search", reverse("round_history") + "?" + urlencode(search)),
             ("leaderboard", reverse("leaderboard")),
@@ -517,12 +532,12 @@ def wrk(url: str, seconds: int, headers: dict[str, str] | None = None) -> float:
     return float(match.group(1))
 
 
-def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: int):
+def under_host(env: dict[str, str], session, owner, seconds: int, workers: int | None):
     from scoring.views.share import _etag
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_gunicorn(port, {**os.environ, **env}, workers=workers)
+    server = start_host(port, {**os.environ, **env}, workers=workers)
     try:
         wait_until_up(f"{base}/bench/trivial/", server)
         token = session.share_token
@@ -559,6 +574,16 @@ def under_gunicorn(env: dict[str, str], session, owner, seconds: int, workers: i
         stop(server)
 
 
+def host_shape(workers: int | None) -> str:
+    """How scripts/host runs: its processes and each one's threads."""
+    threads = os.environ.get("THREADS", "4")
+    if workers is None:
+        database = os.environ.get("DATABASE_URL", "")
+        shared = os.environ.get("REDIS_URL") or database.startswith("postgres")
+        workers = 3 if shared else 1
+    return f"{workers} process{'es' if workers > 1 else ''} × {threads} threads"
+
+
 def print_carried(owner, rounds: int, repeat: int) -> None:
     rows = carried_state(owner, rounds, repeat)
     print(
@@ -581,7 +606,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=15, help="timed requests per page")
     parser.add_argument("--seconds", type=int, default=5, help="duration of each wrk run")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="host processes (default: scripts/host's, one on SQLite)",
+    )
     parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
     parser.add_argument(
         "--evenings",
@@ -592,7 +621,7 @@ def main() -> None:
         "--only-evenings", action="store_true", help="only the pages across evenings"
     )
     parser.add_argument(
-        "--no-server", action="store_true", help="skip gunicorn and wrk (in-process figures only)"
+        "--no-server", action="store_true", help="skip the host and wrk (in-process figures only)"
     )
     parser.add_argument(
         "--carried-only",
@@ -718,20 +747,23 @@ def main() -> None:
         print_carried(owner, args.rounds, args.repeat)
         if args.no_server:
             return
-        served = under_gunicorn(env, big, owner, args.seconds, args.workers)
+        served = under_host(env, big, owner, args.seconds, args.workers)
         base_rps = served[0][1]
-        print(f"\ngunicorn on 127.0.0.1 ({args.workers} workers), wrk -t2 -c8 -d{args.seconds}s")
+        shape = host_shape(args.workers)
+        print(f"\nscripts/host on 127.0.0.1 ({shape}), wrk -t2 -c8 -d{args.seconds}s")
         print(f"{'request':32} {'req/s':>10} {'× trivial time':>15}")
         for name, rps in served:
             print(f"{name:32} {rps:10.0f} {base_rps / rps:15.1f}")
         over = [name for name, rps in served if base_rps / rps > TARGET and name != LAYOUT]
         print(
-            f"Pages within {TARGET:g}× the trivial view under gunicorn: "
+            f"Pages within {TARGET:g}× the trivial view on the host: "
             + ("all" if not over else "not " + ", ".join(over))
         )
-        from benchmarks.phones import table_of_phones
+        from benchmarks.phones import table_of_phones, table_of_streams, throttled_phone
 
         table_of_phones(env, owner, args.workers, max(args.seconds, 10), saves=20)
+        table_of_streams(env, owner, max(args.seconds, 10), saves=20)
+        throttled_phone(env, owner, args.workers)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -53,7 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up  # noqa: E402
+from benchmarks.hosts import free_port, start_host, stop, wait_until_up  # noqa: E402
 from benchmarks.run import configure  # noqa: E402
 
 PLAYERS = ("Aama", "Buwa", "Didi", "Dai")
@@ -210,9 +210,11 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=8)
     parser.add_argument("--sessions", type=int, default=2, help="tables the phones share")
     parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
+    parser.add_argument(
+        "--workers", type=int, help="processes per host (default: scripts/host's, 1 on SQLite)"
+    )
     parser.add_argument("--postgres", action="store_true", help="use DATABASE_URL")
-    parser.add_argument("--hosts", type=int, default=1, help="gunicorn app hosts")
+    parser.add_argument("--hosts", type=int, default=1, help="app hosts (scripts/host)")
     parser.add_argument("--redis", action="store_true", help="use REDIS_URL (shared state)")
     parser.add_argument(
         "--settings", default="benchmarks.settings", help="the app servers' settings module"
@@ -260,7 +262,7 @@ def main() -> None:
             env = dict(os.environ)  # configure() put the settings there
             if args.hosts > 1:
                 env["CACHE_DIR"] = str(tmp / f"cache-host-{host + 1}")  # each machine its own
-            servers.append(start_gunicorn(port, env, workers=args.workers))
+            servers.append(start_host(port, env, workers=args.workers))
         for base, server in zip(bases, servers, strict=True):
             wait_until_up(f"{base}/accounts/login/", server)
         tally = Tally()
@@ -307,9 +309,11 @@ def main() -> None:
         }
         requests = sum(tally.statuses.values())
         database = "PostgreSQL" if args.postgres else "SQLite"
-        where = f"{args.workers} gunicorn workers"
+        from benchmarks.run import host_shape
+
+        where = host_shape(args.workers)
         if args.hosts > 1:
-            where = f"{args.hosts} hosts × {args.workers} gunicorn workers"
+            where = f"{args.hosts} hosts × {where}"
         shared = ", Redis" if args.redis else ""
         print(
             f"soak: {args.phones} phones on {args.sessions} sessions, {where}, "

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from localise.forms import EitherCalendarDateField
 from localise.sessionfiles import load_group
@@ -103,10 +104,15 @@ class MemberForm(forms.Form):
 
 class PaymentForm(forms.Form):
     payer = forms.ModelChoiceField(
-        label=_("From"), queryset=Member.objects.none(), empty_label=_("Choose a member")
+        # Who paid and who was paid, never the date filter's From/To.
+        label=pgettext_lazy("payment", "From"),
+        queryset=Member.objects.none(),
+        empty_label=_("Choose a member"),
     )
     payee = forms.ModelChoiceField(
-        label=_("To"), queryset=Member.objects.none(), empty_label=_("Choose a member")
+        label=pgettext_lazy("payment", "To"),
+        queryset=Member.objects.none(),
+        empty_label=_("Choose a member"),
     )
     amount = forms.DecimalField(
         label=_("Amount"),
@@ -115,7 +121,10 @@ class PaymentForm(forms.Form):
         max_digits=12,
         decimal_places=2,
         help_text=_("Change it for a part payment."),
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+        # static/js/ui.js selects the amount on focus: what is typed replaces it.
+        widget=forms.TextInput(
+            attrs={"inputmode": "decimal", "autocomplete": "off", "data-select-on-focus": ""}
+        ),
     )
     paid_on = EitherCalendarDateField(
         label=_("Date"),

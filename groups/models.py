@@ -7,6 +7,7 @@ computed by the engine (scoring/engine/purse.py) from what is kept here.
 
 from __future__ import annotations
 
+import secrets
 from decimal import Decimal
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.engine.names import player_key
 from scoring.engine.purse import MAX_PAYMENT
@@ -66,6 +68,27 @@ class Member(models.Model):
         if update_fields is not None and "name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
+
+
+def new_link_token() -> str:
+    # 24 random bytes (192 bits), as a seat link's: 32 URL-safe characters.
+    return secrets.token_urlsafe(24)
+
+
+class MemberLink(models.Model):
+    """A member's own link for the whole festival: it opens their seat in the
+    group's evening in progress, whichever that is (table.views.member_seat).
+    Revoking it deletes the row; a new link replaces the token."""
+
+    member = models.OneToOneField(Member, on_delete=models.CASCADE, related_name="link")
+    token = models.CharField(max_length=64, unique=True, default=new_link_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["member__position", "member_id"]
+
+    def __str__(self) -> str:
+        return f"link of {self.member}"
 
 
 class Evening(models.Model):
@@ -132,7 +155,9 @@ class PaymentChange(models.Model):
         ("create", _("Created")),
         ("edit", _("Edited")),
         ("delete", _("Deleted")),
-        ("restore", _("Restored")),
+        # A payment put back: not "Restored" as a round is, which beside money
+        # reads as a refund in Nepali (ne-review-3 row 5).
+        ("restore", pgettext_lazy("payment", "Restored")),
     ]
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="changes")

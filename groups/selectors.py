@@ -10,17 +10,19 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
+from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from localise.numbers import NumberFormat
+from localise.numbers import NumberFormat, currency_label, money_with_currency
 from scoring.engine.groupfile import GroupDoc, export_group_text
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
+from scoring.engine.names import player_key
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
 from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player, RoundEntry, SavedKey
@@ -30,7 +32,7 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
 
-from .models import Evening, Group, Member, Payment
+from .models import Evening, Group, Member, MemberLink, Payment
 from .versions import evening_versions
 
 # Each evening's money per player key, under the evening's version: a few
@@ -160,6 +162,59 @@ class Purse:
         return balance_chart(self)
 
 
+# An evening stays in progress this long after its last change (a round saved,
+# a player added) when it is not dated today: past midnight on a Tihar night,
+# not into the next afternoon (docs/groups.md, "Member links").
+EVENING_QUIET = timedelta(hours=8)
+
+
+def evening_in_progress(group_id: int) -> GameSession | None:
+    """The group's evening being played: its newest (by date, then as made),
+    while it is dated today or was changed within EVENING_QUIET. None between
+    evenings: a member's link then says so rather than show an old round."""
+    newest = (
+        GameSession.objects.filter(purse_evening__group_id=group_id)
+        .order_by("-played_on", "-id")
+        .first()
+    )
+    if newest is None:
+        return None
+    if newest.played_on >= timezone.localdate() or (
+        newest.updated_at >= timezone.now() - EVENING_QUIET
+    ):
+        return newest
+    return None
+
+
+def last_evening(group_id: int) -> GameSession | None:
+    """The group's newest evening, in progress or not."""
+    return (
+        GameSession.objects.filter(purse_evening__group_id=group_id)
+        .order_by("-played_on", "-id")
+        .first()
+    )
+
+
+def member_links(group: Group) -> list[tuple[Member, MemberLink | None]]:
+    """Each member with their link (None: not made yet), in the members' order."""
+    links = {link.member_id: link for link in MemberLink.objects.filter(member__group=group)}
+    return [(m, links.get(m.pk)) for m in Member.objects.filter(group=group)]
+
+
+def evening_problem(group: Group, doc: SessionDoc) -> str | None:
+    """Why a session file cannot become an evening of the group (one plain line
+    for the command line), or None: its currency must be the group's and every
+    player a member (names matched ignoring case, as members are)."""
+    if doc.currency != group.currency:
+        return f"the file is in {doc.currency}, not the group's currency {group.currency}"
+    members = set(Member.objects.filter(group=group).values_list("name_key", flat=True))
+    strangers = [name for name in doc.players if player_key(name) not in members]
+    if strangers:
+        names = ", ".join(strangers)
+        return f"not a member of {group.name}: {names} (add them on the Members page first)"
+    return None
+
+
 def groups_for(owner_id: int | None) -> QuerySet[Group]:
     return Group.objects.filter(owner_id=owner_id)
 
@@ -251,24 +306,28 @@ def balance_chart(purse: Purse) -> str:
 
 
 def money_text(amount: Decimal, currency: str) -> str:
-    """Money as a family writes it: "रु. 1,74,000" in Nepali, "NPR 174,000" in
-    English; paisa only when there are any."""
-    fmt = NumberFormat.current()
-    amount = abs(amount)
-    shown = fmt.num(int(amount)) if amount == amount.to_integral_value() else fmt.money(amount)
-    if currency == "NPR":
-        return _("Rs. %(amount)s") % {"amount": shown}
-    return f"{currency} {shown}"
+    """Money as every page writes it: "रु. 1,74,000.00" in Nepali, "NPR
+    174,000.00" in English (localise.numbers.money_with_currency)."""
+    return money_with_currency(amount, currency)
 
 
 def share_lines(purse: Purse, member: Member | None = None) -> str:
-    """The plain text to paste into WhatsApp or Viber: "Bhai → Aama: रु. 174"."""
+    """The plain text to paste into WhatsApp or Viber, in the words of an
+    evening's settle-up: "Bhai ले Aama लाई रु. 174.00 तिर्ने"."""
     owed = purse.transfers
     if member is not None:
         owed = [o for o in owed if member.pk in (o.payer.pk, o.payee.pk)]
+    currency = currency_label(purse.group.currency, get_language())
+    fmt = NumberFormat.current()
     lines = [purse.group.name]
     lines += [
-        f"{o.payer.name} → {o.payee.name}: {money_text(o.transfer.amount, purse.group.currency)}"
+        _("%(payer)s pays %(payee)s %(currency)s %(money)s")
+        % {
+            "payer": o.payer.name,
+            "payee": o.payee.name,
+            "currency": currency,
+            "money": fmt.money(o.transfer.amount),
+        }
         for o in owed
     ]
     if len(lines) == 1:
@@ -369,8 +428,6 @@ def unplaced_sessions(group: Group) -> QuerySet[GameSession]:
 
 
 def today() -> date:
-    from django.utils import timezone
-
     return timezone.localdate()
 
 
@@ -425,3 +482,136 @@ def saved_payment(saved: SavedKey, *, group: Group) -> Payment:
     payment = saved_object(saved, Payment.objects.filter(group=group), "payment")
     payment.replayed = True  # type: ignore[attr-defined]
     return payment
+
+
+# --- Records: a group's seasons ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEvening:
+    id: int
+    name: str
+    played_on: date
+    festival: str  # "dashain", "tihar" or "" (localise/festivals.py)
+
+
+@dataclass(slots=True)
+class MemberSeason:
+    name: str
+    evenings: int = 0
+    rounds: int = 0
+    wins: int = 0
+    won: Decimal = Decimal("0.00")  # money of the evenings they came out ahead
+    lost: Decimal = Decimal("0.00")  # … and behind (negative)
+    dublee_wins: int = 0
+
+    @property
+    def net(self) -> Decimal:
+        return self.won + self.lost
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRecord:
+    """One record of the season: who holds it, the figure, and the evening."""
+
+    name: str
+    value: int | Decimal
+    evening: SeasonEvening | None = None
+    round_at: int = 0  # a round's place on its evening's ledger
+
+
+@dataclass(slots=True)
+class Season:
+    year: int  # Bikram Sambat
+    evenings: list[SeasonEvening]
+    members: list[MemberSeason]
+    biggest_round: SeasonRecord | None = None
+    best_evening: SeasonRecord | None = None
+    longest_run: SeasonRecord | None = None
+    most_maal: SeasonRecord | None = None
+    most_dublee_wins: SeasonRecord | None = None
+
+    @property
+    def festival_count(self) -> int:
+        return sum(1 for e in self.evenings if e.festival)
+
+
+def _better(old: SeasonRecord | None, new: SeasonRecord) -> SeasonRecord:
+    """The record that stands: a higher figure; on a tie the earlier holder."""
+    return new if old is None or new.value > old.value else old
+
+
+def group_records(group: Group) -> list[Season]:
+    """The group's records per season (Bikram Sambat year), newest first: each
+    member's evenings, rounds won, money won and lost, and the season's
+    records. Added up from per-evening pieces kept under each evening's
+    version (stats.records.pieces_of, evening_pieces): after a saved round only
+    that evening is read again."""
+    from localise.bikram_sambat import BikramSambatError, to_bs
+    from localise.festivals import festival_of
+    from stats.records import pieces_of
+
+    with read_snapshot():
+        members = list(Member.objects.filter(group=group))
+        versions = evening_versions(group.pk)
+        money = evening_pieces(versions)
+        pieces = pieces_of(dict(versions))
+    by_key = {m.name_key: m.name for m in members}
+    seasons: dict[int, Season] = {}
+    rows: dict[int, dict[str, MemberSeason]] = {}
+    for piece in pieces:  # oldest first: on a tie the earlier record stands
+        info = piece.info
+        try:
+            year = to_bs(info.played_on)[0]
+        except BikramSambatError:
+            year = info.played_on.year + 57
+        evening = SeasonEvening(info.id, info.name, info.played_on, festival_of(info.played_on))
+        season = seasons.get(year)
+        if season is None:
+            season = seasons[year] = Season(year, [], [])
+            rows[year] = {m.name_key: MemberSeason(m.name) for m in members}
+        season.evenings.append(evening)
+        table = rows[year]
+        for key, figures in piece.evening.items():
+            row = table.get(key)
+            if row is None:  # a player not (or no longer) a member
+                row = table[key] = MemberSeason(by_key.get(key, figures.name))
+            name = row.name
+            row.evenings += 1
+            row.rounds += figures.rounds
+            row.wins += figures.wins
+            row.dublee_wins += figures.dublee_wins
+            # A record is made only when it beats the one standing (a higher
+            # figure; on a tie the earlier evening's holder keeps it).
+            best = season.biggest_round
+            if figures.biggest_round > (best.value if best else 0):
+                season.biggest_round = SeasonRecord(
+                    name, figures.biggest_round, evening, figures.biggest_round_at
+                )
+            best = season.longest_run
+            if figures.longest_run > (best.value if best else 0):
+                season.longest_run = SeasonRecord(name, figures.longest_run, evening)
+            best = season.most_maal
+            if figures.most_maal > (best.value if best else 0):
+                season.most_maal = SeasonRecord(name, figures.most_maal, evening)
+        for key, amount in money.get(info.id, {}).items():
+            row = table.get(key)
+            if row is None:
+                continue
+            if amount > 0:
+                row.won += amount
+                best = season.best_evening
+                if amount > (best.value if best else 0):
+                    season.best_evening = SeasonRecord(row.name, amount, evening)
+            else:
+                row.lost += amount
+    for year, season in seasons.items():
+        season.members = [row for row in rows[year].values() if row.evenings]
+        season.members.sort(key=lambda r: (-r.net, -r.wins, r.name.casefold()))
+        for row in season.members:
+            if row.dublee_wins:
+                season.most_dublee_wins = _better(
+                    season.most_dublee_wins, SeasonRecord(row.name, row.dublee_wins)
+                )
+        season.evenings.reverse()  # newest first, as the group page lists them
+    return [seasons[year] for year in sorted(seasons, reverse=True)]

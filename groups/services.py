@@ -13,12 +13,19 @@ from django.utils.translation import gettext as _
 
 from scoring.engine.groupfile import GroupDoc
 from scoring.engine.names import player_key
+from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player
 from scoring.services import save_document
 from scoring.services.savekeys import once, remember_save
 
-from .models import Evening, Group, Member, Payment, PaymentChange
-from .selectors import removal_problem, saved_group, saved_member, saved_payment
+from .models import Evening, Group, Member, MemberLink, Payment, PaymentChange, new_link_token
+from .selectors import (
+    evening_problem,
+    removal_problem,
+    saved_group,
+    saved_member,
+    saved_payment,
+)
 
 
 class GroupError(Exception):
@@ -148,6 +155,33 @@ def delete_group(*, group: Group) -> None:
     group.delete()
 
 
+# --- member links -------------------------------------------------------------
+
+
+@transaction.atomic
+def make_member_links(*, group: Group) -> list[MemberLink]:
+    """A link for every member of the group who has none yet; all of them, in
+    the members' order."""
+    have = set(MemberLink.objects.filter(member__group=group).values_list("member_id", flat=True))
+    MemberLink.objects.bulk_create(
+        MemberLink(member=member)
+        for member in Member.objects.filter(group=group)
+        if member.pk not in have
+    )
+    return list(MemberLink.objects.filter(member__group=group).select_related("member"))
+
+
+def renew_member_link(*, link: MemberLink) -> MemberLink:
+    """A new link for the member: the old one is a 404 at once."""
+    link.token = new_link_token()
+    link.save(update_fields=["token"])
+    return link
+
+
+def revoke_member_link(*, link: MemberLink) -> None:
+    link.delete()
+
+
 # --- evenings -----------------------------------------------------------------
 
 
@@ -175,6 +209,19 @@ def add_evening(*, group: Group, session: GameSession) -> Evening:
             Member.objects.create(group=group, name=player.name, position=top)
             known.add(player.name_key)
     return Evening.objects.create(group=group, session=session)
+
+
+@transaction.atomic
+def import_evening(*, group: Group, doc: SessionDoc) -> GameSession:
+    """A session file saved as an evening of the group, owned by the group's
+    owner, or (a player not a member, another currency) nothing saved."""
+    Group.objects.select_for_update().get(pk=group.pk)
+    problem = evening_problem(group, doc)
+    if problem:
+        raise GroupError(problem)
+    session = save_document(doc=doc, owner=group.owner)
+    Evening.objects.create(group=group, session=session)
+    return session
 
 
 @transaction.atomic

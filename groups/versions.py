@@ -34,6 +34,11 @@ def group_changed(group_id: int | None, using: str = "default") -> None:
 def _changed(sender, instance, using: str, raw: bool = False, **kwargs) -> None:
     if not raw:
         group_changed(instance.group_id, using)
+        if sender is Evening:
+            # The session's page names its group: its version moves too.
+            from scoring.selectors.versions import session_changed
+
+            session_changed(instance.session_id, using)
 
 
 def evening_versions(group_id: int) -> list[tuple[int, str]]:

@@ -4,25 +4,34 @@ trail, sharing, printing and files. Every object through groups/access.py."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import condition, require_POST
 
+from localise.numbers import currency_label
+from localise.templatetags.local_format import local_date
 from scoring.forms import refused_status
 from scoring.forms.rules import preset_options
 from scoring.forms.sessions import SessionForm
 from scoring.models import SavedKey
 from scoring.selectors.saves import AlreadySaved, posted_save_key, repeated_save
+from scoring.selectors.versions import remember
 from scoring.services import create_session
+from scoring.views.share import png_response
 from scoring.web.pagecache import render_page
 from scoring.web.uploads import too_large
+from table.views import qr_svg
 
 from . import selectors, services
 from .access import (
@@ -33,8 +42,10 @@ from .access import (
     member_for_user,
     payment_for_user,
 )
+from .cards import group_card as group_card_png
 from .forms import AddEveningForm, GroupForm, GroupImportForm, MemberForm, PaymentForm
-from .models import Group, Member, Payment, PaymentChange
+from .models import Group, Member, MemberLink, Payment, PaymentChange
+from .versions import group_version
 
 # The group page shows the latest of each (the printable page shows every one):
 # a family of a thousand evenings still opens at once on a phone.
@@ -116,6 +127,53 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
         }
 
     return render_page(request, "groups/detail.html", context, version=version)
+
+
+@login_required
+def group_records(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's records, season by season (Bikram Sambat years), Dashain and
+    Tihar evenings marked; rendered once per version of the group."""
+    version = group_version_for_user(request, group_id)
+
+    def context() -> dict[str, object]:
+        group = group_for_user(request, group_id)
+        seasons = selectors.group_records(group)
+        # A season lists every evening: worded here, a row a tuple, rather than
+        # a {% url %} and two filters per evening in the template.
+        festival = {"dashain": _("Dashain"), "tihar": _("Tihar"), "": ""}
+        link = reverse("session_detail", args=[0])[: -len("0/")]
+        evenings = {
+            season.year: [
+                (f"{link}{e.id}/", e.name, local_date(e.played_on), festival[e.festival])
+                for e in season.evenings
+            ]
+            for season in seasons
+        }
+        return {
+            "group": group,
+            "seasons": [(season, evenings[season.year]) for season in seasons],
+        }
+
+    return render_page(request, "groups/records.html", context, version=version)
+
+
+def _card_etag(request: HttpRequest, group_id: int) -> str | None:
+    if not request.user.is_authenticated:
+        return None
+    version = group_version(group_id, request.user.pk)
+    return None if version is None else f"card-{version}-{get_language()}"
+
+
+@login_required
+@condition(etag_func=_card_etag)
+def group_card(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's balances and who pays whom as a picture to share, in the
+    reader's language (owner only: anyone else a 404); drawn once per version
+    of the group and language."""
+    version = group_version_for_user(request, group_id)
+    group = group_for_user(request, group_id)
+    png = remember(f"group-card-{get_language()}", version, lambda: group_card_png(group))
+    return png_response(png, f"{slugify(group.name) or 'group'}-{group.pk}.png")
 
 
 @login_required
@@ -234,6 +292,74 @@ def member_delete(request: HttpRequest, group_id: int, member_id: int) -> HttpRe
     return redirect("group_members", group_id=group.pk)
 
 
+# --- member links -------------------------------------------------------------
+
+
+def link_url(request: HttpRequest, link: MemberLink) -> str:
+    """A member link as the phones reach this app (never 127.0.0.1 on the wifi)."""
+    return request.build_absolute_uri(reverse("member_seat", args=[link.token]))
+
+
+@login_required
+def member_links(request: HttpRequest, group_id: int) -> HttpResponse:
+    """One link and QR code per member, for the whole festival: printed on one sheet."""
+    group = group_for_user(request, group_id)
+    rows = []
+    for member, link in selectors.member_links(group):
+        row: dict[str, object] = {"member": member, "link": link}
+        if link is not None:
+            url = link_url(request, link)
+            title = _("QR code of %(name)s's link") % {"name": member.name}
+            row.update(url=url, qr=qr_svg(url, title))
+        rows.append(row)
+    return render(
+        request,
+        "groups/links.html",
+        {"group": group, "rows": rows, "missing": any(r["link"] is None for r in rows)},
+    )
+
+
+@login_required
+@require_POST
+def member_links_make(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = group_for_user(request, group_id)
+    services.make_member_links(group=group)
+    messages.success(
+        request, _("Member links made. Each one opens its member's seat every evening.")
+    )
+    return redirect("group_links", group_id=group.pk)
+
+
+def _owned_link(request: HttpRequest, group_id: int, member_id: int) -> tuple[Group, MemberLink]:
+    group = group_for_user(request, group_id)
+    member = member_for_user(request, group, member_id)
+    return group, get_object_or_404(MemberLink.objects.select_related("member"), member=member)
+
+
+@login_required
+@require_POST
+def member_link_renew(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group, link = _owned_link(request, group_id, member_id)
+    services.renew_member_link(link=link)
+    messages.success(
+        request,
+        _("New link for %(name)s. The old link no longer works.") % {"name": link.member.name},
+    )
+    return redirect("group_links", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def member_link_revoke(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    group, link = _owned_link(request, group_id, member_id)
+    services.revoke_member_link(link=link)
+    messages.success(
+        request,
+        _("Link of %(name)s turned off. Nobody can open it any more.") % {"name": link.member.name},
+    )
+    return redirect("group_links", group_id=group.pk)
+
+
 # --- evenings -----------------------------------------------------------------
 
 
@@ -248,14 +374,17 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
             lambda: redirect("session_detail", session_id=earlier.object_pk or 0),
             "group_list",
         )
-    form = SessionForm(request.POST or None)
+    # The group's last evening as the table left it: its rules, stake and seating.
+    last = selectors.last_evening(group.pk)
+    form = SessionForm(request.POST or None, rules=last.get_rules() if last else None)
     members = list(Member.objects.filter(group=group))
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         data = form.cleaned_data
         if data["currency"] != group.currency:
             form.add_error(
                 "currency",
-                _("the group plays in %(currency)s") % {"currency": group.currency},
+                _("the group plays in %(currency)s")
+                % {"currency": currency_label(group.currency, get_language())},
             )
         else:
             with transaction.atomic():
@@ -276,11 +405,14 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
             )
             return redirect("round_new", session_id=session.pk)
     if not form.is_bound:
+        seating = [p.name for p in last.players.all()] if last else [m.name for m in members]
         form.initial.update(
             played_on=timezone.localdate(),
             currency=group.currency,
-            players="\n".join(m.name for m in members),
+            players="\n".join(seating),
         )
+        if last is not None:
+            form.initial["stake_per_point"] = last.stake_per_point
     return render(
         request,
         "scoring/sessions/new.html",
@@ -288,6 +420,7 @@ def evening_new(request: HttpRequest, group_id: int) -> HttpResponse:
             "form": form,
             "past_players": [m.name for m in members],
             "group": group,
+            "last_evening": last,
             "presets": _presets(),
         },
         status=refused_status(form),
@@ -470,6 +603,13 @@ def payment_delete(request: HttpRequest, group_id: int, payment_id: int) -> Http
 def payment_changes(request: HttpRequest, group_id: int) -> HttpResponse:
     group = group_for_user(request, group_id)
     changes = list(PaymentChange.objects.filter(group=group).select_related("user")[:200])
+    for change in changes:
+        # The day it was paid, as every page writes a date (Bikram Sambat in Nepali).
+        shown = change.after or change.before or {}
+        try:
+            change.paid_on = datetime.date.fromisoformat(shown.get("paid_on", ""))  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            change.paid_on = None  # type: ignore[attr-defined]
     restorable = {
         c.pk
         for c in changes

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from functools import lru_cache
 
 from nepali.constants import NEPALI_MONTHS_EN, NEPALI_MONTHS_NE
 from nepali.datetime import nepalidate
@@ -31,8 +32,10 @@ class BikramSambatError(ValueError):
     """A date that is not on the calendar (or outside the years the tables cover)."""
 
 
+@lru_cache(maxsize=8192)
 def to_bs(day: datetime.date) -> tuple[int, int, int]:
-    """(year, month, day) in Bikram Sambat; month 1 is Baishakh."""
+    """(year, month, day) in Bikram Sambat; month 1 is Baishakh. A day's answer
+    never changes: a page of a hundred evenings converts each once per process."""
     try:
         bs = nepalidate.from_date(day)
     except ValueError as error:

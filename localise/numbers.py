@@ -16,8 +16,7 @@ from django.utils.formats import get_format
 from django.utils.translation import get_language
 
 
-def whole_money(language: str | None) -> bool:
-    """Whether a whole amount is written without its decimals: in Nepali."""
+def _nepali(language: str | None) -> bool:
     return (language or "").startswith("ne")
 
 
@@ -26,10 +25,23 @@ NEPALI_CURRENCY = {"NPR": "रु."}
 
 
 def currency_label(code: str, language: str | None) -> str:
-    """ "NPR" → "रु." in Nepali; every other code, and English, as it is."""
-    if whole_money(language):
+    """ "NPR" → "रु." in Nepali; every other code, and English, as it is: one
+    currency display per language, on every page, picture and shared text."""
+    if _nepali(language):
         return NEPALI_CURRENCY.get(code, code)
     return code
+
+
+def money_with_currency(amount: Decimal, code: str, *, sign: bool = False) -> str:
+    """The one way money is written beside its currency, in the active language:
+    "NPR 1,74,000.00" → "रु. 1,74,000.00" in Nepali, "NPR 174,000.00" in English.
+    The amount's absolute value unless `sign` (a balance: "-रु." reads oddly, so
+    the sign goes before the number: "रु. -12.50")."""
+    fmt = NumberFormat.current()
+    shown = fmt.money(amount if sign else abs(amount))
+    if sign and amount > 0:
+        shown = "+" + shown
+    return f"{currency_label(code, get_language())} {shown}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +54,6 @@ class NumberFormat:
     # The group sizes from the right, as Django's numberformat reads `grouping`
     # (a 0 repeats the size before it; the last size repeats): (3, 2) for Nepali.
     sizes: tuple[int, ...] = field(init=False)
-    # Whole amounts without paisa (Nepali): see money_places.
-    whole_money: bool = False
 
     def __post_init__(self) -> None:
         grouping = self.grouping if isinstance(self.grouping, tuple) else (self.grouping,)
@@ -58,7 +68,6 @@ class NumberFormat:
             decimal_sep=get_format("DECIMAL_SEPARATOR", language, use_l10n=True),
             thousand_sep=get_format("THOUSAND_SEPARATOR", language, use_l10n=True),
             grouping=tuple(grouping) if isinstance(grouping, list | tuple) else grouping,
-            whole_money=whole_money(language),
         )
 
     def num(self, value: int) -> str:
@@ -84,11 +93,10 @@ class NumberFormat:
         return "+" + self.num(value) if value > 0 else self.num(value)
 
     def money(self, amount: Decimal) -> str:
-        """Two decimals, or more when the amount has them (a stake of 0.125 a point);
-        in Nepali a whole amount has none: families write रु. 69,500, not 69,500.00."""
+        """Two decimals, or more when the amount has them (a stake of 0.125 a point),
+        in both languages: a column of money lines up, and रु. 66.00 sits beside
+        रु. 97.50 as a family's ledger writes it."""
         places = max(2, -int(amount.normalize().as_tuple().exponent))
-        if self.whole_money and amount == amount.to_integral_value():
-            places = 0
         return numberformat.format(
             amount,
             self.decimal_sep,

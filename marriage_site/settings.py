@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "stats",
     "table",
     "groups",
+    "callbreak",
+    "pots",
     "localise",
 ]
 
@@ -58,7 +60,7 @@ MIDDLEWARE = [
     # browser accepts gzip (static files come compressed from whitenoise above,
     # never through this). BREACH: the CSRF token in a page is masked afresh for
     # every answer, and Django's gzip adds random bytes to every compressed body.
-    "django.middleware.gzip.GZipMiddleware",
+    "scoring.web.middleware.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -199,6 +201,7 @@ SECURE_CSP = {
 # so every host agrees on them without sharing them.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 CACHE_DIR = os.environ.get("CACHE_DIR", "").strip()
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "marriage")
 CACHES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Rendered warm pages (scoring/web/pagecache.py), keyed on the version of what
@@ -214,7 +217,7 @@ if REDIS_URL:
         # Django's RedisCache, except that a failed read is a miss (accounts/cache.py).
         "BACKEND": "accounts.cache.SharedRedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "marriage"),
+        "KEY_PREFIX": CACHE_KEY_PREFIX,
         "OPTIONS": {
             "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
             "socket_timeout": REDIS_TIMEOUT_SECONDS,
@@ -233,6 +236,22 @@ SESSION_ENGINE = "accounts.sessions"
 SESSION_CACHED = bool(REDIS_URL or CACHE_DIR)
 if SESSION_CACHED:
     AUTHENTICATION_BACKENDS = ["accounts.backends.CachedUserBackend"]
+
+# Pages that follow a session live hold a stream open (scoring/web/streams.py),
+# told of each change by one channel (scoring/web/push.py): Redis with
+# REDIS_URL, else PostgreSQL's LISTEN/NOTIFY, else (SQLite: one process, see
+# scripts/host) this process alone. LIVE_STREAMS bounds the streams each
+# process holds; one more is answered 503 and its page polls instead.
+if REDIS_URL:
+    LIVE_CHANNEL = "redis"
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    LIVE_CHANNEL = "postgres"
+else:
+    LIVE_CHANNEL = "local"
+LIVE_STREAMS = int(os.environ.get("LIVE_STREAMS", "1000"))
+# Threads each process serves ordinary requests on (marriage_site/asgi.py).
+HOST_THREADS = int(os.environ.get("THREADS", "4"))
+
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
 # A seat link's sends (table/limits.py): at most this many in the window.

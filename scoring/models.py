@@ -233,6 +233,10 @@ class RoundChange(models.Model):
         # Settled again because an earlier round changed (next-winner dhoos, the
         # rotation's better rounds).
         ("resettle", _("Re-settled after an earlier round changed")),
+        # The seating and first dealer drawn before round 1 (round_pk 0), and
+        # the draw undone: scoring/services/players.py draw_seats.
+        ("seats", _("Seats drawn")),
+        ("seats_undo", _("Draw of seats undone")),
     ]
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")

@@ -18,6 +18,7 @@ session_urls = [
     path("players/<int:player_id>/edit/", players.player_edit, name="player_edit"),
     path("players/<int:player_id>/delete/", players.player_delete, name="player_delete"),
     path("players/<int:player_id>/move/", players.player_move, name="player_move"),
+    path("players/draw/", players.seats_draw, name="seats_draw"),
     path("rounds/new/", rounds.round_new, name="round_new"),
     path("rounds/preview/", rounds.round_preview, name="round_preview"),
     path("rounds/<int:round_id>/", rounds.round_detail, name="round_detail"),
@@ -28,6 +29,7 @@ session_urls = [
     path("rounds/<int:round_id>/changes/", audit.round_changes, name="round_changes"),
     path("changes/<int:change_id>/restore/", audit.round_restore, name="round_restore"),
     path("share/", share.session_share, name="session_share"),
+    path("card.png", share.session_card, name="session_card"),
     path("share/new/", share.share_create, name="share_create"),
     path("share/revoke/", share.share_revoke, name="share_revoke"),
 ]
@@ -42,6 +44,8 @@ urlpatterns = [
     # The public page of a share link, and the part of it that phones poll.
     path("s/<slug:token>/", share.share_view, name="share_view"),  # token_urlsafe: no NUL
     path("s/<slug:token>/live/", share.share_live, name="share_live"),
+    # The stream that tells the page when to ask (marriage_site/asgi.py serves …/stream/).
+    path("s/<slug:token>/stream/", share.share_stream, name="share_stream"),
     # Offline at the table: the service worker at the root (its scope is the
     # whole site), the web app manifest, and the page shown for one never opened.
     path("sw.js", offline.service_worker, name="service_worker"),

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from localise.forms import EitherCalendarDateField
 from localise.widgets import QuickSelect
@@ -35,8 +36,8 @@ class HistoryForm(forms.Form):
     player = forms.ChoiceField(label=_("Player"), required=False, widget=QuickSelect)
     winner = forms.ChoiceField(label=_("Winner"), required=False, widget=QuickSelect)
     # Either calendar, as on the session form: "2083-06-16" is Bikram Sambat.
-    date_from = EitherCalendarDateField(label=_("From"), required=False)
-    date_to = EitherCalendarDateField(label=_("To"), required=False)
+    date_from = EitherCalendarDateField(label=pgettext_lazy("date range", "From"), required=False)
+    date_to = EitherCalendarDateField(label=pgettext_lazy("date range", "To"), required=False)
     variant = forms.ChoiceField(label=_("Rules"), required=False, widget=QuickSelect)
     dublee = forms.BooleanField(label=_("Dublee wins only"), required=False)
     victims = forms.BooleanField(label=_("Kidnapped or murdered maal only"), required=False)

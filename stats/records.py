@@ -145,14 +145,23 @@ class Piece:
     """One session's part of the record: its rounds, and its leaderboard rows
     (made when first asked for, then kept with the piece)."""
 
-    __slots__ = ("_board", "_lock", "_players", "info", "rounds")
+    __slots__ = ("_board", "_evening", "_lock", "_players", "info", "rounds")
 
     def __init__(self, info: SessionInfo, rounds: list[RoundRow]) -> None:
         self.info = info
         self.rounds = rounds
         self._board: dict[str, tuple[str, int, int, Decimal, int]] | None = None
         self._players: dict[str, PlayerStats | None] = {}
+        self._evening: dict[str, EveningFigures] | None = None
         self._lock = threading.Lock()
+
+    @property
+    def evening(self) -> dict[str, EveningFigures]:
+        """key -> this session's figures for a group's records, made once."""
+        with self._lock:
+            if self._evening is None:
+                self._evening = evening_figures(self.rounds)
+            return self._evening
 
     def player(self, key: str) -> PlayerStats | None:
         """player_stats of this session alone, made once per player."""
@@ -186,6 +195,51 @@ class Piece:
         return self._board
 
 
+@dataclass(slots=True)
+class EveningFigures:
+    """One player's evening, as a group's records add it up (groups/selectors.py
+    group_records): rounds played and won, the biggest round won (points, its
+    place), the longest run of rounds won in a row, the most maal in a round
+    and the dublee wins."""
+
+    name: str
+    rounds: int = 0
+    wins: int = 0
+    dublee_wins: int = 0
+    biggest_round: int = 0
+    biggest_round_at: int = 0  # its place on the evening's ledger
+    longest_run: int = 0
+    most_maal: int = 0
+
+
+def evening_figures(rounds: Iterable[RoundRow]) -> dict[str, EveningFigures]:
+    """Each player's EveningFigures of one session's rounds, in one pass. A run
+    of rounds won ends with a round someone else won (or none did)."""
+    figures: dict[str, EveningFigures] = {}
+    run: dict[str, int] = {}
+    for r in rounds:
+        winner = r.winner_key
+        for e in r.entries:
+            f = figures.get(e.key)
+            if f is None:
+                f = figures[e.key] = EveningFigures(e.name)
+            f.rounds += 1
+            f.most_maal = max(f.most_maal, e.maal)
+            if e.net > f.biggest_round:
+                f.biggest_round, f.biggest_round_at = e.net, r.position
+        for key in list(run):
+            if key != winner:
+                run[key] = 0
+        if winner and winner in figures:
+            f = figures[winner]
+            f.wins += 1
+            if r.win_type == "dublee":
+                f.dublee_wins += 1
+            run[winner] = run.get(winner, 0) + 1
+            f.longest_run = max(f.longest_run, run[winner])
+    return figures
+
+
 _pieces: OrderedDict[str, Piece] = OrderedDict()
 _pieces_lock = threading.Lock()
 
@@ -209,6 +263,13 @@ def load_pieces(owner) -> list[Piece]:
         # The session's own version (its updated_at), without the owner's counter,
         # which every save moves: a piece is read again only for its own session.
         versions = {id_: _version(id_, at, None) for id_, at in cursor.fetchall()}
+    return pieces_of(versions)
+
+
+def pieces_of(versions: dict[int, str]) -> list[Piece]:
+    """The Pieces of these sessions (id -> its own version, as
+    groups.versions.evening_versions gives them too), oldest first, reading
+    only those not kept yet. Called inside the caller's snapshot."""
     found: dict[int, Piece] = {}
     with _pieces_lock:
         for session_id, version in versions.items():

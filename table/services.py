@@ -9,7 +9,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring.models import GameSession
+from scoring.models import GameSession, Player
+from scoring.web.push import announce
 
 from .models import CoScorer, Invite, Seat, SeatEntry, new_token
 
@@ -26,10 +27,23 @@ def make_seats(*, session: GameSession) -> list[Seat]:
     return list(Seat.objects.filter(session=session).select_related("player"))
 
 
+def seat_for_player(*, session: GameSession, player: Player) -> Seat:
+    """The player's seat in the session, made if it has none (a member's link
+    opening a new evening): two phones at once make one."""
+    try:
+        with transaction.atomic():
+            seat, _made = Seat.objects.get_or_create(player=player, defaults={"session": session})
+    except IntegrityError:  # made by the other request a moment ago
+        seat = Seat.objects.get(player=player)
+    return seat
+
+
 def renew_seat(*, seat: Seat) -> Seat:
     """A new link for the seat: the old one stops working at once."""
-    seat.token = new_token()
-    seat.save(update_fields=["token"])
+    with transaction.atomic():
+        seat.token = new_token()
+        seat.save(update_fields=["token"])
+        announce(seat.session_id)  # the old link's stream ends
     return seat
 
 
@@ -39,6 +53,7 @@ def revoke_seat(*, seat: Seat) -> None:
     with transaction.atomic():
         SeatEntry.objects.filter(player_id=seat.player_id).delete()
         seat.delete()
+        announce(seat.session_id)  # its stream ends
 
 
 @dataclass(frozen=True)
@@ -73,6 +88,7 @@ def send_entry(*, seat: Seat, position: int, values: SeatValues) -> SeatEntry:
                 "tiplu": values.tiplu,
             },
         )
+        announce(seat.session_id)  # the scorer's open round form takes it in
     return entry
 
 
@@ -105,4 +121,6 @@ def accept_invite(*, invite: Invite, user) -> CoScorer | None:
 
 
 def remove_co_scorer(*, co_scorer: CoScorer) -> None:
-    co_scorer.delete()
+    with transaction.atomic():
+        co_scorer.delete()
+        announce(co_scorer.session_id)  # their pages' streams end

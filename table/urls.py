@@ -10,6 +10,9 @@ session_urls = [
     path("seats/<int:seat_id>/revoke/", views.seat_revoke, name="seat_revoke"),
     path("seats/feed/", views.seat_feed, name="seat_feed"),
     path("live/", views.session_live, name="session_live"),
+    # The streams that tell those pages when to ask (marriage_site/asgi.py serves …/stream/).
+    path("stream/", views.session_stream, name="session_stream"),
+    path("seats/stream/", views.seat_feed_stream, name="seat_feed_stream"),
     path("scorers/", views.scorers_manage, name="scorers_manage"),
     path("scorers/invite/", views.invite_create, name="invite_create"),
     path("scorers/invite/<int:invite_id>/revoke/", views.invite_revoke, name="invite_revoke"),
@@ -22,7 +25,12 @@ urlpatterns = [
     # query, as a share link's is.
     path("t/<slug:token>/", views.seat_page, name="seat_page"),
     path("t/<slug:token>/live/", views.seat_live, name="seat_live"),
+    path("t/<slug:token>/stream/", views.seat_stream, name="seat_stream"),
     path("t/<slug:token>/maal/", views.seat_maal, name="seat_maal"),
+    # A member's lasting link: their seat in the group's evening in progress
+    # (a slug too, as every token).
+    path("m/<slug:token>/", views.member_seat, name="member_seat"),
+    path("m/<slug:token>/live/", views.member_live, name="member_live"),
     # A co-scorer invite, accepted by a logged-in user.
     path("join/<slug:token>/", views.invite_accept, name="invite_accept"),
 ]

@@ -1,17 +1,20 @@
 """A table of phones: the owner's Seats and Co-scorers pages, a seat's own page
 (no log-in: the seat link is the key), the feed of seat entries that the
-scorer's open round form follows, and the live checks every following page
-polls.
+scorer's open round form follows, the live checks every following page asks,
+and the streams that say when to ask.
 
-Live pages poll with conditional requests keyed on the session's version in
-the database (scoring/versions.py): an unchanged session answers 304 from one
-indexed row, on any host, with no memory shared between processes
-(docs/lan.md, benchmarks/run.py).
+A live page keeps a stream open (scoring/web/streams.py), told of every change
+to its session on any host; it asks its check with a conditional request keyed
+on the session's version in the database (scoring/selectors/versions.py) when
+the stream says so, and every second while it has no stream: an unchanged
+session answers 304 from one indexed row (docs/lan.md, benchmarks/phones.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from functools import partial
 from typing import Any
 
 import segno
@@ -19,6 +22,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -27,9 +31,11 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
+from groups.models import MemberLink
+from groups.selectors import evening_in_progress, last_evening
 from scoring.engine.numbers import NotANumber, parse_whole
 from scoring.forms.maal import read_calculator
-from scoring.models import GameSession, Round
+from scoring.models import GameSession, Player, Round
 from scoring.selectors.ledger_table import ledger_context
 from scoring.selectors.reports import new_round_setting
 from scoring.selectors.rounds import rounds_with_entries
@@ -37,7 +43,9 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.selectors.versions import owned_version, version_of
 from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
-from scoring.web.live import follow_context, live_etag
+from scoring.web import streams
+from scoring.web.live import POLL_SECONDS, follow_context, live_etag
+from scoring.web.streams import Followed
 
 from . import services
 from .forms import SeatForm
@@ -291,6 +299,7 @@ def _seat_context(seat: Seat, form: SeatForm | None = None) -> dict[str, Any]:
         "can_edit": False,
         "calc_url": reverse("seat_maal", args=[seat.token]),
         "follow_url": reverse("seat_live", args=[seat.token]),
+        "stream_url": reverse("seat_stream", args=[seat.token]),
         **follow_context(session),
     }
 
@@ -304,12 +313,23 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     for the scorer's open form (nothing is saved to the ledger from here). A
     seat link sends at most SEAT_SEND_LIMIT a minute (table/limits.py): 429."""
     seat = _seat(token)
+    return _seat_answer(request, seat, here=reverse("seat_page", args=[seat.token]))
+
+
+def _seat_answer(
+    request: HttpRequest, seat: Seat, *, here: str, extra: dict[str, Any] | None = None
+) -> HttpResponse:
+    """A seat's page at `here` (its own link, or a member's lasting link), or
+    its count posted there."""
+    extra = extra or {}
     wants_json = request.headers.get("X-Seat-Send") == "1"
     if request.method != "POST":
-        return _fresh(render(request, "table/seat.html", _seat_context(seat)))
+        context = _seat_context(seat)
+        context.update(extra, here=here)
+        return _fresh(render(request, "table/seat.html", context))
     wait = send_wait(seat.token)
     if wait:
-        return _too_many_sends(request, seat, wait, wants_json)
+        return _too_many_sends(request, seat, wait, wants_json, here=here, extra=extra)
     session = seat.session
     position = _position(session)
     form = SeatForm(seat.player, session.get_rules(), data=request.POST)
@@ -317,7 +337,19 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
         posted = parse_whole(request.POST.get("position", ""), max_digits=7)
     except NotANumber:
         posted = None
-    if posted is None:
+    evening = request.POST.get("evening")
+    if evening is not None and evening != str(session.pk):
+        # Kept on the phone through the night, sent after the next evening began.
+        form.add_error(
+            "round",
+            _(
+                "A new evening began meanwhile, so this count was not sent. "
+                "Enter your count for round %(next)d of “%(name)s”."
+            )
+            % {"next": position, "name": session.name},
+        )
+        status = 409
+    elif posted is None:
         form.add_error(
             "round",
             _("This count does not say which round it is for; reload the page and send it again."),
@@ -339,14 +371,21 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
         if wants_json:
             return _fresh(JsonResponse({"ok": True, "message": said, "position": position}))
         messages.success(request, said)
-        return redirect("seat_page", token=seat.token)
+        return redirect(here)
     else:
         status = 422
-    return _refused(request, seat, form, status, wants_json)
+    return _refused(request, seat, form, status, wants_json, here=here, extra=extra)
 
 
 def _refused(
-    request: HttpRequest, seat: Seat, form: SeatForm, status: int, wants_json: bool
+    request: HttpRequest,
+    seat: Seat,
+    form: SeatForm,
+    status: int,
+    wants_json: bool,
+    *,
+    here: str,
+    extra: dict[str, Any],
 ) -> HttpResponse:
     if wants_json:
         errors = {
@@ -356,10 +395,19 @@ def _refused(
         return _fresh(JsonResponse({"ok": False, "errors": errors}, status=status))
     context = _seat_context(seat, form if status == 422 else None)
     context["refused"] = form.errors
+    context.update(extra, here=here)
     return _fresh(render(request, "table/seat.html", context, status=status))
 
 
-def _too_many_sends(request: HttpRequest, seat: Seat, wait: int, wants_json: bool) -> HttpResponse:
+def _too_many_sends(
+    request: HttpRequest,
+    seat: Seat,
+    wait: int,
+    wants_json: bool,
+    *,
+    here: str,
+    extra: dict[str, Any],
+) -> HttpResponse:
     """429, nothing read or kept: the seat says why and when to send again."""
     said = ngettext(
         "Too many sends from this seat: wait %(seconds)d second and send your count again.",
@@ -372,24 +420,32 @@ def _too_many_sends(request: HttpRequest, seat: Seat, wait: int, wants_json: boo
     else:
         form = SeatForm(seat.player, seat.session.get_rules(), data=request.POST)
         form.add_error("round", said)
-        response = _refused(request, seat, form, 422, wants_json=False)
+        response = _refused(request, seat, form, 422, wants_json=False, here=here, extra=extra)
         response.status_code = 429
     response["Retry-After"] = str(wait)
     return response
 
 
-def _seat_etag(request: HttpRequest, token: str) -> str | None:
-    """The version of the seat's session (as its page was rendered with, its
+def _seat_followed(token: str) -> Followed | None:
+    """The seat's session and its version (as its page was rendered with, its
     owner's counter included); None for a made-up or revoked link: 404."""
     if not token or len(token) > 64:
         return None
     row = Seat.objects.filter(token=token).values_list("session_id", "session__owner_id").first()
     if row is None:
         return None
+    version: str | None
     if row[1] is None:  # a session nobody owns (imported from the command line)
-        return live_etag(version_of(GameSession.objects.get(pk=row[0])))
-    version = owned_version(row[0], row[1])
-    return None if version is None else live_etag(version)
+        session = GameSession.objects.filter(pk=row[0]).first()
+        version = None if session is None else version_of(session)
+    else:
+        version = owned_version(row[0], row[1])
+    return None if version is None else (row[0], live_etag(version))
+
+
+def _seat_etag(request: HttpRequest, token: str) -> str | None:
+    found = _seat_followed(token)
+    return None if found is None else found[1]
 
 
 @condition(etag_func=_seat_etag)
@@ -409,6 +465,89 @@ def seat_maal(request: HttpRequest, token: str) -> HttpResponse:
         "scoring/maal/calculator.html#result",
         {"session": seat.session, "calc": calc},
     )
+
+
+# --- A member's lasting link: their seat in the group's evening in progress ---------------------
+
+# A member link's token as made (groups.models.new_link_token): checked before
+# any query, so a made-up link costs nothing.
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+
+
+def _member_link(token: str) -> MemberLink:
+    if not LINK_TOKEN.fullmatch(token):
+        raise Http404
+    return get_object_or_404(MemberLink.objects.select_related("member__group"), token=token)
+
+
+def _member_seat_now(link: MemberLink) -> tuple[GameSession | None, Player | None]:
+    """The group's evening in progress and the member's player in it (None when
+    they are not playing it), or (None, None) between evenings."""
+    session = evening_in_progress(link.member.group_id)
+    if session is None:
+        return None, None
+    player = Player.objects.filter(session=session, name_key=link.member.name_key).first()
+    return session, player
+
+
+def member_seat(request: HttpRequest, token: str) -> HttpResponse:
+    """A member's lasting link: their seat in the group's newest evening while it
+    is played, the next evening's from the moment it starts; between evenings
+    the page says so (and shows how the last evening ended), never an old round."""
+    link = _member_link(token)
+    member, group = link.member, link.member.group
+    here = reverse("member_seat", args=[link.token])
+    session, player = _member_seat_now(link)
+    extra = {
+        "member": member,
+        "group": group,
+        "member_link": True,
+        "follow_url": reverse("member_live", args=[link.token]),
+        # Polled, not streamed: the evening it opens can change (a new one
+        # starts, or this one ends), which no session's stream tells.
+        "stream_url": "",
+        # Another evening, or becoming a player of this one: the whole page anew.
+        "follow_page": f"evening-{session.pk if session else 0}-{player.pk if player else 0}",
+    }
+    if session is not None and player is not None:
+        seat = services.seat_for_player(session=session, player=player)
+        seat.session = session
+        extra["follow_etag"] = _member_etag(request, token) or ""
+        return _seat_answer(request, seat, here=here, extra=extra)
+    if request.method == "POST":
+        return _fresh(
+            JsonResponse(
+                {"ok": False, "errors": {"round": [_("No evening of yours is being played now.")]}},
+                status=409,
+            )
+        )
+    last = session or last_evening(group.pk)
+    context: dict[str, Any] = {**extra, "session": last, "playing": session is not None}
+    if last is not None:
+        context.update(ledger_context(last, latest=0, can_edit=False))
+    context.update(follow_etag=_member_etag(request, token) or "", poll_seconds=POLL_SECONDS)
+    return _fresh(render(request, "table/member_between.html", context))
+
+
+def _member_etag(request: HttpRequest, token: str) -> str | None:
+    """Which evening the link opens now and that evening's version: a new
+    evening, a round saved, or the evening ending all change it."""
+    if not LINK_TOKEN.fullmatch(token):
+        return None
+    link = MemberLink.objects.filter(token=token).select_related("member").first()
+    if link is None:
+        return None
+    session, player = _member_seat_now(link)
+    if session is None:
+        return live_etag(f"m-none-{link.member.group_id}")
+    return live_etag(f"m-{player.pk if player else 0}-{version_of(session)}")
+
+
+@condition(etag_func=_member_etag)
+def member_live(request: HttpRequest, token: str) -> HttpResponse:
+    """Polled by a member's page: 304 while nothing it shows changed, 404 once revoked."""
+    _member_link(token)
+    return _fresh(HttpResponse(b"", content_type="text/plain"))
 
 
 # --- What the scorer's pages follow ---------------------------------------------------------------
@@ -485,3 +624,38 @@ def seat_feed(request: HttpRequest, session_id: int) -> HttpResponse:
         for e in entries
     ]
     return _fresh(JsonResponse({"position": position, "entries": data}))
+
+
+# --- Streams: the checks above, pushed (scoring/web/streams.py) ----------------------------------
+# Each tells its page when to ask its poll above, checked as that poll is.
+
+
+async def seat_stream(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The seat page's stream: a revoked or renewed link ends it."""
+    return await streams.follow(request, partial(_seat_followed, token))
+
+
+def _session_followed(request: HttpRequest, session_id: int) -> Followed | None:
+    if not streams.signed_in(request):
+        return None
+    return session_id, live_etag(session_version_for_scorer(request, session_id))
+
+
+async def session_stream(request: HttpRequest, session_id: int) -> HttpResponseBase:
+    """The owner's and co-scorers' pages' stream (session_live's check): a
+    co-scorer removed, or a log-out, ends it."""
+    check = partial(_session_followed, request, session_id)
+    return await streams.follow(request, check, log_in=True)
+
+
+def _feed_followed(request: HttpRequest, session_id: int) -> Followed | None:
+    if not streams.signed_in(request):
+        return None
+    etag = _feed_etag(request, session_id)
+    return None if etag is None else (session_id, etag)
+
+
+async def seat_feed_stream(request: HttpRequest, session_id: int) -> HttpResponseBase:
+    """The scorer's open round form's stream (seat_feed's check): a seat's count sent."""
+    check = partial(_feed_followed, request, session_id)
+    return await streams.follow(request, check, log_in=True)

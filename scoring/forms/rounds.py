@@ -51,6 +51,9 @@ class PlayerRow:
     dhoos: bool = False
     dublees: bool = False  # saw by seven dublees: always seen
     maal_tally: str = ""  # the maal calculator's count, as JSON
+    # Filled in from what this player's seat sent (static/js/seat-feed.js marks
+    # the line; the history credits the seat with the values still as sent).
+    from_seat: bool = False
     errors: dict[str, list[str]] = field(default_factory=dict)
 
     def add_error(self, name: str, message: str) -> None:
@@ -174,6 +177,7 @@ class RoundForm:
                     dhoos=bool(data.get(prefix + "dhoos")),
                     dublees=dublees,
                     maal_tally=data.get(prefix + "maal_tally", "").strip(),
+                    from_seat=bool(data.get(prefix + "seat")),
                 )
             )
         self.winner = data.get("winner", "")
@@ -215,6 +219,23 @@ class RoundForm:
             for row_messages in row.errors.values():
                 messages.extend(f"{row.player.name}, {m}" for m in row_messages)
         return messages
+
+    def summary_lines(self) -> list[str]:
+        """Every message in the order the refused save's summary lists them
+        (templates/scoring/rounds/form.html), each naming its player: the
+        answer to the phone's own save says them so."""
+        lines = [
+            *self.errors.get("round", []),
+            *self.errors.get("better", []),
+            *self.errors.get("winner", []),
+            *self.errors.get("players", []),
+            *self.errors.get("tiplu", []),
+        ]
+        for row in self.rows:
+            for name in ROW_FIELDS:
+                lines.extend(f"{row.player.name}, {m}" for m in row.errors.get(name, []))
+        lines.extend(self.errors.get("win_type", []))
+        return lines
 
     def _validate(self) -> None:
         # Every problem at once: a value that does not parse gets its message and
@@ -368,5 +389,10 @@ class RoundForm:
             self.add_error(error.field, translate(error.problem))
         else:
             self.add_error("", translate(error.msg))
+
+    @property
+    def from_seats(self) -> list[str]:
+        """The players whose lines were filled in from their seats' phones."""
+        return [row.player.name for row in self.rows if row.plays and row.from_seat]
 
     win_type_choices = WIN_TYPE_CHOICES

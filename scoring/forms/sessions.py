@@ -10,10 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from localise.forms import EitherCalendarDateField, PlainDecimalField
 
-from ..engine import PRESETS
+from ..engine import PRESETS, Rules
 from ..engine.limits import MAX_CURRENCY_LENGTH, MAX_SESSION_PLAYERS
 from ..engine.names import clean_currency, clean_session_name, player_key
-from ..engine.rules import DEFAULT_PRESET, MIN_PLAYERS
+from ..engine.rules import DEFAULT_PRESET, MIN_PLAYERS, closest_preset, preset_of
 from ..engine.sessionfile import MAX_NAME_LENGTH, MAX_PLAYER_NAME_LENGTH
 from .players import clean_name, clean_player, engine_checked
 from .rules import RulesFieldsMixin
@@ -59,12 +59,23 @@ class SessionForm(RulesFieldsMixin, SessionDetailsForm):
         widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
     )
 
-    def __init__(self, *args: Any, suggested: str = DEFAULT_PRESET, **kwargs: Any) -> None:
-        """`suggested`: the preset the form opens on (suggested_preset)."""
+    def __init__(
+        self,
+        *args: Any,
+        suggested: str = DEFAULT_PRESET,
+        rules: Rules | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`suggested`: the preset the form opens on (suggested_preset); `rules`:
+        the exact rules it opens on instead (a group's last evening), under the
+        preset they equal or the closest one."""
         super().__init__(*args, **kwargs)
         preset = self.data.get("preset", suggested) if self.is_bound else suggested
         if preset not in PRESETS:
             preset = DEFAULT_PRESET
+        if rules is not None and not self.is_bound:
+            self.add_rule_fields(rules, preset_of(rules) or closest_preset(rules))
+            return
         self.add_rule_fields(PRESETS[preset], preset)
 
     def clean_players(self) -> list[str]:

@@ -14,7 +14,9 @@ counter alone.
 Computed data (a session's ledger, a user's rounds for the record pages) is
 cached under the version it was computed from (`remember`), so a change is a new
 key and nothing stale is ever read; pages are rendered normally from it. The
-share page's polls compare versions to answer 304 while nothing changed.
+pages that follow a session live compare versions (a poll answers 304 while
+nothing changed), and each commit that moves one tells their streams
+(`_Moved`, web/push.py).
 
 The signals below are that rule's only home. Within one transaction the
 version moves once, however many rows the transaction writes (a round and its
@@ -43,6 +45,7 @@ from django.utils import timezone
 from accounts.models import OwnerVersion
 
 from ..models import GameSession, Player, Round, RoundEntry
+from ..web import push
 
 # The owner's counter as read with a session (with_owner_version).
 OWNER_VERSION = "owner_version_value"
@@ -56,6 +59,21 @@ def version_of(session: GameSession) -> str:
     if counter is None:
         counter = _owner_counter(session.owner_id)
     return _version(session.pk, session.updated_at, counter)
+
+
+def owner_counter(session: GameSession) -> int:
+    """The session's owner's counter, as version_of reads it: it moves with every
+    write to any of their sessions, so of two states of one session the later
+    has the higher counter (a phone keeps the newest it has seen)."""
+    counter = session.__dict__.get(OWNER_VERSION)
+    if counter is None:
+        counter = _owner_counter(session.owner_id)
+    return int(counter or 0)
+
+
+def session_of(version: str) -> int:
+    """The session a version (version_of) is of."""
+    return int(version[1:].partition("-")[0])
 
 
 def with_owner_version(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]:
@@ -198,21 +216,28 @@ def forget_computed() -> None:
 
 
 class _Moved:
-    """A no-op on-commit callback standing for "this session's version has
-    moved in this transaction (at this savepoint)". Django drops pending
-    callbacks with the transaction or savepoint that rolls back, so the mark
-    never outlives the change it stands for."""
+    """An on-commit callback standing for "this session's version has moved in
+    this transaction (at this savepoint)". Django drops pending callbacks with
+    the transaction or savepoint that rolls back, so the mark never outlives
+    the change it stands for. Called once the transaction has committed, it
+    tells the pages that follow the session live (web/push.py): once per
+    transaction, by the first mark of the session, which lives as long as any
+    later one (a later one is inside its savepoint, or after it was released)."""
 
-    __slots__ = ("owner_id", "round_ids", "savepoints", "session_id")
+    __slots__ = ("owner_id", "publish", "round_ids", "savepoints", "session_id")
 
-    def __init__(self, session_id: int, savepoints: tuple[str, ...], owner_id: int | None) -> None:
+    def __init__(
+        self, session_id: int, savepoints: tuple[str, ...], owner_id: int | None, publish: bool
+    ) -> None:
         self.session_id = session_id
         self.savepoints = savepoints
         self.owner_id = owner_id  # whose counter moved with it
         self.round_ids: set[int] = set()  # its rounds written meanwhile
+        self.publish = publish
 
     def __call__(self) -> None:
-        pass
+        if self.publish:
+            push.publish(self.session_id)
 
 
 def _savepoints(connection) -> tuple[str, ...]:
@@ -295,8 +320,13 @@ def claim_unchanged(session: GameSession) -> RoundsSoFar | None:
 def _remember(session_id: int, using: str, owner_id: int | None) -> _Moved | None:
     connection = connections[using]
     if not connection.in_atomic_block:
+        push.publish(session_id)  # autocommit: the write has committed already
         return None
-    mark = _Moved(session_id, _savepoints(connection), owner_id)
+    first = not any(
+        isinstance(pending[1], _Moved) and pending[1].session_id == session_id
+        for pending in connection.run_on_commit
+    )
+    mark = _Moved(session_id, _savepoints(connection), owner_id, publish=first)
     transaction.on_commit(mark, using=using)
     return mark
 
@@ -336,6 +366,7 @@ def _session_saved(sender, instance: GameSession, raw: bool, using: str, **kwarg
 @receiver(post_delete, sender=GameSession)
 def _session_deleted(sender, instance: GameSession, using: str, **kwargs) -> None:
     _move_owner(using, owner_id=instance.owner_id)
+    push.announce(instance.pk, using=using)  # its streams end: "gone"
 
 
 @receiver(post_save, sender=Player)

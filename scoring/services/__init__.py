@@ -6,10 +6,13 @@ from .files import save_document
 from .players import (
     PlayerGone,
     PlayerNotRemoved,
+    SeatsNotDrawn,
     add_player,
+    draw_seats,
     move_player,
     remove_player,
     rename_player,
+    undo_seat_draw,
 )
 from .rounds import (
     RestoreError,
@@ -28,12 +31,14 @@ __all__ = [
     "PlayerNotRemoved",
     "RestoreError",
     "RoundConflict",
+    "SeatsNotDrawn",
     "add_player",
     "add_round",
     "create_session",
     "create_share_link",
     "delete_round",
     "delete_session",
+    "draw_seats",
     "edit_session",
     "move_player",
     "recompute_session",
@@ -43,4 +48,5 @@ __all__ = [
     "restore_round",
     "revoke_share_link",
     "save_document",
+    "undo_seat_draw",
 ]

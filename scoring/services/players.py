@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 
 from ..engine.limits import MAX_SESSION_PLAYERS
-from ..models import GameSession, Player
+from ..engine.seating import Draw
+from ..engine.seating import draw_seats as draw_cards
+from ..models import GameSession, Player, Round, RoundChange
 from ..selectors.players import removal_problem
 from ..selectors.saves import saved_player
 from .savekeys import once, remember_save
@@ -101,3 +105,75 @@ def remove_player(*, player: Player) -> None:
     if problem is not None:
         raise PlayerNotRemoved(problem)
     player.delete()
+
+
+def draw_card(deck: list[str]) -> str:
+    """One card from what is left of the deck: `secrets`, never `random`."""
+    return secrets.choice(deck)
+
+
+class SeatsNotDrawn(Exception):
+    """A draw refused (rounds are saved already, or nothing to undo); the message says why."""
+
+
+def _before_round_one(session: GameSession) -> None:
+    GameSession.objects.select_for_update().filter(pk=session.pk).first()
+    if Round.objects.filter(session=session).exists():
+        raise SeatsNotDrawn(_("Seats are drawn before round 1: this session has rounds already."))
+
+
+def _seat(players: list[Player], order: list[int]) -> None:
+    """Seat the players in `order` (their ids; anyone not in it after, as they sat)."""
+    place = {pk: index for index, pk in enumerate(order)}
+    ordered = sorted(players, key=lambda p: (place.get(p.pk, len(place)), p.position, p.pk))
+    for position, player in enumerate(ordered):
+        if player.position != position:
+            player.position = position
+            player.save(update_fields=["position"])  # moves the session's version
+
+
+@transaction.atomic
+def draw_seats(*, session: GameSession, user=None) -> Draw:
+    """A random seating and first dealer for a session with no round yet: a
+    card each (secrets.choice), the highest deals round 1 and sits first.
+    Kept in the session's changes, so it can be undone before round 1."""
+    _before_round_one(session)
+    players = list(Player.objects.filter(session=session).order_by("position", "id"))
+    drawn = draw_cards([p.name for p in players], draw_card)
+    by_name = {p.name: p for p in players}
+    _seat(players, [by_name[name].pk for name in drawn.seating])
+    RoundChange.objects.create(
+        session=session,
+        round_pk=0,
+        user=user if getattr(user, "pk", None) else None,
+        action="seats",
+        before={"seating": [[p.pk, p.name] for p in sorted(players, key=lambda p: p.pk)]},
+        after={"seating": [[by_name[name].pk, name, card] for name, card in drawn.cards]},
+    )
+    return drawn
+
+
+@transaction.atomic
+def undo_seat_draw(*, session: GameSession, user=None) -> None:
+    """The seating as it was before the latest draw, before round 1."""
+    _before_round_one(session)
+    last = (
+        RoundChange.objects.select_for_update()
+        .filter(session=session, action="seats", restored=False)
+        .order_by("-at", "-id")
+        .first()
+    )
+    if last is None:
+        raise SeatsNotDrawn(_("There is no draw of seats to undo."))
+    players = list(Player.objects.filter(session=session))
+    _seat(players, [pk for pk, _name in (last.before or {}).get("seating", [])])
+    last.restored = True
+    last.save(update_fields=["restored"])
+    RoundChange.objects.create(
+        session=session,
+        round_pk=0,
+        user=user if getattr(user, "pk", None) else None,
+        action="seats_undo",
+        before=last.after,
+        after=last.before,
+    )

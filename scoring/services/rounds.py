@@ -3,7 +3,7 @@ in one transaction, with the nets the engine computed."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -79,10 +79,17 @@ class RoundConflict(RoundError):
         super().__init__(message)
 
 
-def round_snapshot(round_: Round, entries: list[RoundEntry] | None = None) -> dict[str, Any]:
+def round_snapshot(
+    round_: Round,
+    entries: list[RoundEntry] | None = None,
+    sources: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, Any]:
     """The round as the audit trail keeps it: input, nets and maal tallies, with
     players by id and name (a player may be renamed later). `entries`: the
-    round's entries just written (with their players), when the caller has them."""
+    round's entries just written (with their players), when the caller has them.
+    `sources`: by player, the values their own seat's phone sent (table.selectors
+    seat_sources), kept as `from_seat`: the scorer saved them, the seat counted."""
+    sources = sources or {}
     if entries is None:
         entries = list(round_.entries.all())
     entries = sorted(entries, key=lambda e: (e.player.position, e.player_id))
@@ -105,6 +112,7 @@ def round_snapshot(round_: Round, entries: list[RoundEntry] | None = None) -> di
                 "maal_tally": e.maal_tally,
                 # Only when set, so older snapshots read the same.
                 **({"dublees": True} if e.dublees else {}),
+                **({"from_seat": list(seat)} if (seat := sources.get(e.player.name)) else {}),
             }
             for e in entries
         ],
@@ -114,13 +122,15 @@ def round_snapshot(round_: Round, entries: list[RoundEntry] | None = None) -> di
     return snapshot
 
 
-def _fresh_snapshot(round_pk: int) -> dict[str, Any]:
+def _fresh_snapshot(
+    round_pk: int, sources: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, Any]:
     fresh = (
         Round.objects.select_related("winner")
         .prefetch_related(Prefetch("entries", queryset=RoundEntry.objects.select_related("player")))
         .get(pk=round_pk)
     )
-    return round_snapshot(fresh)
+    return round_snapshot(fresh, sources=sources)
 
 
 def _record(
@@ -325,6 +335,7 @@ def add_round(
     tallies: Tallies | None = None,
     user=None,
     save_key: str | None = None,
+    sources: Mapping[str, Sequence[str]] | None = None,
 ) -> Round:
     """Append a round. Two phones saving at once get consecutive numbers instead
     of a clash: the session row is locked until the commit. `players` and
@@ -335,7 +346,8 @@ def add_round(
     nothing; the key is written in the save's transaction, so a save and its key
     are kept together or not at all. A PreparedRound (the round form's) is
     saved as it was settled and checked, unless the session changed since it
-    was prepared; then it is checked and settled again."""
+    was prepared; then it is checked and settled again. `sources`: the values
+    each player's seat sent (round_snapshot), for the history."""
     who = user if getattr(user, "pk", None) else None
     try:
         return _add_round(
@@ -347,6 +359,7 @@ def add_round(
             tallies=tallies,
             who=who,
             save_key=save_key,
+            sources=sources,
         )
     except IntegrityError:
         # The key's unique constraint, last guard of a repeated save (even one
@@ -369,6 +382,7 @@ def _add_round(
     tallies: Tallies | None,
     who,
     save_key: str | None,
+    sources: Mapping[str, Sequence[str]] | None = None,
 ) -> Round:
     prepared, round_input = _prepared(given, session.updated_at)
     if isinstance(given, PreparedRound):
@@ -411,9 +425,9 @@ def _add_round(
     entries = write_entries(round_, round_input, rules, by_name, checked, in_place)
     if in_place is None:
         resettle(locked, rules, user=who, quiet={round_.pk})
-        after = _fresh_snapshot(round_.pk)  # settled again, its nets may have moved
+        after = _fresh_snapshot(round_.pk, sources)  # settled again, its nets may have moved
     else:
-        after = round_snapshot(round_, entries)
+        after = round_snapshot(round_, entries, sources)
     _record(locked.pk, round_.pk, "create", who, after=after)
     if save_key and who is not None:
         SavedKey.objects.create(

@@ -15,7 +15,8 @@ from localise.numbers import NumberFormat
 from ..engine import RoundInput
 from ..engine.rules import Rules, option_schema
 from ..engine.settlement import FIELD_WORDS, BetterDefault, Dhoos
-from ..selectors.reports import ChainRounds, session_players
+from ..selectors.reports import ChainRounds, session_ledger, session_players
+from ..selectors.versions import owner_counter
 from ..web.offline import navigation_timeout_ms, save_timeout_ms, user_bucket
 from ..words.offline_words import ENGINE_IDS, PHRASES, PLURALS
 
@@ -100,47 +101,62 @@ def round_data(round_: RoundInput) -> dict[str, Any]:
 def offline_chain(
     setting: Any, session: Any, saved: ChainRounds | None = None, players: Any = None
 ) -> str:
-    """What a page needs to follow the rounds kept on the phone (the new-round
-    form, static/js/offline-preview.js, and the session's page; both through
-    static/js/next-round.js): the state of the next round, the players (their
-    ids as the forms name them) in dealing order, the latest saved rounds and
-    the state before them (`saved`, reports.chain_rounds: settled again with
-    the edits of them waiting on the phone), and the words of the line that
-    says the round's number, its dealer and why it starts better."""
+    """chain_data as the page carries it (a JSON attribute)."""
     if setting is None:
         return "{}"
+    return json.dumps(chain_data(setting, session, saved, players), ensure_ascii=False)
+
+
+def chain_data(
+    setting: Any, session: Any, saved: ChainRounds | None = None, players: Any = None
+) -> dict[str, Any]:
+    """What a page needs to follow the rounds kept on the phone (the new-round
+    form, static/js/offline-preview.js, and the session's page; both through
+    static/js/next-round.js), and what the answer to a round's save gives it
+    again (scoring/views/rounds.py): the state of the next round, the players
+    (their ids as the forms name them) in dealing order, the latest saved
+    rounds and the state before them (`saved`, reports.chain_rounds: settled
+    again with the edits of them waiting on the phone), each player's points
+    and the stake (the standings the phone adds a saved round to), the
+    session's version (its owner's counter: the phone keeps the newest it has
+    seen), and the words of the line that says the round's number, its dealer
+    and why it starts better."""
     # The page's own (the ledger's, the form's), else read once per version of the session.
     players = list(players) if players is not None else session_players(session)
-    return json.dumps(
-        {
-            "start": chain_state(setting.number, setting.better, setting.pending),
-            "seats": [player.name for player in players],
-            "players": [{"id": str(player.pk), "name": player.name} for player in players],
-            "saved": None
-            if saved is None
-            else {
-                "start": chain_state(saved.start.number, saved.start.better, saved.start.pending),
-                "rounds": [{"id": str(pk), "round": round_data(r)} for pk, r in saved.rounds],
-            },
-            "words": {
-                "round": gettext("Round %(number)s"),
-                "deals": gettext("%(dealer)s deals"),
-                "rotationStart": gettext(
-                    "a full rotation of the deal: %(rounds)d rounds since the start, "
-                    "%(players)d players"
-                ),
-                "rotationSince": gettext(
-                    "a full rotation of the deal: %(rounds)d rounds since better round "
-                    "%(since)d, %(players)d players"
-                ),
-                "dublee": gettext("the round before was won by eight dublees"),
-                "afterKept": gettext(
-                    "Worked out on this phone, after the rounds saved on it and not sent yet."
-                ),
-            },
+    ledger = session_ledger(session)
+    points = {s.player.name: s.points for s in ledger.standings}
+    return {
+        "version": owner_counter(session),
+        "start": chain_state(setting.number, setting.better, setting.pending),
+        "seats": [player.name for player in players],
+        "players": [{"id": str(player.pk), "name": player.name} for player in players],
+        "standings": {
+            "stake": str(session.stake_per_point),
+            "points": {player.name: points.get(player.name, 0) for player in players},
         },
-        ensure_ascii=False,
-    )
+        "saved": None
+        if saved is None
+        else {
+            "start": chain_state(saved.start.number, saved.start.better, saved.start.pending),
+            "rounds": [{"id": str(pk), "round": round_data(r)} for pk, r in saved.rounds],
+        },
+        "words": {
+            "round": gettext("Round %(number)s"),
+            "deals": gettext("%(dealer)s deals"),
+            "rotationStart": gettext(
+                "a full rotation of the deal: %(rounds)d rounds since the start, "
+                "%(players)d players"
+            ),
+            "rotationSince": gettext(
+                "a full rotation of the deal: %(rounds)d rounds since better round "
+                "%(since)d, %(players)d players"
+            ),
+            "dublee": gettext("the round before was won by eight dublees"),
+            "afterKept": gettext(
+                "Worked out on this phone, after the rounds saved on it and not sent yet."
+            ),
+        },
+    }
 
 
 @register.simple_tag
@@ -166,6 +182,10 @@ def offline_catalogue() -> str:
 @register.simple_tag
 def offline_number_format() -> str:
     """How the page groups numbers (its separator and group sizes, from the
-    right), for the preview worked out on the phone."""
+    right) and its decimal separator, for the preview and the standings worked
+    out on the phone."""
     fmt = NumberFormat.current()
-    return json.dumps({"sep": fmt.thousand_sep, "sizes": list(fmt.sizes)})
+    return json.dumps(
+        {"sep": fmt.thousand_sep, "sizes": list(fmt.sizes), "decimal": fmt.decimal_sep},
+        ensure_ascii=False,
+    )

@@ -1,6 +1,9 @@
-"""Small formatting helpers for a round's breakdown."""
+"""Small formatting helpers for a round's breakdown and its history."""
+
+from typing import Any
 
 from django import template
+from django.utils.html import format_html, format_html_join
 
 from localise.numbers import NumberFormat
 from scoring.engine import PlayerResult, RoundResult
@@ -26,3 +29,16 @@ def in_words(result: RoundResult, player: PlayerResult | None) -> str:
     if player is None:
         return ""
     return player_sentence(result, player)
+
+
+@register.simple_tag
+def change_values(values: list[dict[str, Any]], was: bool = False) -> str:
+    """One side of a line of a change (views/audit.py), value by value: a value
+    the other side has otherwise is marked, struck out before and emphasised
+    after; the others are plain, so the one value that changed stands out."""
+    mark = '<del class="was">{}</del>' if was else "<ins>{}</ins>"
+    return format_html_join(
+        " · ",
+        "{}",
+        ((format_html(mark, v["text"]) if v["changed"] else v["text"],) for v in values),
+    )

@@ -19,9 +19,10 @@ from .. import services
 from ..forms import refused_status
 from ..forms.players import PlayerForm
 from ..models import Player
-from ..selectors.players import removal_problem
+from ..selectors.players import latest_draw, removal_problem
 from ..selectors.saves import AlreadySaved, posted_save_key, saved_player
 from ..services.players import PlayerNotAdded
+from ..templatetags.maal import card_label
 from .access import player_for_user, saved_key_for_user, session_for_user
 
 
@@ -127,3 +128,35 @@ def player_move(request: HttpRequest, session_id: int, player_id: int) -> HttpRe
     player = player_for_user(request, session, player_id)
     services.move_player(player=player, earlier=request.POST.get("to") != "later")
     return redirect("player_add", session_id=session.pk)
+
+
+@login_required
+def seats_draw(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Draw seats before round 1: a card each, the highest deals first and the
+    others sit in the order of their cards. POST draws (again), or with
+    `undo` puts the seating back as it was."""
+    session = session_for_user(request, session_id)
+    if request.method == "POST":
+        try:
+            if request.POST.get("undo"):
+                services.undo_seat_draw(session=session, user=request.user)
+                messages.success(request, _("Draw undone: everyone sits as before."))
+            else:
+                drawn = services.draw_seats(session=session, user=request.user)
+                messages.success(
+                    request,
+                    _("Seats drawn: %(name)s deals round 1.") % {"name": drawn.dealer},
+                )
+        except services.SeatsNotDrawn as refused:
+            messages.error(request, str(refused))
+        return redirect("seats_draw", session_id=session.pk)
+    cards = latest_draw(session) or []
+    return render(
+        request,
+        "scoring/players/draw.html",
+        {
+            "session": session,
+            "drawn": [(name, card_label(card), card[-1] in "HD") for name, card in cards],
+            "has_rounds": session.rounds.exists(),
+        },
+    )

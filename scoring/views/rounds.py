@@ -11,11 +11,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
+
+from table.selectors import seat_sources
 
 from .. import services
 from ..engine import RoundError, RoundResult, settle_round, settle_session
@@ -28,6 +31,7 @@ from ..selectors.reports import (
     chain_rounds,
     new_round_setting,
     round_setting,
+    session_ledger,
     session_players,
 )
 from ..selectors.rounds import position_of, rounds_with_entries, saved_round, saved_rounds
@@ -35,6 +39,7 @@ from ..selectors.saves import AlreadySaved, posted_save_key, repeated_save
 from ..selectors.snapshot import read_snapshot
 from ..services.rounds import RoundConflict
 from ..templatetags.message_actions import restore_tag
+from ..templatetags.offline import chain_data
 from ..web.htmx import HtmxHttpRequest
 from ..web.live import follow_context
 from ..web.pagecache import render_page
@@ -102,8 +107,7 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
         try:
             return _round_saved(request, saved_round(earlier))
         except AlreadySaved:  # a repeat, and its round deleted since
-            messages.info(request, _("This round was saved already."))
-            return redirect("session_detail", session_id=session.pk)
+            return _saved_already(request, session.pk)
     setting = new_round_setting(session)
     form = _form(session, setting, data=request.POST)
     if form.is_valid() and form.prepared is not None:
@@ -115,27 +119,89 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
                 setting=setting,
                 user=request.user,
                 save_key=posted_save_key(request),
+                sources=seat_sources(
+                    session, form.number, form.prepared.round_input, form.from_seats
+                ),
             )
         except RoundError as error:  # the rules changed under our feet
             form.place(error)
         except AlreadySaved as saved:  # a repeat, and its round deleted since
-            messages.info(request, _("This round was saved already."))
-            return redirect("session_detail", session_id=saved.session_id or session.pk)
+            return _saved_already(request, saved.session_id or session.pk)
         else:
             return _round_saved(request, round_)
+    if wants_json(request):
+        return _refused(form, status=422)
     return _round_page(request, session, form, setting, status=422)
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """A save sent by the phone's own script (static/js/offline-queue.js) asks
+    for its answer as JSON: the round's figures, the standings and the next
+    round in one trip, where a form's POST is answered by a redirect and the
+    page after it (two more round trips)."""
+    return "application/json" in request.headers.get("Accept", "")
 
 
 def _round_saved(request: HttpRequest, round_: Round) -> HttpResponse:
     """A new round saved, and its repeat (a retry, a double tap) alike. Nothing
     after the commit may fail the save: the position came back with the round,
     and the redirect needs no query."""
-    messages.success(
-        request,
-        _("Round %(position)d saved.") % {"position": round_.position},
-        extra_tags=saved_round_tag(round_.pk),
-    )
+    said = _("Round %(position)d saved.") % {"position": round_.position}
+    if wants_json(request):
+        return _answer(request, round_.session_id, said, round_)
+    messages.success(request, said, extra_tags=saved_round_tag(round_.pk))
     return redirect("session_detail", session_id=round_.session_id)
+
+
+def _saved_already(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The repeat of a save whose round was deleted since: nothing of it was lost."""
+    said = _("This round was saved already.")
+    if wants_json(request):
+        return _answer(request, session_id, said)
+    messages.info(request, said)
+    return redirect("session_detail", session_id=session_id)
+
+
+def _answer(
+    request: HttpRequest, session_id: int, said: str, round_: Round | None = None
+) -> JsonResponse:
+    """A save answered in place (wants_json): what the page says, the round as
+    the ledger now has it (its place and each player's net, None for who sat
+    it out) and the next round as the server will settle it, with the
+    standings (chain_data): the phone checks the figures it showed against
+    these, and follows them from now on. Read after the commit, in one
+    snapshot."""
+    with read_snapshot():
+        session = session_for_scorer(request, session_id)  # its version as the save left it
+        ledger = session_ledger(session)
+        setting = new_round_setting(session)
+        chain = chain_data(setting, session, chain_rounds(session), ledger.players)
+    answer: dict[str, object] = {"ok": True, "message": said, "chain": chain}
+    ids = [row[0] for row in ledger.rows.rounds]
+    if round_ is not None and round_.pk in ids:
+        index = ids.index(round_.pk)
+        answer |= {
+            "position": index + 1,
+            "round_id": round_.pk,
+            "round_url": reverse("round_detail", args=[session.pk, round_.pk]),
+            "version": round_.version,
+            "nets": {
+                player.name: ledger.rows.nets_by_player[column][index]
+                for column, player in enumerate(ledger.players)
+            },
+        }
+    return JsonResponse(answer, json_dumps_params={"ensure_ascii": False})
+
+
+def _refused(form: RoundForm, *, status: int, conflict: str = "") -> JsonResponse:
+    """A refused save answered to the phone's script: every problem, as the
+    form's summary lists them (and, for an edit over someone else's, where
+    their version is)."""
+    return JsonResponse(
+        {"ok": False, "messages": form.summary_lines(), "reload_url": conflict},
+        status=status,
+        json_dumps_params={"ensure_ascii": False},
+    )
 
 
 def _empty_round_page(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -280,11 +346,25 @@ def _round_gone(request: HttpRequest, session: GameSession, round_id: int) -> Ht
         .order_by("-at", "-id")
         .first()
     )
+    saving = request.method == "POST"
+    if saving and wants_json(request):
+        said = [
+            _("Round not found"),
+            _("This round was deleted by someone else since you opened it.")
+            if deleted
+            else _("This session has no such round."),
+            _("Your changes were not saved."),
+        ]
+        return JsonResponse(
+            {"ok": False, "messages": said, "reload_url": ""},
+            status=409,
+            json_dumps_params={"ensure_ascii": False},
+        )
     return render(
         request,
         "scoring/rounds/gone.html",
-        {"session": session, "deleted": deleted, "saving": request.method == "POST"},
-        status=409 if request.method == "POST" else 404,
+        {"session": session, "deleted": deleted, "saving": saving},
+        status=409 if saving else 404,
     )
 
 
@@ -297,14 +377,13 @@ def _saved_edit(request: HttpRequest, session: GameSession, round_id: int) -> Sa
 
 
 def _round_changed(
-    request: HttpRequest, session: GameSession, position: int, round_pk: int
+    request: HttpRequest, session: GameSession, position: int, round_: Round
 ) -> HttpResponse:
     """An edit saved, and its repeat (a retry, a phone sending it again) alike."""
-    messages.success(
-        request,
-        _("Round %(position)d changed.") % {"position": position},
-        extra_tags=saved_round_tag(round_pk),
-    )
+    said = _("Round %(position)d changed.") % {"position": position}
+    if wants_json(request):
+        return _answer(request, session.pk, said, round_)
+    messages.success(request, said, extra_tags=saved_round_tag(round_.pk))
     return redirect("session_detail", session_id=session.pk)
 
 
@@ -319,12 +398,11 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
         if repeat is not None:
             # The repeat of an edit saved before the round was deleted: answered
             # as a new round's repeat is, since nothing of it was lost.
-            messages.info(request, _("This round was saved already."))
-            return redirect("session_detail", session_id=session.pk)
+            return _saved_already(request, session.pk)
         return _round_gone(request, session, round_id)
     if repeat is not None:
         # Answered before the form is read: the round may no longer fit what was sent.
-        return _round_changed(request, session, position_of(round_), round_.pk)
+        return _round_changed(request, session, position_of(round_), round_)
     opened = _opened_version(request)
     setting = round_setting(session, position_of(round_))
     if request.method == "POST":
@@ -339,6 +417,8 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                     "reload the round and make your change again."
                 ),
             )
+            if wants_json(request):
+                return _refused(form, status=400)
             return _round_page(request, session, form, setting, round_, status=400)
         if form.is_valid() and form.prepared is not None:
             try:
@@ -354,6 +434,9 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                 if not Round.objects.filter(pk=round_.pk).exists():
                     return _round_gone(request, session, round_.pk)
                 form.place(error)
+                if wants_json(request):
+                    reload = reverse("round_edit", args=[session.pk, round_.pk])
+                    return _refused(form, status=409, conflict=reload)
                 return _round_page(
                     request, session, form, setting, round_, status=409, conflict=True
                 )
@@ -361,12 +444,16 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                 form.place(error)
             else:
                 if round_.unchanged:
-                    messages.info(
-                        request,
-                        _("Nothing changed in round %(position)d.") % {"position": round_.position},
-                    )
+                    said = _("Nothing changed in round %(position)d.") % {
+                        "position": round_.position
+                    }
+                    if wants_json(request):
+                        return _answer(request, session.pk, said, round_)
+                    messages.info(request, said)
                     return redirect("session_detail", session_id=session.pk)
-                return _round_changed(request, session, round_.position, round_.pk)
+                return _round_changed(request, session, round_.position, round_)
+        if wants_json(request):
+            return _refused(form, status=422)
         return _round_page(request, session, form, setting, round_, status=422)
     tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
     form = _form(session, setting, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)

@@ -21,6 +21,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from groups.access import settle_up_version_for_user
+from groups.models import Group
 from groups.selectors import evening_group_note
 
 from .. import services
@@ -93,9 +94,16 @@ def home(request: HttpRequest) -> HttpResponse:
         .order_by("-played_on", "-id")
         .values_list("pk", "name", "owner__username", "played_on")
     )
+    # The reader's groups (a family purse), with their evenings' count: listed
+    # once there is one, and part of the version like the co-scored sessions.
+    groups = list(
+        Group.objects.filter(owner_id=user.pk)
+        .annotate(evenings_count=Count("evenings"))
+        .values_list("pk", "name", "evenings_count")
+    )
     owned = owner_version(user.pk)
-    listed = hashlib.sha256(repr(co_scored).encode()).hexdigest()[:16]
-    version = f"{owned}-co{listed}" if co_scored else owned
+    listed = hashlib.sha256(repr((co_scored, groups)).encode()).hexdigest()[:16]
+    version = f"{owned}-co{listed}" if co_scored or groups else owned
     number = request.GET.get("page", "1")
     return render_page(
         request,
@@ -105,6 +113,7 @@ def home(request: HttpRequest) -> HttpResponse:
                 f"home-{number[:8]}", owned, lambda: _sessions_with_leaders(user, number)
             ),
             "co_scored": co_scored,
+            "groups": groups,
         },
         version=version,
     )
@@ -251,6 +260,10 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
+            # An evening of a group links back to it (the owner's pages only).
+            "group": Group.objects.filter(evenings__session=session, owner_id=request.user.pk)
+            .only("pk", "name")
+            .first(),
             # The next round's line follows the rounds kept on the phone (next-round.js).
             "chain": chain_rounds(session),
             "chain_rules": rules,
@@ -286,7 +299,11 @@ def _saved_round(request: HttpRequest, ledger: Ledger) -> dict[str, object] | No
     index = ids.index(saved)
     column = {p.id: i for i, p in enumerate(ledger.players)}
     rows = [
-        {"standing": s, "change": ledger.rows.nets_by_player[column[s.player.id]][index]}
+        {
+            "standing": s,
+            "change": ledger.rows.nets_by_player[column[s.player.id]][index],
+            "leads": s.rank == 1 and s.points > 0,
+        }
         for s in ledger.standings
     ]
     return {"position": index + 1, "round_id": saved, "rows": rows}

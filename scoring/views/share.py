@@ -10,15 +10,19 @@ session changes, so an idle table costs one tiny query per phone per poll.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
@@ -26,10 +30,18 @@ from .. import services
 from ..models import GameSession
 from ..selectors.ledger_table import ledger_context
 from ..selectors.reports import LATEST_ROUNDS
-from ..selectors.versions import shared_version, version_of
+from ..selectors.versions import remember, session_of, shared_version, version_of
+from ..web import streams
 from ..web.live import POLL_SECONDS, live_etag
 from ..web.pagecache import render_page
-from .access import session_for_user, shared_session, shared_session_version
+from ..web.session_card import session_card as session_card_png
+from .access import (
+    session_for_scorer,
+    session_for_user,
+    session_version_for_scorer,
+    shared_session,
+    shared_session_version,
+)
 
 # A save shows on every watching phone within about this long. An unchanged
 # session answers each poll with a bare 304 (one indexed row read), and a hidden
@@ -51,6 +63,7 @@ def _live_context(session: GameSession, latest: int | None = LATEST_ROUNDS) -> d
         **ledger_context(session, latest=latest, can_edit=False),
         "can_edit": False,
         "poll_url": reverse("share_live", args=[session.share_token]),
+        "live_etag": etag,
         "poll_seconds": POLL_SECONDS,
         # The next poll sends If-None-Match itself, so the answer is a bare 304
         # (which htmx is configured to ignore) until something changes.
@@ -91,6 +104,17 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
         return _no_store_in_shared_caches(response)
     response = render(request, "scoring/share/view.html#live", _live_context(session))
     return _no_store_in_shared_caches(response)
+
+
+def _share_followed(token: str) -> streams.Followed | None:
+    version = shared_version(token)
+    return None if version is None else (session_of(version), live_etag(version))
+
+
+async def share_stream(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Tells the share page when to ask share_live (scoring/web/streams.py);
+    a link turned off ends it."""
+    return await streams.follow(request, partial(_share_followed, token))
 
 
 # --- The owner's management page ---------------------------------------------------------------
@@ -137,3 +161,35 @@ def share_revoke(request: HttpRequest, session_id: int) -> HttpResponse:
         services.revoke_share_link(session=session)
         messages.success(request, _("Link turned off. Nobody can open it any more."))
     return redirect("session_share", session_id=session.pk)
+
+
+# --- The picture card: standings, money and who pays whom, as a PNG --------------------------
+
+
+def _card_etag(request: HttpRequest, session_id: int) -> str | None:
+    if not request.user.is_authenticated:
+        return None
+    try:
+        return live_etag(f"card-{session_version_for_scorer(request, session_id)}")
+    except Http404:
+        return None
+
+
+@login_required
+@condition(etag_func=_card_etag)
+def session_card(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The evening as a picture to share (WhatsApp, Viber), in the reader's
+    language: for its owner and co-scorers only (anyone else a 404). Drawn
+    once per version of the session and language."""
+    version = session_version_for_scorer(request, session_id)
+    session = session_for_scorer(request, session_id)
+    png = remember(f"card-{get_language()}", version, lambda: session_card_png(session))
+    return png_response(png, f"{slugify(session.name) or 'evening'}-{session.pk}.png")
+
+
+def png_response(png: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(png, content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from django.contrib.auth.models import AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
@@ -37,6 +38,16 @@ def private_when_logged_in(
         return response
 
     return middleware
+
+
+class GZipMiddleware(DjangoGZipMiddleware):
+    """Django's, except for a live stream (scoring/web/streams.py): each of its
+    events must leave as it is written, and compression holds them back."""
+
+    def process_response(self, request: HttpRequest, response):
+        if response.get("Content-Type", "").startswith("text/event-stream"):
+            return response
+        return super().process_response(request, response)
 
 
 # The database did not answer (a restart, a network fault, a full pool): said as

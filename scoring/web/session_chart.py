@@ -4,10 +4,7 @@ the session page and stats' printable summary both show it."""
 from __future__ import annotations
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-
-from localise.numbers import whole_money
 
 from ..selectors.reports import Ledger
 from . import charts
@@ -20,9 +17,8 @@ def fmt_number(value: float) -> str:
 
 
 def fmt_money(value: float) -> str:
-    """Money on a chart as |money writes it: no paisa on a whole amount in Nepali."""
-    whole = whole_money(get_language()) and float(value).is_integer()
-    return number_format(value, 0 if whole else 2, use_l10n=True, force_grouping=True)
+    """Money on a chart as |money writes it: two decimals."""
+    return number_format(value, 2, use_l10n=True, force_grouping=True)
 
 
 def fmt_signed(value: float) -> str:

@@ -1,31 +1,44 @@
-// A page that follows its session live (templates/table/_follow.html): every
-// data-follow-seconds while the page is visible, ask data-follow with the
-// version shown (If-None-Match). The server answers a bare 304 while nothing
-// changed (one indexed row read, on any host); on a change, fetch the page
-// again and swap each [data-follow-part] in place. A part carrying
-// data-position (a seat's form) is swapped only when the round it is for has
-// moved on, so a count being typed is never wiped.
+// A page that follows its session live (templates/table/_follow.html): its
+// stream (static/js/stream.js) says the session's version whenever it changes;
+// without a stream, every data-follow-seconds while the page is visible, it
+// asks data-follow with the version shown (If-None-Match), which the server
+// answers with a bare 304 while nothing changed (one indexed row read, on any
+// host). On a change, fetch the page again and swap each [data-follow-part] in
+// place. A part carrying data-position (a seat's form) is swapped only when the
+// round it is for has moved on, so a count being typed is never wiped.
 //
 // A module runs once per page however often its <script> comes in (an htmx
 // swap of a part that includes table/_follow.html): the #follow of the moment
-// is read at each poll, and a new one (another version, another address) is
+// is read each time, and a new one (another version, another address) is
 // followed from its own version on.
+import { followLive, told } from "./stream.js";
+
 var followed = null; // the #follow element whose version etag is
 var etag = "";
 var first = document.getElementById("follow");
 var every = (Number(first && first.dataset.followSeconds) || 1) * 1000;
 var busy = false;
 var gone = false;
+var waiting = ""; // a version the stream told of while the page was being fetched
 
-function told(status) {
-  var detail = {
-    answered: status > 0,
-    fresh: status === 200 || status === 304,
-  };
-  window.dispatchEvent(new CustomEvent("marriage-live", { detail: detail }));
+function current() {
+  var follow = document.getElementById("follow");
+  if (follow && follow !== followed) {
+    followed = follow;
+    etag = follow.dataset.followEtag;
+  }
+  return follow;
 }
 
 function swap(doc) {
+  // A page that shows another thing now (a member's link that moved on to the
+  // next evening): the whole page, not its parts.
+  var shown = document.querySelector("[data-follow-page]");
+  var now = doc.querySelector("[data-follow-page]");
+  if (shown && now && shown.dataset.followPage !== now.dataset.followPage) {
+    location.reload();
+    return;
+  }
   doc.querySelectorAll("[data-follow-part]").forEach(function (part) {
     var here = document.getElementById(part.id);
     if (!here) return;
@@ -62,40 +75,63 @@ function refresh() {
   });
 }
 
-function poll() {
-  var follow = document.getElementById("follow");
-  if (!follow || busy || gone || document.hidden) return;
-  if (follow !== followed) {
-    followed = follow;
-    etag = follow.dataset.followEtag;
+// The stream's word: the version now. The page is fetched again if it shows another.
+function changed(version) {
+  var follow = current();
+  if (!follow || gone || version === etag) return;
+  if (busy) {
+    waiting = version;
+    return;
   }
+  busy = true;
+  refresh()
+    .then(function () {
+      if (current() === follow) etag = version;
+    })
+    .catch(function () {
+      // no answer: the stream's next word, or a poll, tries again
+    })
+    .finally(function () {
+      busy = false;
+      var next = waiting;
+      waiting = "";
+      if (next) changed(next);
+    });
+}
+
+// One poll (without a stream, or asked at once): a promise of whether it was answered.
+function poll() {
+  var follow = current();
+  if (!follow || busy || gone) return Promise.resolve(true);
   var url = follow.dataset.follow;
   busy = true;
   var wait = new AbortController();
   var limit = setTimeout(function () {
     wait.abort();
   }, 4000);
-  fetch(url, {
+  return fetch(url, {
     credentials: "same-origin",
     cache: "no-store",
     headers: { "If-None-Match": '"' + etag + '"' },
     signal: wait.signal,
   })
     .then(function (response) {
-      told(response.status);
+      told(true, response.status === 200 || response.status === 304);
       if (response.status === 404) {
         gone = true;
         location.reload(); // revoked: the page says so
-        return;
+        return true;
       }
-      if (response.status !== 200) return;
+      if (response.status !== 200) return true;
       var sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
       return refresh().then(function () {
         if (sent) etag = sent;
+        return true;
       });
     })
     .catch(function () {
-      told(0);
+      told(false);
+      return false;
     })
     .finally(function () {
       clearTimeout(limit);
@@ -103,8 +139,14 @@ function poll() {
     });
 }
 
-setInterval(poll, every);
-document.addEventListener("visibilitychange", poll);
-window.addEventListener("online", poll);
+var live = followLive({
+  streamUrl: function () {
+    var follow = current();
+    return (follow && follow.dataset.stream) || "";
+  },
+  poll: poll,
+  changed: changed,
+  every: every,
+});
 // Asked by a page that changed something itself (a seat that sent its count).
-document.addEventListener("marriage-follow-now", poll);
+document.addEventListener("marriage-follow-now", live.now);

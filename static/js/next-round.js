@@ -18,6 +18,7 @@ import * as engine from "./settlement.js";
 import * as chain from "./session-chain.js";
 import * as Queue from "./offline-queue.js";
 import { filled } from "./slots.js";
+import * as known from "./known.js";
 
 var NEW = /\/rounds\/new\/$/;
 var EDIT = /\/rounds\/(\d+)\/edit\/$/;
@@ -30,10 +31,18 @@ export function parse(json, fallback) {
   }
 }
 
+var DEVANAGARI = "०१२३४५६७८९";
+
+// A count as the server reads it (scoring/engine/numbers.py parse_whole, with
+// a Nepali keyboard's digits): a whole number with an optional sign, else the
+// text as typed, which the engine refuses as the server does.
 function points(value) {
   var text = typeof value === "string" ? value.trim() : "";
   if (text === "") return 0;
-  return /^\d+$/.test(text) ? Number(text) : text; // refused by the engine, as on the server
+  var ascii = text.replace(/[०-९]/g, function (digit) {
+    return String(DEVANAGARI.indexOf(digit));
+  });
+  return /^[+-]?[0-9]{1,18}$/.test(ascii) ? Number(ascii) : text;
 }
 
 // The round a round form's fields hold (`values` with get: FormData,
@@ -199,13 +208,18 @@ function sessionPage() {
   var session = match[1];
   var part = null;
   var data = null;
+  var learnt = false; // the phone knows a newer state than the part (known.js)
   var following = null;
 
-  // The part as the server last gave it (the page, or follow.js's swap).
+  // The part as the server last gave it (the page, or follow.js's swap), or
+  // the newer state the phone learnt since this copy was kept.
   function read() {
     part = document.getElementById("session-standings");
-    data = part ? parse(part.dataset.chain || "null", null) : null;
-    if (data && !data.start) data = null;
+    var given = part ? parse(part.dataset.chain || "null", null) : null;
+    if (given && !given.start) given = null;
+    known.remember(user, session, given);
+    data = known.newest(user, session, given);
+    learnt = Boolean(given) && data !== given;
     following = data ? follower(data, parse(part.dataset.rules, {})) : null;
   }
 
@@ -219,7 +233,7 @@ function sessionPage() {
           return record.session === session;
         }),
       );
-      if (answer.followed)
+      if (answer.followed || learnt)
         sayNextRound(part.querySelector(".next-round"), data, answer.state, answer.default);
     });
   }

@@ -229,10 +229,13 @@ function post(record, token, timeout) {
         giveUp.abort();
       }, timeout)
     : null;
+  // Answered as JSON (scoring/views/rounds.py wants_json): the round as saved,
+  // the standings and the next round, with no redirect and no page after it.
   var sent = fetch(record.url, {
     method: "POST",
     body: body,
     credentials: "same-origin",
+    headers: { Accept: "application/json" },
     signal: giveUp ? giveUp.signal : undefined,
   });
   return sent.then(
@@ -251,8 +254,9 @@ function sessionPath(record) {
   return "/sessions/" + record.session + "/";
 }
 
-// One record: "sent", "login" (signed out meanwhile), "server" (a 5xx: later)
-// or "refused" with the server's messages. A network failure rejects.
+// One record: "sent" (with the server's `answer`), "login" (signed out
+// meanwhile), "server" (a 5xx: later) or "refused" with the server's messages.
+// A network failure rejects.
 function sendOne(record, options) {
   var loginUrl = (options && options.loginUrl) || "/accounts/login/";
   var timeout = (options && options.timeout) || 0;
@@ -260,6 +264,17 @@ function sendOne(record, options) {
     var path = new URL(response.url).pathname;
     if (path === loginUrl) return { outcome: "login" };
     if (response.status >= 500) return { outcome: "server" };
+    if ((response.headers.get("Content-Type") || "").indexOf("application/json") === 0) {
+      return response.json().then(function (answer) {
+        if (response.ok && answer.ok) return { outcome: "sent", answer: answer };
+        return {
+          outcome: "refused",
+          messages: answer.messages || [],
+          status: response.status,
+          answer: answer,
+        };
+      });
+    }
     if (response.redirected && path === sessionPath(record) && response.ok)
       return { outcome: "sent" };
     if (response.status === 403 && !retried) {
@@ -285,7 +300,8 @@ function sendOne(record, options) {
 }
 
 function sendAllNow(user, options) {
-  var report = { sent: [], refused: [], stopped: null };
+  // answers: the server's answer to each record sent or refused, by key.
+  var report = { sent: [], refused: [], stopped: null, answers: {} };
   return list(user).then(function (records) {
     var held = {};
     var index = 0;
@@ -298,12 +314,14 @@ function sendAllNow(user, options) {
       }
       return sendOne(record, options).then(
         function (result) {
+          if (result.answer) report.answers[record.key] = result.answer;
           if (result.outcome === "sent") {
             report.sent.push(record);
             return remove(record.key, {
               session: record.session,
               sent: true,
               key: record.key,
+              answer: result.answer || null,
             }).then(next);
           }
           if (result.outcome === "refused") {
@@ -330,7 +348,9 @@ function sendAllNow(user, options) {
 // the worker (Web Locks where the browser has them; the save keys make an
 // overlap harmless where it does not).
 function sendAll(user, options) {
-  if (!user || user === "public") return Promise.resolve({ sent: [], refused: [], stopped: null });
+  if (!user || user === "public") {
+    return Promise.resolve({ sent: [], refused: [], stopped: null, answers: {} });
+  }
   var run = function () {
     return sendAllNow(user, options);
   };

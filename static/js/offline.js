@@ -5,6 +5,7 @@
 // session as waiting to send, sends the waiting rounds when the network returns,
 // and clears this user's copies at log-out. The pages work without it.
 import * as Queue from "./offline-queue.js";
+import * as known from "./known.js";
 
 // Every page has these (base.html includes scoring/offline/_page.html).
 var strings = document.getElementById("offline-strings");
@@ -93,6 +94,13 @@ function hideBanner() {
 }
 
 if (storedAt || !navigator.onLine) showBanner();
+// A kept copy is the page as it was kept, with the message its request got
+// ("Round 5 saved."): said once, to that request, and stale on any later day.
+if (storedAt) {
+  document.querySelectorAll("main > .messages").forEach(function (said) {
+    said.remove();
+  });
+}
 window.addEventListener("offline", showBanner);
 window.addEventListener("online", function () {
   if ((storedAt || fallback) && words.check) {
@@ -282,7 +290,7 @@ startChecking();
 // --- Sending ------------------------------------------------------------------------------
 
 function send() {
-  if (!navigator.onLine) return Promise.resolve();
+  if (!navigator.onLine) return Promise.resolve(null);
   return userKnown.then(function (user) {
     if (!signedIn(user)) return null;
     return Queue.sendAll(user, {
@@ -292,6 +300,9 @@ function send() {
       var here = report.sent.some(function (record) {
         return record.session === sessionId;
       });
+      report.sent.forEach(function (record) {
+        learn(user, record.session, report.answers[record.key]);
+      });
       keepAgain(report.sent);
       // A round of this session arrived: its ledger, as the server now has it.
       if (here && !roundForm && !storedAt) showArrived();
@@ -300,6 +311,26 @@ function send() {
       return report;
     });
   });
+}
+
+// The worker's Background Sync asked for, where the browser has it: the rounds
+// waiting go when the network returns, even with the app closed.
+export function sendLater() {
+  return (registered || Promise.resolve(null)).then(function (registration) {
+    return Queue.askForSync(registration);
+  });
+}
+
+// The waiting rounds sent now (the round form saves in place through this:
+// round-save.js), with the server's answers: the report of Queue.sendAll.
+export function sendWaiting() {
+  return send();
+}
+
+// What the server said of a session in the answer to a save: the newest the
+// phone knows of it (known.js).
+function learn(user, session, answer) {
+  if (answer && answer.chain) known.remember(user, session, answer.chain);
 }
 
 // The session's page as the server now has it, with the rounds just sent
@@ -322,9 +353,15 @@ function keepAgain(sent) {
   sent.forEach(function (record) {
     sessions[record.session] = true;
   });
+  keepPagesAgain(Object.keys(sessions));
+}
+
+// The worker fetches the pages of `sessions` again, to keep them as they are now.
+export function keepPagesAgain(sessions) {
+  if (!registered) return;
   registered.then(function (registration) {
     if (!registration || !registration.active) return;
-    Object.keys(sessions).forEach(function (session) {
+    sessions.forEach(function (session) {
       ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(
         function (path) {
           registration.active.postMessage({
@@ -485,6 +522,11 @@ if (list) {
     // rounds of this session have all gone (the list says what still waits).
     channel.onmessage = function (event) {
       var detail = event.data || {};
+      if (detail.sent && detail.answer) {
+        userKnown.then(function (user) {
+          learn(user, detail.session, detail.answer);
+        });
+      }
       render().then(function () {
         if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine) return;
         return userKnown.then(function (user) {
@@ -508,6 +550,36 @@ var roundSummary = null;
 
 export function provideRoundSummary(summary) {
   roundSummary = summary;
+}
+
+// The round form's save in place (round-save.js): given the submit event, true
+// when it took the save (kept and sent by the queue, the screen answered on
+// the phone), false to let the form post as it would without scripts.
+var roundSave = null;
+
+export function provideRoundSave(save) {
+  roundSave = save;
+}
+
+// The lines filled in from seats (seat-feed.js marks them), said to the
+// server, which credits those values to the seat's phone in the round's
+// history: a hidden p-<id>-seat on each.
+export function markSeats(form) {
+  form.querySelectorAll(".player-row").forEach(function (row) {
+    var name = "p-" + row.dataset.playerId + "-seat";
+    var mark = form.querySelector('input[name="' + name + '"]');
+    if (!row.classList.contains("from-seat")) {
+      if (mark) mark.remove();
+      return;
+    }
+    if (!mark) {
+      mark = document.createElement("input");
+      mark.type = "hidden";
+      mark.name = name;
+      row.appendChild(mark);
+    }
+    mark.value = "1";
+  });
 }
 
 // What the ledger shows of a waiting round: names and, where the preview
@@ -589,6 +661,11 @@ if (roundForm && sessionId) {
     "submit",
     function (event) {
       if (event.target !== roundForm) return;
+      markSeats(roundForm);
+      if (roundSave && roundSave(event)) {
+        event.preventDefault();
+        return;
+      }
       if (navigator.onLine && !fixing) {
         // The usual save, through the worker, which keeps it on the phone if
         // it is lost on the way: with what the list then says of it.
@@ -678,6 +755,7 @@ document.addEventListener("submit", function (event) {
       if (!signedIn(user)) return true;
       return Queue.list(user).then(function (records) {
         if (records.length && !window.confirm(words.logoutPending)) return false;
+        known.forget(user);
         var work = [Queue.removeUser(user)];
         if (window.caches) work.push(caches.delete("marriage-pages-" + user));
         if (navigator.serviceWorker && navigator.serviceWorker.controller) {

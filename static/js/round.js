@@ -83,36 +83,19 @@ form.addEventListener("mouseup", function (event) {
   }
 });
 
-// The keyboard's Next (Enter) goes to the next box, and after the last to Save:
-// it never saves the round by accident.
+// The keyboard's Next (Enter) goes to the next player's maal (a tunnel, which
+// few rounds have, is tapped), and after the last to Save: it never saves the
+// round by accident.
 form.addEventListener("keydown", function (event) {
   if (event.key !== "Enter" || !event.target.matches("[data-points]")) return;
   event.preventDefault();
-  var boxes = Array.prototype.filter.call(form.querySelectorAll("[data-points]"), visible);
-  var next = boxes[boxes.indexOf(event.target) + 1];
-  (next || form.querySelector('.sticky-save button[type="submit"]')).focus();
-});
-
-// "More" opens by itself where a message about tunnel or dhoos appeared.
-function openWithErrors() {
-  form.querySelectorAll("details.more").forEach(function (details) {
-    if (details.querySelector(".errorlist li")) details.open = true;
+  var row = event.target.closest(".player-row");
+  var boxes = Array.prototype.filter.call(form.querySelectorAll('[name$="-maal"]'), visible);
+  var here = boxes.findIndex(function (box) {
+    return box.closest(".player-row") === row;
   });
-}
-document.body.addEventListener("htmx:afterSettle", openWithErrors);
-
-// The preview is asked for again only when the round changed: the change that
-// ends the typing in a box (a tap on the preview) repeats what the typing
-// sent, and its answer would replace the preview under the finger.
-var asked = null;
-document.body.addEventListener("htmx:beforeRequest", function (event) {
-  if (event.detail.elt !== form) return;
-  var round = new URLSearchParams(new FormData(form)).toString();
-  if (round === asked) event.preventDefault();
-  asked = round;
-});
-document.body.addEventListener("htmx:afterRequest", function (event) {
-  if (event.detail.elt === form && !event.detail.successful) asked = null; // ask again
+  var next = boxes[here + 1];
+  (next || form.querySelector('.sticky-save button[type="submit"]')).focus();
 });
 
 // "In words" in the preview stays open while the preview is worked out again:
@@ -136,7 +119,6 @@ if (preview) {
 // A refused save: its summary in view and focused; each item focuses its field.
 var summary = document.getElementById("form-errors");
 if (summary) {
-  openWithErrors();
   summary.scrollIntoView({ block: "start" });
   summary.focus();
   summary.addEventListener("click", function (event) {

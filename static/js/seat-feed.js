@@ -1,15 +1,18 @@
 // The scorer's open round form (a new round) takes in what the seats send
-// (templates/table/_round_seats.html): every second while visible, ask the
-// feed with the last answer's ETag; each entry new since the last one fills
-// that player's line (plays, seen/unseen, dublees, maal, tunnel, dhoos, the
-// calculator's count and the tiplu) and is marked with who sent it and when.
-// The scorer can still change anything, picks the winner and saves: nothing
-// is saved from a seat alone.
+// (templates/table/_round_seats.html): its stream (static/js/stream.js) says
+// when a seat sent something, and then, or every second while it has no
+// stream and the page is visible, the feed is asked with the last answer's
+// ETag; each entry new since the last one fills that player's line (plays,
+// seen/unseen, dublees, maal, tunnel, dhoos, the calculator's count and the
+// tiplu) and is marked with who sent it and when. The scorer can still change
+// anything, picks the winner and saves: nothing is saved from a seat alone.
 //
 // A module runs once per page however often its <script> comes in (an htmx
 // swap of a part that includes table/_round_seats.html): the feed and the form
-// of the moment are read at each poll, and a new feed (a form swapped in, for
+// of the moment are read each time, and a new feed (a form swapped in, for
 // its round) starts afresh.
+import { followLive } from "./stream.js";
+
 var feed = null; // the #seat-feed the entries below came from
 var roundForm = null;
 var first = document.getElementById("seat-feed");
@@ -69,26 +72,32 @@ function apply(entry) {
   return true;
 }
 
-function poll() {
+function current() {
   var here = document.getElementById("seat-feed");
-  roundForm = document.getElementById("round-form");
-  if (!here || !roundForm || busy || document.hidden) return;
-  if (here !== feed) {
+  if (here && here !== feed) {
     etag = "";
     applied = {};
   }
   feed = here;
-  var url = feed.dataset.seatFeed;
+  return here;
+}
+
+// One ask of the feed: a promise of whether it was answered.
+function poll() {
+  var here = current();
+  roundForm = document.getElementById("round-form");
+  if (!here || !roundForm || busy) return Promise.resolve(true);
+  var url = here.dataset.seatFeed;
   busy = true;
   var headers = { Accept: "application/json" };
   if (etag) headers["If-None-Match"] = etag;
-  fetch(url, {
+  return fetch(url, {
     credentials: "same-origin",
     cache: "no-store",
     headers: headers,
   })
     .then(function (response) {
-      if (response.status !== 200) return;
+      if (response.status !== 200) return true;
       etag = response.headers.get("ETag") || "";
       return response.json().then(function (answer) {
         var changed = false;
@@ -101,17 +110,41 @@ function poll() {
         });
         // The settlement preview follows, as after a tap.
         if (changed) roundForm.dispatchEvent(new Event("change", { bubbles: true }));
+        return true;
       });
     })
     .catch(function () {
-      // no network: the form works as without seats
+      return false; // no network: the form works as without seats
     })
     .finally(function () {
       busy = false;
     });
 }
 
-poll();
-setInterval(poll, every);
-document.addEventListener("visibilitychange", poll);
-window.addEventListener("online", poll);
+var waiting = false;
+
+// The stream's word: the feed's validator now. Asked if it is not the last answer's.
+function changed(version) {
+  current();
+  if (etag.replace(/^W\//, "").replace(/"/g, "") === version) return;
+  if (busy) {
+    waiting = true;
+    return;
+  }
+  poll().then(function () {
+    if (waiting) {
+      waiting = false;
+      poll();
+    }
+  });
+}
+
+followLive({
+  streamUrl: function () {
+    var here = current();
+    return (here && here.dataset.stream) || "";
+  },
+  poll: poll,
+  changed: changed,
+  every: every,
+});

@@ -147,3 +147,21 @@ document.addEventListener(
 window.addEventListener("resize", cueAll);
 document.addEventListener("htmx:afterSettle", cueAll); // the share page's live ledger
 cueAll();
+
+// --- An amount box selects what it holds when focused: typing 30 over a
+// suggested "51.00" gives 30, never "51.0030".
+document.addEventListener("focusin", function (event) {
+  var box = event.target;
+  if (!(box instanceof HTMLInputElement) || !box.hasAttribute("data-select-on-focus")) {
+    return;
+  }
+  box.select();
+  // The tap's own mouseup would put the caret back in place of the selection.
+  box.addEventListener(
+    "mouseup",
+    function (up) {
+      up.preventDefault();
+    },
+    { once: true },
+  );
+});

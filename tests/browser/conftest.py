@@ -119,3 +119,12 @@ def logged_in_page(new_page, live_server):
 def phone(logged_in_page):
     """(page, user): a new user's phone, logged in, 390x844 with touch."""
     return logged_in_page(**TOUCH_PHONE)
+
+
+def session_menu(page):
+    """The session page's "More" menu, opened: the session's pages beyond the
+    round's three actions (templates/scoring/sessions/detail.html)."""
+    menu = page.locator("details.session-menu")
+    if menu.get_attribute("open") is None:
+        menu.locator("summary").click()
+    return menu

@@ -8,6 +8,7 @@ impact; the failure message lists each rule, its impact and the elements it foun
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -15,7 +16,14 @@ from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.db import OperationalError
 
-from groups.services import add_evening, create_group, delete_payment, record_payment
+from groups.models import MemberLink
+from groups.services import (
+    add_evening,
+    create_group,
+    delete_payment,
+    make_member_links,
+    record_payment,
+)
 from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import RoundChange, new_share_token
@@ -69,6 +77,8 @@ OWNER_PAGES = [
     ("group payments history", "/groups/{g}/changes/"),
     ("group import", "/groups/import/"),
     ("group delete", "/groups/{g}/delete/"),
+    ("group member links", "/groups/{g}/links/"),
+    ("group records", "/groups/{g}/records/"),
 ]
 # A table of phones (issue 21): the owner's Seats and Co-scorers pages and an
 # invite ({i}), and a player's seat page ({seat}); kept apart from the lists
@@ -78,7 +88,13 @@ TABLE_OWNER_PAGES = [
     ("co-scorers", "/sessions/{s}/scorers/"),
     ("co-scorer invite (the owner's own)", "/join/{i}/"),
 ]
-TABLE_PUBLIC_PAGES = [("seat page", "/t/{seat}/")]
+TABLE_PUBLIC_PAGES = [
+    ("seat page", "/t/{seat}/"),
+    # A member's lasting link ({ml}): their seat in the group's evening in
+    # progress; {between}: a member of a group with no evening being played.
+    ("member link", "/m/{ml}/"),
+    ("member link between evenings", "/m/{between}/"),
+]
 PUBLIC_PAGES = [
     ("home", "/"),
     ("log in", "/accounts/login/"),
@@ -102,6 +118,10 @@ def a_played_session(user):
         )
         rounds.append(services.add_round(session, RoundInput(entries=entries, winner=seated[0])))
     services.delete_round(rounds[-1], user=user)
+    # An edit, so the history says what changed, value by value.
+    first = rounds[0].to_input()
+    edited = tuple(replace(e, maal=2) if i == 1 else e for i, e in enumerate(first.entries))
+    rounds[0] = services.replace_round(rounds[0], replace(first, entries=edited), user=user)
     session.share_token = new_share_token()
     session.save(update_fields=["share_token"])
     # A table of phones: seat links, a co-scorer and an invite waiting.
@@ -135,7 +155,18 @@ def a_family_group(user, session):
         user=user,
     )
     delete_payment(payment=gone, user=user)
+    make_member_links(group=group)
     return group, members[0], kept
+
+
+def member_link_ids(user, group) -> dict[str, str]:
+    """{ml}: Aama's lasting link in the group; {between}: one of a group with no
+    evening being played."""
+    quiet = create_group(owner=user, name="Dharan family", currency="NPR", members=["Aama", "Dai"])
+    return {
+        "ml": MemberLink.objects.get(member__group=group, member__name="Aama").token,
+        "between": make_member_links(group=quiet)[0].token,
+    }
 
 
 def violations(page, axe: Axe) -> list[str]:
@@ -155,7 +186,7 @@ def test_every_page_has_no_axe_violation(
     guest = new_page(**TOUCH_PHONE, color_scheme=theme)
     session, round_ = a_played_session(user)
     group, member, payment = a_family_group(user, session)
-    ids = {"g": group.pk, "m": member.pk, "p": payment.pk}
+    ids = {"g": group.pk, "m": member.pk, "p": payment.pk, **member_link_ids(user, group)}
     ids["q"] = f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50"
     for page in (owner, guest):
         page.context.add_cookies(
@@ -184,7 +215,6 @@ def test_every_page_has_no_axe_violation(
         check(owner, what, path)
     # The maal calculator dialog of the round form, open.
     check(owner, "round form, maal dialog", "/sessions/{s}/rounds/new/")
-    owner.locator("details.more > summary").first.click()  # the calculator is behind "more"
     owner.locator("[data-maal-open]").first.click()
     owner.locator("#maal-dialog .maal-outcome").wait_for(state="attached")
     if problems := violations(owner, axe):
@@ -210,12 +240,30 @@ def test_every_page_has_no_axe_violation(
     owner.locator("#preview h2").wait_for()
     if problems := violations(owner, axe):
         found["round form with a seat's count"] = problems
+    # Save answered in place: the standings after the round, over the next form.
+    owner.locator(".pick").first.click()
+    owner.locator('.sticky-save button[type="submit"]').click()
+    owner.locator("#round-saved #standings th a").wait_for()  # the server's answer in
+    if problems := violations(owner, axe):
+        found["round form after Save"] = problems
+    # The session page's menu, open.
+    owner.goto(f"{live_server.url}/sessions/{session.pk}/")
+    owner.locator("details.session-menu > summary").click()
+    owner.locator(".session-menu-list").wait_for()
+    if problems := violations(owner, axe):
+        found["session page, its menu open"] = problems
     # A seat's maal calculator, open on the player's own cards.
     check(guest, "seat page, maal dialog", "/t/{seat}/")
     guest.locator("[data-maal-open]").first.click()
     guest.locator("#maal-dialog .maal-outcome").wait_for(state="attached")
     if problems := violations(guest, axe):
         found["seat page with the maal dialog open"] = problems
+
+    # Seats drawn before round 1: the cards on the page, the dealer marked.
+    fresh = make_session(user, players=NAMES, name="Bhai Tika")
+    services.draw_seats(session=fresh, user=user)
+    check(owner, "draw seats, cards drawn", f"/sessions/{fresh.pk}/players/draw/")
+    check(owner, "session with seats drawn", f"/sessions/{fresh.pk}/")
 
     # The error pages: not found, a round deleted while open, a server error.
     def check_error(page, what: str, path: str, status: int) -> None:

@@ -11,6 +11,8 @@ from playwright.sync_api import expect
 
 from scoring.models import GameSession
 
+from .conftest import session_menu
+
 pytestmark = pytest.mark.browser
 
 DEMO = Path(__file__).resolve().parents[2] / "scoring" / "demo" / "dashain.json"
@@ -42,7 +44,7 @@ def test_import_then_export(logged_in_page, live_server, tmp_path):
     assert session.owner == user
 
     with page.expect_download() as download_info:
-        page.get_by_role("link", name="Export file").click()
+        session_menu(page).get_by_role("link", name="Export file").click()
     download = download_info.value
     assert download.suggested_filename == f"dashain-2026-demo-{session.played_on:%Y-%m-%d}.json"
     out = io.StringIO()

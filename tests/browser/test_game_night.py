@@ -25,6 +25,8 @@ from scoring import services
 from scoring.engine import Entry, RoundInput
 from scoring.models import GameSession
 
+from .conftest import session_menu
+
 pytestmark = pytest.mark.browser
 
 SCREENSHOT = "/tmp/round_screen_375.png"
@@ -44,20 +46,13 @@ def player(page, name: str):
     return page.locator(f'.player-row[data-player="{name}"]')
 
 
-def open_more(page, name: str) -> None:
-    """Tunnel, dhoos, dublees and the maal calculator are behind a player's "more" (⋯)."""
-    card = player(page, name)
-    if card.locator("details.more[open]").count() == 0:
-        card.locator("details.more > summary").click()
-
-
 def fill_player(page, name: str, status: str, maal: int, dhoos: bool = False) -> None:
     card = player(page, name)
     card.locator(".status label", has_text=re.compile(f"^\\s*{status}\\s*$")).click()
     card.locator('input[name$="-maal"]').fill(str(maal))
     if dhoos:
-        open_more(page, name)
-        card.locator(".dhoos input").check()
+        card.locator("label.dhoos").click()  # a toggle on the player's line
+        expect(card.locator(".dhoos input")).to_be_checked()
 
 
 def pick_winner(page, name: str) -> None:
@@ -118,8 +113,9 @@ def test_a_game_night_from_sign_up_to_shared_standings(new_page, live_server):
     expect(page.locator(".message")).to_have_text("Round 1 saved.")
     assert standings(page) == {"Didi": "+38", "Aama": "+3", "Dai": "-17", "Buwa": "-24"}
 
-    # Round 2: a dhoos, paid to every other player and not doubled.
-    page.get_by_role("link", name="Enter round").click()
+    # Round 2, on the form Save left open: a dhoos, paid to every other player
+    # and not doubled.
+    expect(page.locator(".next-round")).to_have_text("Round 2 · Buwa deals")
     pick_winner(page, "Aama")
     fill_player(page, "Aama", "seen", 10)
     fill_player(page, "Buwa", "seen", 4)
@@ -131,6 +127,7 @@ def test_a_game_night_from_sign_up_to_shared_standings(new_page, live_server):
     assert standings(page) == {"Aama": "+55", "Didi": "+50", "Buwa": "-8", "Dai": "-97"}
 
     # Edit round 1: Buwa was seen after all, so kidnap takes nothing.
+    page.get_by_role("link", name="Tihar night").click()
     page.locator("#ledger tbody a", has_text=re.compile(r"^1$")).click()
     page.get_by_role("link", name="Edit round").click()
     expect(page.locator("h1")).to_have_text("Edit round 1")
@@ -143,6 +140,7 @@ def test_a_game_night_from_sign_up_to_shared_standings(new_page, live_server):
     assert owner_standings == {"Aama": "+55", "Didi": "+35", "Buwa": "+7", "Dai": "-97"}
 
     # Settle up: the fewest payments, in money.
+    page.get_by_role("link", name="Tihar night").click()
     page.get_by_role("link", name="Settle up").click()
     payments = [
         re.sub(r"\s+", " ", text).strip()
@@ -156,7 +154,7 @@ def test_a_game_night_from_sign_up_to_shared_standings(new_page, live_server):
 
     # Share: create the link, open it on another phone, not logged in.
     page.get_by_role("link", name="Tihar night").click()
-    page.get_by_role("link", name="Share").click()
+    session_menu(page).get_by_role("link", name="Share", exact=True).click()
     page.get_by_role("button", name="Create share link").click()
     expect(page.locator(".message")).to_contain_text("Share link created.")
     url = page.locator("#share-url").input_value()

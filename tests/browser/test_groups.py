@@ -21,6 +21,34 @@ from .test_axe import violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SHARE_TEXT = (
+    "Pokhara family\nAama pays Didi NPR 37.50\nBhai pays Hajurba NPR 18.00\n"
+    "Bhai pays Didi NPR 15.00"
+)
+
+
+def test_a_part_payment_typed_over_the_suggested_amount(logged_in_page, live_server):
+    """The amount box selects what it holds when tapped: typing 30 gives 30, not
+    "37.5030"; the Nepali form names payer and payee (तिर्ने/पाउने)."""
+    page, user = logged_in_page(**TOUCH_PHONE)
+    group = import_group(doc=loads(json.dumps(family())), owner=user)
+    page.goto(f"{live_server.url}/groups/{group.pk}/")
+    page.locator(".to-pay li").first.get_by_role("link", name="Mark paid").tap()
+    amount = page.locator("#id_amount")
+    expect(amount).to_have_value("37.50")
+    amount.tap()
+    page.keyboard.type("30")
+    expect(amount).to_have_value("30")
+    page.get_by_role("button", name="Record payment").tap()
+    page.wait_for_url(f"{live_server.url}/groups/{group.pk}/")
+    expect(page.locator(".messages")).to_contain_text("Payment recorded: Aama paid Didi NPR 30.00.")
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "ne", "url": live_server.url}]
+    )
+    page.goto(f"{live_server.url}/groups/{group.pk}/payments/new/")
+    expect(page.locator('label[for="id_payer"]')).to_have_text("तिर्ने")
+    expect(page.locator('label[for="id_payee"]')).to_have_text("पाउने")
+
 
 def test_mark_paid_then_record_payment_shrinks_the_list(logged_in_page, live_server):
     page, user = logged_in_page(**TOUCH_PHONE)
@@ -37,7 +65,7 @@ def test_mark_paid_then_record_payment_shrinks_the_list(logged_in_page, live_ser
     # Tap 2: "Record payment" saves it, back on the group page.
     page.get_by_role("button", name="Record payment").tap()
     page.wait_for_url(f"{live_server.url}/groups/{group.pk}/")
-    assert "Payment recorded: Aama paid Didi Rs. 37.50." in page.locator(".messages").inner_text()
+    assert "Payment recorded: Aama paid Didi NPR 37.50." in page.locator(".messages").inner_text()
     assert to_pay.count() == 2
     assert "Aama" not in page.locator(".to-pay").inner_text()
     paid = Payment.objects.filter(group=group).order_by("-id").first()
@@ -66,9 +94,7 @@ def test_share_copies_the_plain_text_where_there_is_no_share_sheet(logged_in_pag
     page.locator(".page-head").get_by_role("button", name="Share").tap()
     status = page.locator("#share-status")
     status.filter(has_text="Copied").wait_for()
-    assert page.evaluate("navigator.clipboard.readText()") == (
-        "Pokhara family\nAama → Didi: Rs. 37.50\nBhai → Hajurba: Rs. 18\nBhai → Didi: Rs. 15"
-    )
+    assert page.evaluate("navigator.clipboard.readText()") == (SHARE_TEXT)
 
 
 @pytest.mark.parametrize(("theme", "language"), [("light", "en"), ("dark", "en"), ("dark", "ne")])

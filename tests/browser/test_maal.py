@@ -52,10 +52,8 @@ def test_calculator_page_counts_a_hand(owner_page, live_server):
 
 
 def _open_calculator(page, player):
-    """The calculator's button is behind the player's "more" (⋯)."""
+    """The calculator's button ("Count") is on the player's line of counts."""
     row = page.locator(f'.player-row[data-player="{player}"]')
-    if row.locator("details.more[open]").count() == 0:
-        row.locator("details.more > summary").click()
     row.locator("[data-maal-open]").click()
 
 
@@ -130,7 +128,11 @@ def test_filling_a_round_with_the_calculator(owner_page, live_server):
     # The settlement preview follows: T = 22 + 3 + 4 (Buwa has 0), Didi wins.
     page.wait_for_function("document.querySelector('#preview').textContent.includes('T = 29')")
     page.get_by_role("button", name="Save round").click()
-    page.wait_for_url(f"{live_server.url}/sessions/{session.pk}/")
+    expect(page.locator("#round-saved-status")).to_have_text("Round 1 saved.")
+    # The next round's form starts empty: no count, no tiplu.
+    expect(page.locator("[data-maal-tiplu-face]")).to_have_text("not picked")
+    expect(page.locator(f'[name="p-{ids["Aama"]}-maal_tally"]')).to_have_value("")
+    expect(page.locator('fieldset[data-player="Aama"] [data-maal-summary]')).to_have_text("")
 
     round_ = Round.objects.get(session=session)
     assert round_.tiplu == "7H"

@@ -11,6 +11,8 @@ from scoring.engine import Entry, RoundInput
 from scoring.models import Player
 from tests.web_helpers import make_session
 
+from .conftest import session_menu
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -51,7 +53,7 @@ def test_rename_then_remove_a_player_by_tapping(logged_in_page, live_server):
     session = make_session(user)
     Player.objects.create(session=session, name="Bhai", position=9)
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
-    page.get_by_role("link", name="Players").click()
+    session_menu(page).get_by_role("link", name="Players").click()
     page.get_by_role("link", name="Rename or remove Bhai").click()
     page.fill("#id_name", "  Sano   Bhai ")
     page.get_by_role("button", name="Save name").click()

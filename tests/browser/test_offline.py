@@ -160,10 +160,29 @@ def fill_hand(page) -> None:
             )
 
 
+# Save answered in place with the round kept on the phone (static/js/round-save.js).
+KEPT = re.compile(
+    r"^(Round \d+ saved on this phone\. It is sent by itself when the network returns\."
+    r"|राउन्ड \d+ यो फोनमा सुरक्षित भयो। नेटवर्क फर्केपछि आफैँ पठाइन्छ।)$"
+)
+
+
+def saved_here(page) -> None:
+    """Save tapped with the round kept on the phone: the form says so at its
+    top (in English or Nepali), the next round's form below it."""
+    page.locator('.sticky-save button[type="submit"]').tap()
+    expect(page.locator("#round-saved-status")).to_have_text(KEPT)
+
+
+def to_the_session(page, live_server, session) -> None:
+    """The session's page, as the scorer opens it (from the phone with no network)."""
+    goto(page, live_server.url + f"/sessions/{session.pk}/")
+
+
 def kept_on_the_phone(page) -> None:
-    """A save tapped with no network shows kept on the phone (the session page's
-    list of rounds waiting), whichever part of the phone kept it: the page's
-    script at once, or the worker once its wait for the network is over."""
+    """The session page's list of rounds waiting shows the round kept on the
+    phone, whichever part of the phone kept it: the page's script at once, or
+    the worker once its wait for the network is over."""
     expect(page.locator(".offline-queue .queued-round")).to_have_count(1)
 
 
@@ -302,10 +321,11 @@ def test_a_round_saved_offline_is_listed_and_sent_once_whichever_kept_it(
     belief, table, live_server
 ):
     """With the page knowing it is offline, its script keeps the round; on a
-    line that looks online but fails, the save goes out and the worker keeps
-    it. Either way the user sees the same: the round waits, listed with its
-    winner and each player's net, "Saved on this phone" said; when the network
-    is back it is sent once, the message goes and the ledger has it."""
+    line that looks online but fails, it is sent at once, fails, and stays
+    kept. Either way the user sees the same: the form says the round waits on
+    the phone, and the session's page lists it with its winner and each
+    player's net; when the network is back it is sent once and the ledger has
+    it."""
     page, user, session = table
     form = f"/sessions/{session.pk}/rounds/new/"
     line = Line(page, live_server, belief)
@@ -318,23 +338,20 @@ def test_a_round_saved_offline_is_listed_and_sent_once_whichever_kept_it(
     for name, net in NETS.items():
         expect(page.locator(f'#preview li[data-player="{name}"] .net')).to_have_text(net)
     seen = saves_seen(page, form)
-    page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(session_page(session))
-    # Whose path it was: the worker's sends the save to the network (and fails).
+    saved_here(page)
+    # On lie-fi the page tried to send it (and failed); knowing, it did not try.
     assert ("POST" in seen) == (belief == "lie-fi"), seen
+    to_the_session(page, live_server, session)
     waiting = page.locator(".offline-queue .queued-round")
     expect(waiting).to_have_count(1)
     expect(waiting.locator(".queued-status")).to_have_text("waiting to send")
     expect(waiting.locator(".queued-head")).to_contain_text("Didi won")
     expect(waiting.locator(".num-line")).to_have_text("Aama +3 · Buwa -9 · Didi +23 · Dai -17")
-    note = page.get_by_text("Saved on this phone. It is sent by itself when the network returns.")
-    expect(note).to_be_visible()
     assert Round.objects.filter(session=session).count() == 0
     line.up()
     # Sent by itself; the page then shows the ledger with it.
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
-    expect(note).to_have_count(0)
     expect(page.locator("#offline-banner")).to_be_hidden()
     assert Round.objects.filter(session=session).count() == 1
     assert queued_count(page) == 0
@@ -356,7 +373,8 @@ def test_a_refused_round_is_listed_whichever_kept_it(belief, table, live_server)
     line.down()
     goto(page, live_server.url + form)
     fill_hand(page)
-    page.get_by_role("button", name="Save round").tap()
+    saved_here(page)
+    to_the_session(page, live_server, session)
     expect(page.locator(".offline-queue .queued-round")).to_contain_text("Didi won")
     session.rules = make_rules("pagat", max_players=3).to_options()
     session.save()
@@ -375,7 +393,7 @@ def test_on_a_line_that_hangs_the_round_waits_and_shows_within_2_seconds(
     table, live_server, settings
 ):
     """Lie-fi as it usually is: the browser says online, and the save is sent
-    and never answered. The worker gives up (after 600 ms here) and keeps the
+    and never answered. The phone gives up (after 600 ms here) and keeps the
     round; the session page comes from the phone (after 300 ms), listing it
     with its winner and nets. Once the line answers, the round is sent (once:
     the held save arrives too, and the second is answered as the first) and
@@ -393,8 +411,8 @@ def test_on_a_line_that_hangs_the_round_waits_and_shows_within_2_seconds(
     goto(page, live_server.url + form)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     fill_hand(page)
-    page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(session_page(session))
+    saved_here(page)
+    to_the_session(page, live_server, session)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     waiting = page.locator(".offline-queue .queued-round")
     expect(waiting.locator(".queued-head")).to_contain_text("Didi won")
@@ -415,7 +433,8 @@ def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server)
     page.context.set_offline(True)
     goto(page, live_server.url + form)
     fill_hand(page)
-    page.get_by_role("button", name="Save round").tap()
+    saved_here(page)
+    to_the_session(page, live_server, session)
     kept_on_the_phone(page)
     # Meanwhile, on another phone, the rules changed: at most 3 players a round.
     session.rules = make_rules("pagat", max_players=3).to_options()
@@ -436,9 +455,12 @@ def test_a_round_the_server_refuses_is_kept_with_its_message(table, live_server)
     expect(page.locator('input[name$="-maal"]').first).to_have_value("5")
     page.locator('.player-row[data-player="Dai"] label.plays').click()
     page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(session_page(session))
-    expect(page.locator(".offline-queue")).to_have_count(0)
+    # Sent under its own key, and answered in place; the form is the next round's.
+    expect(page.locator("#round-saved-status")).to_have_text("Round 1 saved.")
+    expect(page.locator(".next-round")).to_have_text("Round 2 · Buwa deals")
+    assert "fix=" not in page.url
     assert Round.objects.filter(session=session).count() == 1
+    assert queued_count(page) == 0
 
 
 def test_a_refused_round_can_be_discarded(table, live_server):
@@ -448,7 +470,8 @@ def test_a_refused_round_can_be_discarded(table, live_server):
     page.context.set_offline(True)
     goto(page, live_server.url + form)
     fill_hand(page)
-    page.get_by_role("button", name="Save round").tap()
+    saved_here(page)
+    to_the_session(page, live_server, session)
     kept_on_the_phone(page)
     session.rules = make_rules("pagat", max_players=3).to_options()
     session.save()
@@ -531,11 +554,23 @@ def test_a_share_viewer_keeps_the_standings_and_catches_up(
     expect(page.locator("#live")).to_contain_text("1 round")
 
 
+def a_page_from_before_saves_in_place(page) -> None:
+    """The round form as a page kept before saves were answered in place has
+    it: its form posts (round-save.js is not there), through the worker."""
+    page.context.route(
+        "**/static/js/round-save.js*",
+        lambda route: route.fulfill(body="", content_type="text/javascript"),
+    )
+
+
 def test_a_save_lost_on_the_way_is_kept_by_the_worker(table, live_server):
-    """The phone thinks it is online, but the save never reaches the server (a
-    dead spot): the service worker keeps the round and opens the session page."""
+    """The phone thinks it is online, but a form's post never reaches the
+    server (a dead spot): the service worker keeps the round and opens the
+    session page. (A page kept before saves were answered in place posts its
+    form; today's form keeps its rounds itself.)"""
     page, _user, session = table
     form = f"/sessions/{session.pk}/rounds/new/"
+    a_page_from_before_saves_in_place(page)
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
     dropped = []
 
@@ -567,7 +602,8 @@ def test_log_out_asks_first_then_deletes_the_rounds_waiting(table, live_server):
     page.context.set_offline(True)
     goto(page, live_server.url + form)
     fill_hand(page)
-    page.get_by_role("button", name="Save round").tap()
+    saved_here(page)
+    to_the_session(page, live_server, session)
     kept_on_the_phone(page)
     session.rules = make_rules("pagat", max_players=3).to_options()
     session.save()
@@ -613,7 +649,10 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     page.locator("#preview details.in-words-all summary").tap()
     expect(page.locator("#preview .in-words").first).to_be_visible()
     assert violations(page, Axe()) == [], "round form, preview worked out on the phone"
-    page.get_by_role("button", name="Save round").tap()
+    saved_here(page)
+    expect(page.locator("#standings tr[data-player]")).to_have_count(4)
+    assert violations(page, Axe()) == [], "round form, the round kept on the phone"
+    to_the_session(page, live_server, session)
     kept_on_the_phone(page)
     session.rules = make_rules("pagat", max_players=3).to_options()
     session.save()
@@ -706,9 +745,10 @@ def test_a_kept_page_is_shown_from_the_phone_when_the_network_hangs(table, live_
 
 
 def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_server, settings):
-    """The save is sent and never answered: the worker gives up (after 600 ms here)
-    and keeps the round. The held save did reach the server; the round sent again
-    from the phone is answered as that first save, and nothing is saved twice."""
+    """The save is sent and never answered: the phone gives up (after 600 ms
+    here) and keeps the round. The held save did reach the server; the round
+    sent again from the phone is answered as that first save, and nothing is
+    saved twice. The form said it waited, then says it is saved."""
     from scoring.models import SavedKey
 
     settings.OFFLINE_SAVE_TIMEOUT_MS = 600
@@ -721,18 +761,14 @@ def test_a_save_that_hangs_is_kept_on_the_phone_and_saved_once(table, live_serve
     goto(page, live_server.url + form)
     fill_hand(page)
     page.get_by_role("button", name="Save round").tap()
-    # Kept on the phone by the worker, while the first save is still unanswered.
-    expect(page).to_have_url(session_page(session))
-    expect(page.locator("h1")).to_have_text(session.name)
-    # Sent again at once (the phone is online) and answered as the first save.
+    # Kept on the phone while the first save is unanswered, sent again soon (the
+    # phone is online) and answered as the first save.
+    expect(page.locator("#round-saved-status")).to_have_text("Round 1 saved.")
     wait_until_all_sent(page)
     assert arrived == [(302, 1)]  # the held save, saved first
-    expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     assert Round.objects.filter(session=session).count() == 1
-    # The page shows it by itself (it reloads once the round is sent), and again.
-    expect(page.locator(".ledger-table")).to_contain_text("+23")
-    page.wait_for_load_state()
-    reload(page)
+    expect(page.locator('#standings tr[data-player="Didi"] td').nth(2)).to_have_text("+23")
+    to_the_session(page, live_server, session)
     expect(page.locator(".ledger-table, table").first).to_contain_text("23")
     assert Round.objects.filter(session=session).count() == 1
     assert SavedKey.objects.filter(user=user).count() == 1
@@ -905,7 +941,8 @@ def test_a_page_shown_because_the_network_hung_reloads_when_it_answers(
 def test_a_round_kept_while_the_network_hung_is_sent_when_it_answers(table, live_server, settings):
     """A save lost on the way while the network hangs is kept on the phone and
     listed on the kept session page; the network answers: it is sent once, and
-    the page reloads with it in the ledger."""
+    the page reloads with it in the ledger. (Today's form keeps the round
+    itself; a page kept before that posted its form: both are listed alike.)"""
     hung_network_settings(settings)
     page, _user, session = table
     path = f"/sessions/{session.pk}/"
@@ -915,12 +952,12 @@ def test_a_round_kept_while_the_network_hung_is_sent_when_it_answers(table, live
     goto(page, live_server.url + form)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     fill_hand(page)
-    page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(session_page(session))
+    saved_here(page)
+    to_the_session(page, live_server, session)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     waiting = page.locator(".offline-queue .queued-round")
     expect(waiting).to_contain_text("waiting to send")
-    # Kept by the worker, listed as the page's own would be: winner and nets.
+    # Listed with its winner and nets.
     expect(waiting).to_contain_text("Didi won")
     expect(waiting.locator(".num-line")).to_have_text("Aama +3 · Buwa -9 · Didi +23 · Dai -17")
     assert Round.objects.filter(session=session).count() == 0
@@ -1034,8 +1071,8 @@ def test_a_page_kept_before_the_check_still_catches_up_when_the_network_returns(
     line.down()
     goto(page, live_server.url + form)
     fill_hand(page)
-    page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(session_page(session))
+    saved_here(page)
+    to_the_session(page, live_server, session)
     expect(page.locator(".offline-queue .queued-round")).to_contain_text("waiting to send")
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
     assert not page.evaluate("() => 'check' in document.getElementById('offline-strings').dataset")
@@ -1065,8 +1102,8 @@ def enter_offline(page, live_server, session, winner: str, hand: dict, sits_out:
             )
     if sits_out:
         page.locator(f'.player-row[data-player="{sits_out}"] label.plays').click()
-    page.get_by_role("button", name="Save round").tap()
-    expect(page).to_have_url(session_page(session))
+    saved_here(page)
+    to_the_session(page, live_server, session)
     expect(page.locator(".offline-queue .queued-round")).to_have_count(before + 1)
 
 
@@ -1273,3 +1310,34 @@ def test_a_page_kept_before_a_deploy_still_has_its_scripts_offline(
     goto(page, live_server.url + path)
     expect(page.locator('script[src$="js/offline.js?v=1"]')).to_have_count(1)
     expect(page.locator("#offline-banner")).to_have_text(BANNER)
+
+
+def test_a_kept_page_never_shows_the_message_its_request_was_given(table, live_server):
+    """ "Round 1 deleted." is said to the request that deleted it; the phone's
+    copy of that page, shown later with no network, does not say it again."""
+    page, _user, session = table
+    rounds = [saved_round(session), saved_round(session)]
+    path = f"/sessions/{session.pk}/"
+    open_kept(page, live_server, path)
+    goto(page, live_server.url + f"/sessions/{session.pk}/rounds/{rounds[0].pk}/delete/")
+    page.get_by_role("button", name="Delete round").tap()
+    expect(page.locator(".message")).to_contain_text("Round 1 deleted.")
+    wait_until(page, kept_copy_with(path, "Round 1 deleted."))
+    page.context.set_offline(True)
+    goto(page, live_server.url + path)
+    expect(page.locator("#offline-banner")).to_have_text(BANNER)
+    expect(page.locator("h1")).to_have_text(session.name)
+    expect(page.locator(".messages")).to_have_count(0)
+    expect(page.get_by_text("Round 1 deleted.")).to_have_count(0)
+
+
+def kept_copy_with(path: str, text: str) -> str:
+    """True once the phone's copy of `path` has `text` in it."""
+    return f"""async () => {{
+      for (const name of await caches.keys()) {{
+        if (!name.startsWith("marriage-pages-")) continue;
+        const hit = await (await caches.open(name)).match(location.origin + "{path}");
+        if (hit && (await hit.text()).includes({text!r})) return true;
+      }}
+      return false;
+    }}"""

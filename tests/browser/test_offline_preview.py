@@ -63,7 +63,14 @@ from scoring.models import Round
 from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
 from .test_axe import violations
-from .test_offline import goto, open_kept, session_page, wait_until, wait_until_all_sent
+from .test_offline import (
+    goto,
+    open_kept,
+    saved_here,
+    to_the_session,
+    wait_until,
+    wait_until_all_sent,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -102,6 +109,29 @@ def a_phone_on_the_round_form(
     return page, form
 
 
+def servers_preview(page) -> None:
+    """The server's own preview of the round as the form holds it (round_preview,
+    as a page asks it with htmx), put in the preview's place: what the phone's
+    must read as, word for word. The round form itself never asks it: it works
+    the preview out on the phone at each keystroke."""
+    page.evaluate(
+        """async () => {
+          const form = document.getElementById("round-form");
+          const url = location.pathname.replace(/rounds\\/.*$/, "rounds/preview/");
+          const answer = await fetch(url, {
+            method: "POST",
+            body: new FormData(form),
+            headers: { "HX-Request": "true" },
+            credentials: "same-origin",
+          });
+          const part = document.createElement("template");
+          part.innerHTML = await answer.text();
+          part.content.querySelectorAll("[hx-swap-oob]").forEach((node) => node.remove());
+          document.getElementById("preview").replaceChildren(part.content);
+        }"""
+    )
+
+
 def offline_on(page, live_server, form: str) -> None:
     """The network gone, the kept form opened again from the phone, empty: the
     draft of what was typed with the network is dropped (it would fill the form)."""
@@ -121,7 +151,6 @@ def fill_round_2(page) -> None:
     buwa = page.locator('.player-row[data-player="Buwa"]')
     buwa.locator("label", has=page.locator('input[value="unseen"]')).tap()
     didi = page.locator('.player-row[data-player="Didi"]')
-    didi.locator("summary").tap()
     didi.locator("label.dublees").tap()
 
 
@@ -149,8 +178,9 @@ def test_the_phone_gives_the_servers_notes(logged_in_page, live_server, language
         rounds=[RoundInput(entries=entries, winner="Didi")],
     )
 
-    # With the network: the server's preview.
+    # The server's preview.
     fill_round_2(page)
+    servers_preview(page)
     expect(page.locator('#preview li[data-player="Didi"] .notes li')).to_have_count(1)
     for name in PLAYERS:
         expect(page.locator(f'#preview li[data-player="{name}"] .notes li')).to_have_count(1)
@@ -189,8 +219,9 @@ def test_the_phone_lists_every_problem_the_server_does(logged_in_page, live_serv
     page, form = a_phone_on_the_round_form(logged_in_page, live_server, language)
     problems = page.locator("#preview .errorlist li")
 
-    # With the network: the server's preview.
+    # The server's preview.
     fill_a_round_with_three_problems(page)
+    servers_preview(page)
     expect(problems).to_have_count(3)
     expect(page.locator("#preview .offline-note")).to_have_count(0)
     server = problems.all_inner_texts()
@@ -245,7 +276,6 @@ def a_round_with_a_tunnel(page) -> None:
     page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("12")
     buwa = page.locator('.player-row[data-player="Buwa"]')
     buwa.locator("label", has=page.locator('input[value="unseen"]')).tap()
-    buwa.locator("summary").tap()
     buwa.locator('input[name$="-tunnel"]').fill("3")
     expect(page.locator('#preview li[data-player="Buwa"] .calc')).to_contain_text("0/3")
 
@@ -254,7 +284,6 @@ def a_round_with_no_winner(page) -> None:
     # Nobody wins; Dai gave dhoos: only the dhoos is paid.
     page.locator("label", has=page.locator("#winner-none")).tap()
     dai = page.locator('.player-row[data-player="Dai"]')
-    dai.locator("summary").tap()
     dai.locator("label.dhoos").tap()
     expect(page.locator('#preview li[data-player="Dai"] .tag.dhoos')).to_have_count(1)
 
@@ -269,6 +298,7 @@ def breakdown_text(page) -> str:
 def test_the_phone_shows_the_servers_breakdown(logged_in_page, live_server, language, fill):
     page, form = a_phone_on_the_round_form(logged_in_page, live_server, language)
     fill(page)
+    servers_preview(page)
     expect(page.locator("#preview .breakdown")).to_have_count(1)
     expect(page.locator("#preview .offline-note")).to_have_count(0)
     server = breakdown_text(page)
@@ -301,7 +331,6 @@ def fill_v3_round(page) -> None:
         row = page.locator(f'.player-row[data-player="{name}"]')
         row.locator("label", has=page.locator('input[value="unseen"]')).tap()
     dai = page.locator('.player-row[data-player="Dai"]')
-    dai.locator("summary").tap()
     dai.locator("label.dhoos").tap()
     expect(page.locator('#preview li[data-player="Dai"] .tag.dhoos')).to_have_count(1)
     expect(page.locator('#preview li[data-player="Buwa"] .calc')).to_contain_text("k·S")
@@ -320,6 +349,7 @@ def test_the_phone_settles_v3_as_the_server_does(logged_in_page, live_server, la
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
 
     fill_v3_round(page)
+    servers_preview(page)
     expect(page.locator("#preview .offline-note")).to_have_count(0)
     server = breakdown_text(page)
     server_notes = notes(page)
@@ -365,6 +395,7 @@ def test_the_phone_books_a_dhoos_from_a_player_who_sits_out(logged_in_page, live
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
 
     sit_out_dai(page)
+    servers_preview(page)
     expect(page.locator("#preview .offline-note")).to_have_count(0)
     server = breakdown_text(page)
     if language == "en":
@@ -391,10 +422,8 @@ def unseen(page, name: str) -> None:
 
 
 def more(page, name: str):
-    line = row(page, name)
-    if line.locator("details.more[open]").count() == 0:
-        line.locator("summary").tap()
-    return line
+    """The player's line: tunnel, dhoos and dublees are all on it."""
+    return row(page, name)
 
 
 def wins(page, name: str) -> None:
@@ -516,8 +545,8 @@ def test_the_phones_breakdown_is_the_saved_rounds(logged_in_page, live_server, n
     expect(page.locator(f"#preview .breakdown {mark}").first).to_be_visible()
     phone = read(page, "#preview")
     # Saved on the phone.
-    page.locator('.sticky-save button[type="submit"]').tap()
-    expect(page).to_have_url(session_page(session))
+    saved_here(page)
+    to_the_session(page, live_server, session)
 
     # The network back: the round is sent, and its page is the server's breakdown.
     page.context.set_offline(False)

@@ -9,13 +9,14 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
 from playwright.sync_api import expect
 
 from scoring import services
 from scoring.engine import Entry, RoundInput
 
 from ..web_helpers import make_session, played
-from .conftest import TOUCH_PHONE
+from .conftest import TOUCH_PHONE, session_menu
 from .hands import FIVE
 from .test_axe import (
     OWNER_PAGES,
@@ -24,6 +25,7 @@ from .test_axe import (
     TABLE_PUBLIC_PAGES,
     a_family_group,
     a_played_session,
+    member_link_ids,
     violations,
 )
 
@@ -121,6 +123,7 @@ def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
         "m": member.pk,
         "p": payment.pk,
         "q": f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50",
+        **member_link_ids(user, group),
     }
     small = {}
 
@@ -239,6 +242,29 @@ def test_the_print_summary_fits_the_screen(logged_in_page, live_server):
     page.emulate_media(media="print")
     assert paper(page) == "rgb(255, 255, 255)"
     assert page.evaluate("getComputedStyle(document.body).color") == "rgb(29, 29, 31)"
+
+
+WIDEST_JS = """() => [...document.querySelectorAll("body *")]
+  .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+  .slice(0, 5)
+  .map((e) => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))"""
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_seats_and_links_pages_fit_the_phone(language, logged_in_page, live_server):
+    """Each player's code, link and buttons within the 390 px screen, in either
+    language: no sideways scroll."""
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session, _round = a_played_session(user)
+    group, _member, _payment = a_family_group(user, session)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    for path in (f"/sessions/{session.pk}/seats/", f"/groups/{group.pk}/links/"):
+        page.goto(live_server.url + path)
+        expect(page.locator(".seat-card").first).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= WIDTH, (path, width, page.evaluate(WIDEST_JS))
 
 
 def paper(page) -> str:
@@ -363,7 +389,7 @@ def test_each_page_has_one_name_and_the_buttons_say_it(phone, live_server):
     (round_,) = played(session, ("Aama", {}))
     titles = {}
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
-    page.get_by_role("link", name="Changes").tap()
+    session_menu(page).get_by_role("link", name="Changes").tap()
     expect(page.locator("h1")).to_have_text("Changes")
     titles["changes"] = page.title()
     page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/")
@@ -415,3 +441,38 @@ def test_the_new_session_suggests_the_preset_played_last_or_nepal_in_nepali(phon
     )
     # The options below follow the suggestion: kidnap's unseen maal.
     expect(page.locator("select[name=unseen_maal]")).to_have_value("kidnap")
+
+
+def test_the_session_page_has_four_actions_above_the_standings_and_a_menu(phone, live_server):
+    """The round's three actions and "More" above the standings; the session's
+    other pages in the menu, a <details> that says whether it is open."""
+    page, user = phone
+    session = make_session(user, players=FIVE)
+    played(session, ("Aama", {}))
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    standings = page.locator("#standings").bounding_box()
+    above = page.evaluate(
+        """(top) => [...document.querySelectorAll("main a[href], main button, main summary")]
+          .filter((el) => {
+            const box = el.getBoundingClientRect();
+            return box.width && box.height && box.bottom <= top;
+          })
+          .map((el) => el.textContent.replace(/\\s+/g, " ").trim())""",
+        standings["y"],
+    )
+    assert [a for a in above if a != "pagat rules"] == [
+        "Enter round",
+        "Settle up",
+        "Undo last round",
+        "More ▾",
+    ]
+    menu = page.locator("details.session-menu")
+    expect(menu.get_by_role("link", name="Rules")).to_be_hidden()
+    summary = menu.locator("summary")
+    summary.tap()
+    expect(menu).to_have_attribute("open", "")
+    for name in ("Players", "Rules", "Share", "Seats", "Co-scorers", "Export file", "Changes"):
+        expect(menu.get_by_role("link", name=name, exact=True)).to_be_visible()
+    assert page.evaluate(SMALL_TARGETS_JS) == []
+    summary.tap()
+    expect(menu.get_by_role("link", name="Rules")).to_be_hidden()

@@ -91,6 +91,50 @@ def test_import_saves_the_night_and_prints_its_id_last(tmp_path):
 
 
 @pytest.mark.django_db
+def test_import_into_a_group_adds_an_evening(tmp_path, django_user_model):
+    from groups.models import Evening
+    from groups.services import create_group
+
+    sita = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    group = create_group(owner=sita, name="Pokhara family", currency="NPR", members=PLAYERS)
+    out = run("import_session", write(tmp_path, night()), "--group", "Pokhara family")
+    session = GameSession.objects.get()
+    assert out.splitlines()[-1] == str(session.pk)
+    assert Evening.objects.get(session=session).group == group
+    assert session.owner == sita  # the group's owner, whose purse it is
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("members", "currency", "line"),
+    [
+        (
+            ["Aama", "Buwa", "Didi", "Dai"],
+            "NPR",
+            "--group: not a member of Pokhara family: Bhai, Bahini "
+            "(add them on the Members page first)",
+        ),
+        (PLAYERS, "INR", "--group: the file is in NPR, not the group's currency INR"),
+    ],
+)
+def test_import_into_a_group_refuses_a_stranger_in_one_line(
+    tmp_path, django_user_model, members, currency, line
+):
+    from groups.services import create_group
+
+    sita = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    group = create_group(owner=sita, name="Pokhara family", currency=currency, members=members)
+    before = database()
+    with pytest.raises(CommandError) as refused:
+        run("import_session", write(tmp_path, night()), "--group", str(group.pk))
+    assert (str(refused.value), refused.value.returncode) == (line, 2)
+    assert database() == before
+    with pytest.raises(CommandError) as refused:
+        run("import_session", write(tmp_path, night()), "--group", "Nobody")
+    assert str(refused.value) == "group: no group 'Nobody'"
+
+
+@pytest.mark.django_db
 def test_import_with_an_owner(tmp_path, django_user_model):
     user = django_user_model.objects.create_user("sita", password="pw-sita-12345")
     run("import_session", write(tmp_path, night()), "--owner", "sita")

@@ -20,6 +20,7 @@ const modules = {
   "./settlement.js": dataUrl(source("../../static/js/settlement.js")),
   "./session-chain.js": dataUrl(source("../../static/js/session-chain.js")),
   "./slots.js": dataUrl(source("../../static/js/slots.js")),
+  "./known.js": dataUrl(source("../../static/js/known.js")),
   "./offline-queue.js": dataUrl("export function list() { return Promise.resolve([]); }"),
 };
 let text = source("../../static/js/next-round.js");

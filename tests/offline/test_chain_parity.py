@@ -34,6 +34,8 @@ from tests.offline.test_settlement_parity import node
 from tests.strategies import LOOKING_BACK, overrides
 
 RUNNER = Path(__file__).parents[1] / "js" / "chain_runner.mjs"
+# Each test checks at least this many sessions per preset (the assertions
+# after each draw say so: a session the rules refuse is not counted).
 SESSIONS_PER_PRESET = 150
 NAMES = ["Aama", "Buwa", "Didi", "Dai", "Bhai"]
 
@@ -122,7 +124,7 @@ def test_rounds_kept_on_the_phone_settle_as_the_server_will(preset: str) -> None
         )
 
     collect()
-    assert len(cases) > SESSIONS_PER_PRESET // 2, len(cases)
+    assert len(cases) >= SESSIONS_PER_PRESET, len(cases)
     done = subprocess.run(
         [node(), str(RUNNER)],
         input=json.dumps([case["input"] for case in cases]),
@@ -234,7 +236,7 @@ def test_edits_kept_on_the_phone_move_the_next_round_as_the_server_will(preset: 
     cases: list[dict[str, Any]] = []
 
     @settings(
-        max_examples=SESSIONS_PER_PRESET // 2,
+        max_examples=SESSIONS_PER_PRESET,
         database=None,
         derandomize=True,
         deadline=None,
@@ -295,7 +297,7 @@ def test_edits_kept_on_the_phone_move_the_next_round_as_the_server_will(preset: 
         )
 
     collect()
-    assert len(cases) > SESSIONS_PER_PRESET // 4, len(cases)
+    assert len(cases) >= SESSIONS_PER_PRESET, len(cases)
     done = subprocess.run(
         [node(), str(FOLLOWER)],
         input=json.dumps([case["input"] for case in cases]),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up
+from benchmarks.hosts import free_port, start_host, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -208,8 +208,9 @@ def test_the_database_dump_restores_in_the_drill(tmp_path):
 
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
 def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
-    """deploy/Caddyfile in front of two gunicorn hosts: served through it, the
-    pages come gzipped with the app's own headers, and when a host stops, the
+    """deploy/Caddyfile in front of two app hosts (scripts/host): served through
+    it, the pages come gzipped with the app's own headers, a live page's stream
+    passes each event at once (nothing buffered), and when a host stops, the
     other answers every request. As in production but over plain HTTP
     on a free port (no certificate to get here): only its global options and
     the site's scheme differ."""
@@ -235,8 +236,19 @@ def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
     env.pop("CACHE_DIR", None)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     assert run([sys.executable, "manage.py", "migrate", "-v0"], env).returncode == 0
+    made = run(
+        [
+            sys.executable,
+            *("manage.py", "shell", "-v", "0", "-c"),
+            "from scoring.models import GameSession; from scoring import services; "
+            "print(services.create_share_link(session=GameSession.objects.create(name='Live')))",
+        ],
+        env,
+    )
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.strip()
     ports = [free_port(), free_port()]
-    hosts = [start_gunicorn(port, env) for port in ports]
+    hosts = [start_host(port, env) for port in ports]
     front = free_port()
     caddy_env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
     caddy_env |= {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
@@ -264,6 +276,15 @@ def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
             assert page.headers["Content-Encoding"] == "gzip"
             assert page.headers["Server"] is None  # neither Caddy's nor gunicorn's
             assert page.headers["Content-Security-Policy"]  # the app's own headers pass
+        # A stream's first event comes through at once, though the stream goes on.
+        stream = urllib.request.Request(
+            f"{base}/s/{token}/stream/", headers={"Accept-Encoding": "gzip"}
+        )
+        with urllib.request.urlopen(stream, timeout=30) as events:
+            assert events.headers["Content-Type"] == "text/event-stream"
+            assert events.headers["Content-Encoding"] is None
+            assert events.readline() == b"retry: 3000\n"
+            assert events.readline() == b"event: version\n"
         # One host stops: every request is answered by the other.
         hosts[0].terminate()
         hosts[0].wait(timeout=30)
@@ -273,3 +294,52 @@ def test_caddy_spreads_the_requests_over_the_app_hosts(tmp_path):
     finally:
         for process in (caddy, *hosts):
             stop(process)
+
+
+def test_a_stopping_host_ends_its_streams_at_once(tmp_path):
+    """A host told to stop (a deploy's reload, a restart) ends each stream with
+    "bye", for its page to open another on a host still running, instead of
+    holding it until its graceful time runs out (here a minute)."""
+    import signal
+    import socket
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "tests.twohost_settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        "STATIC_ROOT": str(tmp_path),
+        "LOG_LEVEL": "ERROR",
+        "GRACEFUL_TIMEOUT": "60",
+    }
+    env.pop("CACHE_DIR", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    assert run([sys.executable, "manage.py", "migrate", "-v0"], env).returncode == 0
+    made = run(
+        [
+            sys.executable,
+            *("manage.py", "shell", "-v", "0", "-c"),
+            "from scoring.models import GameSession; from scoring import services; "
+            "print(services.create_share_link(session=GameSession.objects.create(name='Live')))",
+        ],
+        env,
+    )
+    token = made.stdout.strip()
+    port = free_port()
+    host = start_host(port, env)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/accounts/login/", host)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as stream:
+            stream.sendall(f"GET /s/{token}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            received = b""
+            while b"event: version" not in received:
+                received += stream.recv(65536)
+            host.send_signal(signal.SIGTERM)
+            while data := stream.recv(65536):  # until the host closes it
+                received += data
+        assert b"event: bye\n" in received
+        assert host.wait(timeout=30) == 0  # well before its graceful minute
+    finally:
+        stop(host)

@@ -97,7 +97,7 @@ def test_big_amounts_on_the_leaderboard_follow_the_language(logged_in, owner):
     assert "+390,000.00" in html  # Aama: 39 points × 10,000
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
     html = logged_in.get(reverse("leaderboard")).content.decode()
-    assert "+3,90,000" in html and "+3,90,000.00" not in html
+    assert "+3,90,000.00" in html  # a money column always has its two decimals
 
 
 def po_entries() -> list[tuple[str, list[str]]]:
@@ -133,6 +133,31 @@ def test_every_string_has_a_nepali_translation():
     assert len(entries) > 300
     missing = [msgid for msgid, strs in entries if not all(strs)]
     assert missing == []
+
+
+def test_nepali_is_written_with_the_digits_0_to_9():
+    """The app writes 0-9 in Nepali as the phone keyboard and the banks do
+    (marriage_site/formats/ne), never ०-९: a "कम्तीमा २ जना" beside "2" reads as a slip."""
+    devanagari = re.compile("[\u0966-\u096f]")
+    found = [msgid for msgid, strs in po_entries() if any(devanagari.search(s) for s in strs)]
+    assert found == []
+
+
+def test_the_payment_form_names_payer_and_payee_not_dates(logged_in, owner):
+    """From/To have a context each: तिर्ने/पाउने on the payment form, the date
+    range's मितिदेखि/मितिसम्म on the round search."""
+    with translation.override("ne"):
+        assert translation.pgettext("payment", "From") == "तिर्ने"
+        assert translation.pgettext("payment", "To") == "पाउने"
+        assert translation.pgettext("date range", "From") == "मितिदेखि"
+    from groups import services
+
+    group = services.create_group(owner=owner, name="Pokhara", currency="NPR", members=["A", "B"])
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
+    html = logged_in.get(reverse("group_payment_new", args=[group.pk])).content.decode()
+    assert ">तिर्ने<" in html.replace("\n", "") or "तिर्ने</label>" in html
+    assert "पाउने" in html
+    assert "मितिदेखि" not in html and "मितिसम्म" not in html
 
 
 def test_compiled_catalogue_is_up_to_date():

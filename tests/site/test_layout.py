@@ -12,7 +12,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("scoring", "groups", "table", "stats", "accounts", "localise", "marriage_site")
+APPS = (
+    "scoring",
+    "groups",
+    "table",
+    "stats",
+    "accounts",
+    "localise",
+    "callbreak",
+    "pots",
+    "marriage_site",
+)
 
 
 def _modules() -> dict[str, Path]:

@@ -76,13 +76,16 @@ def render(source: str, language: str, **context) -> str:
 def test_money_and_numbers_group_the_readers_way():
     million = Decimal("1000000")
     assert render("{{ v|money }}", "en", v=million) == "1,000,000.00"
-    assert render("{{ v|money }}", "ne", v=million) == "10,00,000"  # no paisa when whole
+    assert render("{{ v|money }}", "ne", v=million) == "10,00,000.00"  # a column lines up
     assert render("{{ v|money }}", "ne", v=Decimal("-12500.5")) == "-12,500.50"
     assert render("{{ v|money }}", "en", v=Decimal("0.125")) == "0.125"
-    assert render("{{ v|money }}", "ne", v=Decimal("69500.00")) == "69,500"
+    assert render("{{ v|money }}", "ne", v=Decimal("69500.00")) == "69,500.00"
     assert render("{{ v|money }}", "ne", v=Decimal("2.50")) == "2.50"
     whole = Decimal("69500")
-    assert render("{{ c|currency }} {{ v|money }}", "ne", c="NPR", v=whole) == "रु. 69,500"
+    assert render("{{ c|currency }} {{ v|money }}", "ne", c="NPR", v=whole) == "रु. 69,500.00"
+    assert render("{{ v|money_in:c }}", "ne", c="NPR", v=Decimal("-174000")) == "रु. 1,74,000.00"
+    assert render("{{ v|money_in:c }}", "en", c="NPR", v=Decimal("66")) == "NPR 66.00"
+    assert render("{{ v|money_in:c }}", "ne", c="USD", v=Decimal("97.5")) == "USD 97.50"
     assert render("{{ c|currency }} {{ v|money }}", "en", c="NPR", v=Decimal("69500")) == (
         "NPR 69,500.00"
     )
@@ -116,7 +119,7 @@ def rich(owner):
     ("language", "stake", "amount", "date"),
     [
         ("en", "NPR 12,500.00", "NPR 362,500.00", "2 Oct 2026"),
-        ("ne", "रु. 12,500", "रु. 3,62,500", "16 असोज 2083 (2 अक्टोबर 2026)"),
+        ("ne", "रु. 12,500.00", "रु. 3,62,500.00", "16 असोज 2083 (2 अक्टोबर 2026)"),
     ],
 )
 def test_money_grouped_on_every_page(logged_in, rich, language, stake, amount, date):
@@ -138,7 +141,7 @@ def test_money_grouped_on_every_page(logged_in, rich, language, stake, amount, d
         assert date in html[what], what
     assert "1000000" not in "".join(html.values()) and "362500" not in "".join(html.values())
     # The standings (session page and share page): Aama +39 points, +4,87,500.00.
-    aama = "+487,500.00" if language == "en" else "4,87,500"
+    aama = "+487,500.00" if language == "en" else "4,87,500.00"
     for what in ("session", "share"):
         assert aama.lstrip("+") in html[what], what
 
@@ -281,3 +284,41 @@ def test_history_dates_in_either_calendar(language):
             if language == "en"
             else "सही मिति लेख्नुहोस्। विक्रम संवत्मा 2083-13-40 भन्ने मिति हुँदैन।"
         ]
+
+
+# --- Dashain and Tihar (localise/festivals.py) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bs_year", "ghatasthapana", "bhai_tika"),
+    [
+        (2075, datetime.date(2018, 10, 10), datetime.date(2018, 11, 9)),
+        (2077, datetime.date(2020, 10, 17), None),  # an extra Ashwin: the second one's
+        (2078, datetime.date(2021, 10, 7), datetime.date(2021, 11, 6)),
+        (2079, datetime.date(2022, 9, 26), datetime.date(2022, 10, 27)),
+        (2080, datetime.date(2023, 10, 15), datetime.date(2023, 11, 15)),
+        (2081, datetime.date(2024, 10, 3), datetime.date(2024, 11, 3)),
+        (2082, datetime.date(2025, 9, 22), datetime.date(2025, 10, 23)),
+        (2083, datetime.date(2026, 10, 11), None),
+    ],
+)
+def test_dashain_and_tihar_as_the_calendar_gives_them(bs_year, ghatasthapana, bhai_tika):
+    """Ghatasthapana and Bhai Tika as Nepal kept them: the windows come from the moon."""
+    from localise.festivals import festivals
+
+    found = festivals(bs_year)
+    assert found.dashain[0] == ghatasthapana
+    assert 13 <= (found.dashain[1] - found.dashain[0]).days <= 15  # to Kojagrat Purnima
+    if bhai_tika:
+        assert found.tihar[1] == bhai_tika
+    assert 4 <= (found.tihar[1] - found.tihar[0]).days <= 5
+    assert found.dashain[1] < found.tihar[0]
+
+
+def test_an_evening_is_known_dashain_or_tihar_by_its_day():
+    from localise.festivals import festival_of
+
+    assert festival_of(datetime.date(2026, 10, 20)) == "dashain"  # Vijaya Dashami 2083
+    assert festival_of(datetime.date(2026, 11, 8)) == "tihar"  # Laxmi Puja 2083
+    assert festival_of(datetime.date(2026, 10, 2)) == ""
+    assert festival_of(datetime.date(1900, 1, 1)) == ""  # outside the calendar's tables

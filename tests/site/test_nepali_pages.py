@@ -289,7 +289,7 @@ def test_a_refused_file_names_its_fields_in_nepali(world):
         said.append(response.content.decode().replace("&quot;", '"').replace("&#x27;", "'"))
     assert "प्रति अंक दर: \"2.50\" जस्तो दशमलव संख्या हुनुपर्छ; यहाँ 'धेरै' छ" in said[0]
     assert "राउन्ड 1, पङ्क्ति 1, खेलाडी: छुटेको छ" in said[1]
-    assert "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो" in said[2]
+    assert "फाइल धेरै ठूलो भयो: खेल फाइल बढीमा 1,25,82,912 बाइटको हुन सक्छ" in said[2]
     assert "stake_per_point" not in said[0] and "player:" not in said[1]
 
 

@@ -176,7 +176,9 @@ def test_modules_import_each_other_by_hashed_names(server):
     assert offline, "offline.js is not loaded as a module by its hashed name"
     with get(base + offline.group(1)) as response:
         imports = re.findall(r'^import .* from "(\./[^"]+)";$', response.read().decode(), re.M)
-    assert len(imports) == 1 and re.fullmatch(r"\./offline-queue\.[0-9a-f]{12}\.js", imports[0])
+    # The queue, and what the phone knows of each session (known.js).
+    assert len(imports) == 2 and re.fullmatch(r"\./offline-queue\.[0-9a-f]{12}\.js", imports[0])
+    assert re.fullmatch(r"\./known\.[0-9a-f]{12}\.js", imports[1])
     with get(base + "/sw.js") as response:
         worker = re.findall(r'^import .* from "([^"]+)";$', response.read().decode(), re.M)
     assert worker == [urllib.parse.urljoin(offline.group(1), imports[0])]
@@ -189,6 +191,7 @@ def test_modules_import_each_other_by_hashed_names(server):
             "offline-preview",
             [
                 "./breakdown-words.js",
+                "./known.js",
                 "./next-round.js",
                 "./offline-queue.js",
                 "./offline.js",
@@ -198,7 +201,26 @@ def test_modules_import_each_other_by_hashed_names(server):
         ),
         (
             "next-round",
-            ["./offline-queue.js", "./session-chain.js", "./settlement.js", "./slots.js"],
+            [
+                "./known.js",
+                "./offline-queue.js",
+                "./session-chain.js",
+                "./settlement.js",
+                "./slots.js",
+            ],
+        ),
+        # Save answered in place: the form's reading of its round, the queue, the
+        # page's sender, the engine's rules, the markup's skeletons, the standings.
+        (
+            "round-save",
+            [
+                "./offline-preview.js",
+                "./offline-queue.js",
+                "./offline.js",
+                "./settlement.js",
+                "./slots.js",
+                "./standings.js",
+            ],
         ),
     ):
         (hashed,) = (static_root / "js").glob(f"{module}.*.js")  # the hashed copy

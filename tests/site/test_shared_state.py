@@ -87,7 +87,7 @@ def test_one_host_keeps_its_file_cache_and_counts_in_the_database():
 
 def test_gzip_comes_after_whitenoise():
     middleware = settings_under()["middleware"]
-    gzip_at = middleware.index("django.middleware.gzip.GZipMiddleware")
+    gzip_at = middleware.index("scoring.web.middleware.GZipMiddleware")
     # Static files leave from whitenoise, already compressed, never through gzip.
     assert middleware.index("whitenoise.middleware.WhiteNoiseMiddleware") == gzip_at - 1
 

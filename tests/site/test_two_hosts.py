@@ -1,10 +1,11 @@
 """Two app hosts on one PostgreSQL and one Redis, as an operator runs them
-(docs/hosting.md): two gunicorn servers, each with its own CACHE_DIR (as two
-machines have), the same DATABASE_URL and REDIS_URL. What one host does holds
-on the other at its very next request: a log-out, a deactivation, a new
-password, the failed log-in count, a saved round on every page and in the live
-updates; and the soak runs across both with nothing lost, nothing saved twice
-and no 500.
+(docs/hosting.md): two hosts started by scripts/host, each with its own
+CACHE_DIR (as two machines have), the same DATABASE_URL and REDIS_URL. What
+one host does holds on the other at its very next request: a log-out, a
+deactivation, a new password, the failed log-in count, a saved round on every
+page and in the live updates, which the other host's streams push at once;
+and the soak runs across both with nothing lost, nothing saved twice and no
+500.
 
 Run by `make test` under scripts/with-postgres and scripts/with-redis:
 
@@ -20,6 +21,7 @@ import os
 import re
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -32,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.hosts import free_port, start_gunicorn, stop, wait_until_up
+from benchmarks.hosts import free_port, start_host, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-tara-12345"
@@ -169,7 +171,7 @@ def hosts(database_url, tmp_path_factory):
     try:
         for env in (env_a, env_b):
             port = free_port()
-            servers.append(start_gunicorn(port, env, workers=2))
+            servers.append(start_host(port, env, workers=2))
             bases.append(f"http://127.0.0.1:{port}")
         for base, server in zip(bases, servers, strict=True):
             wait_until_up(base + "/accounts/login/", server)
@@ -305,6 +307,85 @@ def test_a_save_on_one_host_shows_on_the_others_pages_at_once(hosts, user):
     # The live update: the poll with the old validator now gets the new standings.
     polled = viewer.request(hosts.b, live, **{"If-None-Match": etag})
     assert polled.status == 200 and polled.text != shown.text
+
+
+class Stream:
+    """A page's stream (server-sent events), read as a browser reads it."""
+
+    def __init__(self, base: str, path: str) -> None:
+        host, port = urllib.parse.urlsplit(base).netloc.split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=30)
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        self.buffer = b""
+        head = self._until(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b"content-type: text/event-stream" in head.lower(), head
+
+    def _until(self, end: bytes) -> bytes:
+        while end not in self.buffer:
+            data = self.sock.recv(65536)
+            assert data, "the stream ended"
+            self.buffer += data
+        found, _end, self.buffer = self.buffer.partition(end)
+        return found
+
+    def event(self) -> tuple[str, str]:
+        """The next event but beats: (its name, its data)."""
+        while True:
+            found = re.search(rb"event: (\w+)\ndata: ([^\n]*)\n\n", self.buffer)
+            if found:
+                self.buffer = self.buffer[found.end() :]
+                if found[1] != b"beat":
+                    return found[1].decode(), found[2].decode()
+                continue
+            data = self.sock.recv(65536)
+            assert data, "the stream ended"
+            self.buffer += data
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_save_on_one_host_is_pushed_to_the_streams_on_the_other(hosts, user):
+    made = hosts.on_a(
+        "import json; from django.contrib.auth import get_user_model; "
+        "from scoring import services; from scoring.models import GameSession, Player; "
+        "from table.services import make_seats; "
+        f"owner = get_user_model().objects.get(username={user!r}); "
+        "s = GameSession.objects.create(owner=owner, name='Pushed'); "
+        "[Player.objects.create(session=s, name=n, position=i) "
+        f"for i, n in enumerate({PLAYERS!r})]; "
+        "token = services.create_share_link(session=s); "
+        "print(json.dumps({'id': s.pk, 'token': token, 'seat': make_seats(session=s)[0].token, "
+        "'ids': {p.name: p.pk for p in s.players.all()}}))"
+    )
+    session = json.loads(made)
+    phone = signed_in_on_both(hosts, user)
+    seat = Stream(hosts.b, f"/t/{session['seat']}/stream/")
+    share = Stream(hosts.b, f"/s/{session['token']}/stream/")
+    try:
+        name, first = seat.event()
+        assert name == "version"
+        assert share.event()[0] == "version"
+        base = f"/sessions/{session['id']}/"
+        saved = phone.request(hosts.a, f"{base}rounds/new/", round_post(session["ids"], "p" * 32))
+        assert saved.status == 302, saved.text[:2000]
+        name, now = seat.event()
+        assert name == "version" and now != first
+        # What the stream said is what the seat's poll on host B answers with.
+        seat_live = f"/t/{session['seat']}/live/"
+        polled = Phone().request(hosts.b, seat_live, **{"If-None-Match": f'"{now}"'})
+        assert polled.status == 304
+        assert share.event()[0] == "version"
+        # The owner turns the seat link off on host A: its stream on B ends.
+        hosts.on_a(
+            "from table.models import Seat; from table.services import revoke_seat; "
+            f"revoke_seat(seat=Seat.objects.get(token={session['seat']!r}))"
+        )
+        assert seat.event() == ("gone", "")
+    finally:
+        seat.close()
+        share.close()
 
 
 def test_the_soak_runs_across_both_hosts(database_url, hosts):
@@ -540,7 +621,18 @@ def test_a_hundred_and_fifty_sends_from_one_seat_meet_a_429(hosts, user):
 
 @pytest.mark.parametrize(
     "path",
-    ["/t/%00/", "/t/%00/live/", "/join/%00/", "/s/%00/", "/t/%C2%B2/"],
+    [
+        "/t/%00/",
+        "/t/%00/live/",
+        "/t/%00/stream/",
+        "/join/%00/",
+        "/s/%00/",
+        "/s/%00/stream/",
+        "/m/%00/",
+        "/m/%00/live/",
+        "/t/%C2%B2/",
+        "/m/%C2%B2/",
+    ],
 )
 def test_hostile_tokens_answer_404_on_both_hosts(hosts, user, path):
     phone = signed_in_on_both(hosts, user)

@@ -207,8 +207,41 @@ def test_round_history_page_shows_who_when_before_and_after(session, owner, clie
     assert "Edited" in body and "Created" in body
     assert "aama" in body
     assert "Didi won" in body and "Aama won" in body
-    assert "seen · maal 5 · net +3" in body  # Aama before
-    assert "seen · maal 0 · dhoos · net" in body  # Dai after
+    assert "seen · maal 5 · net +3" in body  # Aama as created
+    # The edit: only what changed stands out, and is said "old → new".
+    assert '<td>seen · <del class="was">maal 5</del> · <del class="was">net +3</del></td>' in body
+    assert "<td>seen · maal 0 · <ins>dhoos</ins> · <ins>net -65</ins></td>" in body
+    moves = re.findall(r"<li>([^<]*)</li>", body[body.index('class="change-moves"') :])
+    assert moves[:6] == [
+        "Round: Didi won → Aama won",
+        "Aama: maal 5 → 10",
+        "Buwa: unseen → seen",
+        "Buwa: maal 2 → 4",
+        "Didi: maal 7 → 3",
+        "Dai: — → dhoos",
+    ]
+
+
+def test_an_edit_of_one_value_marks_that_value_alone(session, owner, client):
+    """The family's trip: Bhai's maal 0 → 4 changed every net, and every line
+    was bold. Now the maal is said and marked; the nets that follow are
+    marked as values, never the whole line."""
+    round_ = services.add_round(session, worked_input(), user=owner)
+    edited = RoundInput(
+        entries=tuple(Entry(n, s, m if n != "Dai" else 4) for n, (s, m) in WORKED.items()),
+        winner="Didi",
+    )
+    services.replace_round(round_, edited, user=owner)
+    body = client.get(reverse("round_changes", args=[session.pk, round_.pk])).content.decode()
+    start = body.index('class="card change change-edit"')
+    edit = body[start : body.index('class="card change change-create"')]  # newest first
+    assert re.findall(r'<ul class="change-moves"[^>]*>\s*<li>([^<]*)</li>\s*</ul>', edit) == [
+        "Dai: maal 0 → 4"
+    ]
+    # T = 14 + 4 = 18: Dai, seen 4, pays 18 + 3 − 16 = 5 (−17 before).
+    assert "<td>seen · <ins>maal 4</ins> · <ins>net -5</ins></td>" in edit
+    assert '<tr class="changed"><th>Round</th>' not in edit
+    assert "<td>Didi won</td>" in edit  # the round line: nothing marked
 
 
 def test_session_history_lists_deleted_rounds_and_restores_them(session, owner, client):
@@ -298,3 +331,41 @@ def test_the_restore_button_of_another_users_delete_is_a_404(logged_in, session,
     response = logged_in.post(reverse("round_restore", args=[session.pk, change.pk]))
     assert response.status_code == 404
     assert not Round.objects.exists()
+
+
+def test_counts_sent_from_seats_are_credited_to_the_scorer_and_their_phones(session, owner, client):
+    """Buwa's and Dai's seats sent their lines for round 1; the scorer saved
+    the round with Buwa's as sent and Dai's maal changed: the round is the
+    scorer's, and its history says which values came from whose phone."""
+    from table import services as table_services
+
+    seats = {seat.player.name: seat for seat in table_services.make_seats(session=session)}
+    sent = {"Buwa": ("unseen", 2), "Dai": ("seen", 5)}
+    for name, (status, maal) in sent.items():
+        table_services.send_entry(
+            seat=seats[name],
+            position=1,
+            values=table_services.SeatValues(
+                status=status,
+                maal=maal,
+                tunnel=0,
+                dhoos=False,
+                dublees=False,
+                maal_tally=None,
+                tiplu="",
+            ),
+        )
+    ids = {p.name: p.pk for p in session.players.all()}
+    data = round_data(session, WORKED, "Didi")  # Dai's maal 0, not the 5 his seat sent
+    data |= {f"p-{ids['Buwa']}-seat": "1", f"p-{ids['Dai']}-seat": "1"}
+    assert client.post(reverse("round_new", args=[session.pk]), data).status_code == 302
+    change = RoundChange.objects.get(action="create")
+    assert change.user == owner
+    entries = {e["player"]: e for e in change.after["entries"]}
+    assert entries["Buwa"]["from_seat"] == ["status", "maal", "tunnel", "dhoos", "dublees"]
+    assert entries["Dai"]["from_seat"] == ["status", "tunnel", "dhoos", "dublees"]
+    assert "from_seat" not in entries["Aama"]
+    body = client.get(reverse("session_changes", args=[session.pk])).content.decode()
+    assert "from Buwa’s phone: unseen · maal 2</span>" in body
+    assert "from Dai’s phone: seen</span>" in body
+    assert "· aama" in body  # saved by the scorer

@@ -402,7 +402,7 @@ def test_a_file_a_little_over_the_limit_is_dropped_with_the_form(logged_in):
     logged_in.cookies["django_language"] = "ne"
     response = upload(logged_in, b" " * (MAX_FILE_BYTES + 100 * 1024))
     assert response.status_code == 422
-    assert "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो" in field_errors(
+    assert "फाइल धेरै ठूलो भयो: खेल फाइल बढीमा 1,25,82,912 बाइटको हुन सक्छ" in field_errors(
         response.content.decode(), "file"
     )
     assert not GameSession.objects.exists()
@@ -451,7 +451,7 @@ def test_a_huge_upload_is_refused_without_reading_its_body(owner, language):
     assert response.status_code == 422
     message = {
         "en": "Session file: larger than the limit of 12,582,912 bytes for a session file",
-        "ne": "खेल फाइलको सीमा 1,25,82,912 बाइटभन्दा ठूलो",
+        "ne": "फाइल धेरै ठूलो भयो: खेल फाइल बढीमा 1,25,82,912 बाइटको हुन सक्छ",
     }[language]
     assert message in field_errors(response.content.decode(), "file")
     assert body.read_bytes <= 256 * 1024  # the fields and the first chunk of the file

@@ -4,6 +4,7 @@ that decides the dealer, and another session's player answered 404."""
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 import pytest
@@ -24,6 +25,7 @@ from tests.web_helpers import (
     last_message,
     make_session,
     page,
+    round_data,
 )
 
 pytestmark = pytest.mark.django_db
@@ -250,3 +252,59 @@ def test_add_player_errors(logged_in, owner):
     html = logged_in.post(url, {"name": "x" * 41}).content.decode()
     assert "Name: Ensure this value has at most 40 characters (it has 41)." in html
     assert session.players.count() == 4
+
+
+# --- Drawing seats before round 1 -------------------------------------------------------------
+
+
+def test_draw_seats_seats_everyone_by_their_cards_and_can_be_undone(
+    logged_in, session, monkeypatch
+):
+    from scoring.models import RoundChange
+    from scoring.services import players as players_service
+
+    cards = iter(["7D", "KH", "AS", "3C"])  # Aama, Buwa, Didi, Dai draw in seat order
+    monkeypatch.setattr(players_service, "draw_card", lambda deck: next(cards))
+    url = reverse("seats_draw", args=[session.pk])
+    assert (
+        "Draw seats" in logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    )
+    answer = logged_in.post(url)
+    assert answer.status_code == 302
+    assert [p.name for p in session.players.order_by("position")] == ["Didi", "Buwa", "Aama", "Dai"]
+    page = logged_in.get(url).content.decode()
+    assert "Seats drawn: Didi deals round 1." in page
+    faces = re.findall(r'class="drawn-face[^"]*" aria-hidden="true">([^<]+)<', page)
+    assert faces == ["A♠", "K♥", "7♦", "3♣"]
+    # The dealer is marked in the standings, and the next round's line says so.
+    detail = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert re.search(r'Didi\s*<strong class="dealer-mark">deals</strong>', detail)
+    assert "Didi deals" in detail
+    # Recorded in the session's changes, with every card.
+    changes = logged_in.get(reverse("session_changes", args=[session.pk])).content.decode()
+    assert "Seats drawn" in changes and "seat 1 · A♠ · deals first" in changes
+    # Undone before round 1: everyone sits as before, and that is recorded too.
+    logged_in.post(url, {"undo": "1"})
+    assert [p.name for p in session.players.order_by("position")] == ["Aama", "Buwa", "Didi", "Dai"]
+    assert list(RoundChange.objects.values_list("action", flat=True).order_by("id")) == [
+        "seats",
+        "seats_undo",
+    ]
+    assert "The cards drawn" not in logged_in.get(url).content.decode()
+
+
+def test_seats_are_not_drawn_once_a_round_is_saved(logged_in, session):
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    url = reverse("seats_draw", args=[session.pk])
+    before = list(session.players.order_by("position").values_list("name", flat=True))
+    answer = logged_in.post(url, follow=True)
+    assert "Seats are drawn before round 1: this session has rounds already." in (
+        answer.content.decode()
+    )
+    assert list(session.players.order_by("position").values_list("name", flat=True)) == before
+    assert (
+        "Draw seats"
+        not in logged_in.get(reverse("session_detail", args=[session.pk]))
+        .content.decode()
+        .split("<nav")[1]
+    )

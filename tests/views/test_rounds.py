@@ -65,8 +65,9 @@ def test_round_form_has_a_row_per_player_with_stable_names(logged_in, session):
     assert 'name="win_type" value="dublee"' in html
     assert 'name="better" value="on"' in html
     assert '<form method="post" id="round-form"' in html
-    assert 'class="maal-field"' in html
-    assert 'hx-post="' + reverse("round_preview", args=[session.pk]) + '"' in html
+    assert 'class="count-field maal-field"' in html
+    # The preview is worked out on the phone (offline-preview.js): no request per keystroke.
+    assert 'hx-post="' + reverse("round_preview", args=[session.pk]) not in html
 
 
 def test_entering_the_worked_example_stores_exact_nets(logged_in, session):
@@ -1316,3 +1317,107 @@ def test_a_rounds_page_says_its_dhoos_was_paid_or_lapsed(logged_in, owner):
     assert f'href="{reverse("round_detail", args=[session.pk, rounds[1].pk])}"' in html
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ne"
     assert "धुस: 15, राउन्ड 2 मा Buwa लाई तिरिसकेको" in page(rounds[0])
+
+
+# --- The answer to the phone's own save (wants_json): no redirect, no page after it ---
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def test_a_save_from_the_phone_is_answered_with_the_round_and_the_next(logged_in, session):
+    """The round as the ledger has it (its place and every net), the standings
+    after it and the next round as the server will settle it; no message is
+    left for a later page, and a repeat of the key answers the same."""
+    url = reverse("round_new", args=[session.pk])
+    data = round_data(session, WORKED, "Didi") | {"save_key": "phone-key-0001"}
+    response = logged_in.post(url, data, **JSON)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    answer = response.json()
+    round_ = Round.objects.get(session=session)
+    assert answer["ok"] is True
+    assert answer["message"] == "Round 1 saved."
+    assert answer["position"] == 1
+    assert answer["round_id"] == round_.pk
+    assert answer["round_url"] == reverse("round_detail", args=[session.pk, round_.pk])
+    assert answer["nets"] == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
+    chain = answer["chain"]
+    assert chain["start"]["number"] == 2
+    assert chain["seats"] == ["Aama", "Buwa", "Didi", "Dai"]
+    assert chain["standings"] == {
+        "stake": "2.50",
+        "points": {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17},
+    }
+    assert chain["words"]["round"] == "Round %(number)s"
+    # Nothing said to the next page: the phone said it.
+    page = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert "Round 1 saved." not in page
+    again = logged_in.post(url, data, **JSON).json()
+    assert (again["message"], again["round_id"], again["nets"]) == (
+        "Round 1 saved.",
+        round_.pk,
+        answer["nets"],
+    )
+    assert Round.objects.count() == 1
+
+
+def test_the_answer_says_who_sat_the_round_out(logged_in, session):
+    rows = {name: WORKED[name] for name in ("Aama", "Didi", "Dai")}
+    answer = logged_in.post(
+        reverse("round_new", args=[session.pk]), round_data(session, rows, "Didi"), **JSON
+    ).json()
+    assert answer["nets"]["Buwa"] is None
+    assert answer["chain"]["standings"]["points"]["Buwa"] == 0
+
+
+def test_a_refused_save_from_the_phone_lists_every_problem(logged_in, session):
+    data = round_data(session, {**WORKED, "Didi": ("unseen", 7), "Aama": ("seen", "5x")}, "Didi")
+    response = logged_in.post(reverse("round_new", args=[session.pk]), data, **JSON)
+    assert response.status_code == 422
+    answer = response.json()
+    assert answer["ok"] is False
+    assert answer["messages"] == [
+        "Aama, maal: must be a whole number, got '5x'",
+        "Didi, status: the winner must be seen: ending the round means having shown the pure sets",
+    ]
+    assert not Round.objects.exists()
+
+
+def test_an_edit_from_the_phone_is_answered_in_place(logged_in, session):
+    enter(logged_in, session, WORKED, "Didi")
+    round_ = Round.objects.get(session=session)
+    url = reverse("round_edit", args=[session.pk, round_.pk])
+    changed = round_data(session, {**WORKED, "Aama": ("seen", 6)}, "Didi") | {"version": "1"}
+    answer = logged_in.post(url, changed, **JSON).json()
+    assert answer["message"] == "Round 1 changed."
+    assert answer["version"] == 2
+    assert answer["nets"]["Aama"] == 6
+    assert answer["chain"]["standings"]["points"]["Aama"] == 6
+    # The same edit again, from a form opened at version 2: nothing changed.
+    same = logged_in.post(url, changed | {"version": "2"}, **JSON).json()
+    assert same["message"] == "Nothing changed in round 1."
+    # Someone else's edit since this form was opened at version 1.
+    stale = logged_in.post(url, round_data(session, WORKED, "Aama") | {"version": "1"}, **JSON)
+    assert stale.status_code == 409
+    assert stale.json() == {
+        "ok": False,
+        "messages": [
+            "This round was changed by someone else since you opened it; "
+            "reload to see their version."
+        ],
+        "reload_url": url,
+    }
+
+
+def test_an_edit_of_a_round_deleted_meanwhile_is_answered_so(logged_in, session):
+    enter(logged_in, session, WORKED, "Didi")
+    round_ = Round.objects.get(session=session)
+    services.delete_round(round_)
+    url = reverse("round_edit", args=[session.pk, round_.pk])
+    response = logged_in.post(url, round_data(session, WORKED, "Didi") | {"version": "1"}, **JSON)
+    assert response.status_code == 409
+    assert response.json()["messages"] == [
+        "Round not found",
+        "This round was deleted by someone else since you opened it.",
+        "Your changes were not saved.",
+    ]

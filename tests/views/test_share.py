@@ -11,6 +11,7 @@ import time
 from collections import Counter
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -21,7 +22,7 @@ from scoring import services
 from scoring.engine import Entry, RoundInput, make_rules
 from scoring.models import GameSession, RoundChange
 from scoring.services import create_share_link
-from tests.web_helpers import filled_in_token, make_session, worked_round
+from tests.web_helpers import WORKED, filled_in_token, make_session, round_data, worked_round
 
 pytestmark = pytest.mark.django_db
 
@@ -167,8 +168,10 @@ def test_live_partial_is_304_until_a_round_is_added(logged_in, client, session):
     etag = first["ETag"]
     assert etag.startswith('"') and etag.endswith('"')
     assert "no-cache" in first["Cache-Control"]
-    # The partial carries the validator for the next poll, and polls again.
-    assert 'hx-trigger="every 1s, live-now"' in first.content.decode()
+    # The partial carries the validator for the next ask (when its stream says
+    # so, or every second without one: static/js/live.js), and its version.
+    assert 'hx-trigger="live-now"' in first.content.decode()
+    assert f'data-etag="{etag.strip(chr(34))}"' in first.content.decode()
     assert "If-None-Match" in first.content.decode()
     assert "<html" not in first.content.decode()
 
@@ -316,3 +319,92 @@ def test_every_visible_change_ends_the_304s():
     session.name = "Tihar, day 2"
     session.save()
     changed("the session renamed")
+
+
+# --- The picture card ------------------------------------------------------------------------
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "PNG"
+        return image.size
+
+
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_evenings_picture_is_a_png_within_bounds(logged_in, owner, language):
+    from tests.samples import make_dashain
+
+    session = make_dashain(owner)
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = logged_in.get(reverse("session_card", args=[session.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    width, height = png_size(response.content)
+    assert width >= 600 and height >= 400
+    assert len(response.content) <= 300_000
+    assert "private" in response["Cache-Control"]
+    # Unchanged: a bare 304; the picture of one version is drawn once.
+    again = logged_in.get(
+        reverse("session_card", args=[session.pk]), HTTP_IF_NONE_MATCH=response["ETag"]
+    )
+    assert again.status_code == 304
+
+
+def test_the_picture_says_what_the_page_says(owner):
+    from django.utils import translation
+
+    from scoring.web.session_card import session_picture
+    from tests.samples import make_dashain
+
+    session = GameSession.objects.get(pk=make_dashain(owner).pk)
+    with translation.override("ne"):
+        picture = session_picture(session)
+    assert picture.subtitle == "16 असोज 2083 (2 अक्टोबर 2026) · रु. 2.50 प्रति अंक · 2 राउन्ड"
+    standings, pays = picture.sections
+    assert [tuple(c.text for c in row) for row in standings.rows] == [
+        ("1", "Aama", "+39", "97.50"),
+        ("2", "Didi", "+7", "17.50"),
+        ("3", "Dai", "-17", "-42.50"),
+        ("4", "Buwa", "-29", "-72.50"),
+    ]
+    assert pays.lines == (
+        "Buwa ले Aama लाई रु. 72.50 तिर्ने",
+        "Dai ले Aama लाई रु. 25.00 तिर्ने",
+        "Dai ले Didi लाई रु. 17.50 तिर्ने",
+    )
+
+
+def test_a_new_round_draws_a_new_picture(logged_in, session):
+    first = logged_in.get(reverse("session_card", args=[session.pk]))
+    logged_in.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    after = logged_in.get(
+        reverse("session_card", args=[session.pk]), HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert after.status_code == 200 and after.content != first.content
+
+
+def test_the_picture_is_for_its_scorers_only(logged_in, session, django_user_model):
+    from table.models import CoScorer
+
+    url = reverse("session_card", args=[session.pk])
+    helper = django_user_model.objects.create_user("sita", password="pw-sita-12345")
+    stranger = django_user_model.objects.create_user("hari", password="pw-hari-12345")
+    CoScorer.objects.create(session=session, user=helper)
+    co, other = Client(), Client()
+    co.force_login(helper)
+    other.force_login(stranger)
+    assert co.get(url).status_code == 200
+    assert other.get(url).status_code == 404
+    assert Client().get(url).status_code == 302  # the log-in page first
+    share = reverse("session_detail", args=[session.pk])
+    assert f'href="{url}"' in logged_in.get(share).content.decode()
+
+
+def test_the_share_page_marks_who_deals_next(logged_in, session):
+    create_share_link(session=session)
+    session.refresh_from_db()
+    page = Client().get(reverse("share_view", args=[session.share_token])).content.decode()
+    # No round yet: the first seat deals round 1.
+    assert re.search(r'Aama\s*<strong class="dealer-mark">deals</strong>', page)
+    assert page.count('class="dealer-mark"') == 1

@@ -4,14 +4,16 @@ the live checks that pages poll, `seat_links` and `make lan`'s addresses."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.models import GameSession, Round, RoundChange
 from table.lan import lan_environment
@@ -66,6 +68,39 @@ def test_an_invite_is_accepted_once_by_a_logged_in_user(
     assert hari.get(url).status_code == 404
     assert hari.post(url).status_code == 404
     assert CoScorer.objects.count() == 1
+
+
+def test_an_invite_opened_logged_out_survives_signing_up(logged_in, session):
+    """A new co-scorer with no account: the invite, the log-in page, "Sign up",
+    and after signing up the invite again, ready to accept."""
+    invite = Invite.objects.create(session=session)
+    url = reverse("invite_accept", args=[invite.token])
+    newcomer = Client()
+    login_page = newcomer.get(url, follow=True)
+    signup_link = f"{reverse('signup')}?next={url}"
+    assert f'href="{signup_link}"' in login_page.content.decode()
+    form = newcomer.get(signup_link).content.decode()
+    assert f'<input type="hidden" name="next" value="{url}">' in form
+    data = {
+        "username": "gita",
+        "password1": "pw-gita-long-12345",
+        "password2": "pw-gita-long-12345",
+    }
+    answer = newcomer.post(reverse("signup"), {**data, "next": url})
+    assert answer.status_code == 302 and answer["Location"] == url
+    assert "Accept" in newcomer.get(url).content.decode()
+    newcomer.post(url)
+    assert list(CoScorer.objects.values_list("user__username", flat=True)) == ["gita"]
+
+
+def test_signing_up_never_sends_the_reader_to_another_site(client):
+    data = {
+        "username": "gita",
+        "password1": "pw-gita-long-12345",
+        "password2": "pw-gita-long-12345",
+    }
+    answer = client.post(reverse("signup"), {**data, "next": "https://evil.example/"})
+    assert answer.status_code == 302 and answer["Location"] == reverse("home")
 
 
 def test_a_co_scorers_sessions_list_shows_the_session_at_once(logged_in, session, helper):
@@ -584,3 +619,151 @@ def test_a_phone_on_the_wifi_is_let_in_by_the_lan_settings(client, settings, ses
     client.post(reverse("share_create", args=[session.pk]), HTTP_HOST="192.168.1.20:8000")
     page = client.get(reverse("session_share", args=[session.pk]), HTTP_HOST="192.168.1.20:8000")
     assert 'value="http://192.168.1.20:8000/s/' in page.content.decode()
+
+
+# --- Member links: one per member of a group, for every evening -----------------------------------
+
+
+@pytest.fixture
+def family(owner):
+    """A group of four with one evening played yesterday and done, no rounds."""
+    from groups import services as groups
+
+    group = groups.create_group(
+        owner=owner, name="Pokhara family", currency="NPR", members=["Aama", "Buwa", "Didi", "Dai"]
+    )
+    return group
+
+
+def _evening(owner, group, name, played_on, players=("Aama", "Buwa", "Didi", "Dai")):
+    from groups import services as groups
+
+    session = make_session(owner, players=players, name=name)
+    GameSession.objects.filter(pk=session.pk).update(played_on=played_on)
+    session.refresh_from_db()
+    groups.add_evening(group=group, session=session)
+    return session
+
+
+def _links(group) -> dict[str, str]:
+    out = StringIO()
+    call_command("member_links", str(group.pk), "--base", "http://192.168.1.20:8000", stdout=out)
+    return dict(line.split("\t") for line in out.getvalue().splitlines())
+
+
+def test_member_links_prints_name_tab_url_per_member(family):
+    links = _links(family)
+    assert list(links) == ["Aama", "Buwa", "Didi", "Dai"]
+    assert all(
+        re.fullmatch(r"http://192\.168\.1\.20:8000/m/[A-Za-z0-9_-]{32}/", u) for u in links.values()
+    )
+    assert _links(family) == links  # made once: the same links every time
+    out = StringIO()
+    call_command("member_links", "Pokhara family", "--base", "http://h:1", stdout=out)
+    assert out.getvalue().splitlines()[0].split("\t")[1].startswith("http://h:1/m/")
+
+
+def test_member_links_refuses_an_unknown_group_in_one_line():
+    with pytest.raises(CommandError) as refused:
+        call_command("member_links", "Nobody's family")
+    assert str(refused.value) == 'group: no group "Nobody\'s family"'
+    assert refused.value.returncode == 2
+
+
+def test_a_member_link_follows_the_newest_evening(owner, family):
+    today = timezone.localdate()
+    links = _links(family)
+    aama = links["Aama"].removeprefix("http://192.168.1.20:8000")
+    phone = Client()
+    # Before any evening: said so, no round anywhere.
+    page = phone.get(aama).content.decode()
+    assert "No evening is being played now" in page and "Round 1" not in page
+    # The first evening starts: Aama's seat in it.
+    first = _evening(owner, family, "Tihar 1", today)
+    page = phone.get(aama).content.decode()
+    assert "Tihar 1" in page and "Round 1" in page and f'name="evening" value="{first.pk}"' in page
+    seat = Seat.objects.get(player__session=first, player__name="Aama")
+    assert f'action="{aama}"' in page  # counts go through the lasting link
+    pid = seat.player_id
+    sent = phone.post(
+        aama,
+        {"position": "1", "evening": str(first.pk), f"p-{pid}-maal": "5"},
+        headers={"X-Seat-Send": "1"},
+    )
+    assert sent.json()["ok"] is True
+    assert SeatEntry.objects.get().player_id == pid
+    # The evening's own seat link keeps working beside it.
+    assert phone.get(reverse("seat_page", args=[seat.token])).status_code == 200
+    # The night ends: a day later and quiet for hours, the link says so.
+    GameSession.objects.filter(pk=first.pk).update(
+        played_on=today - datetime.timedelta(days=1),
+        updated_at=timezone.now() - datetime.timedelta(hours=9),
+    )
+    page = phone.get(aama).content.decode()
+    assert "No evening is being played now" in page and "Round 1" not in page
+    assert "How the last evening ended: Tihar 1" in page
+    # The next evening starts: the same link opens Aama's seat in it.
+    second = _evening(owner, family, "Tihar 2", today)
+    page = phone.get(aama).content.decode()
+    assert "Tihar 2" in page and f'name="evening" value="{second.pk}"' in page
+    # A count kept on the phone from the night before is refused, saying why.
+    late = phone.post(
+        aama,
+        {"position": "1", "evening": str(first.pk), f"p-{pid}-maal": "5"},
+        headers={"X-Seat-Send": "1"},
+    )
+    assert late.status_code == 409
+    assert late.json()["errors"]["round"] == [
+        "A new evening began meanwhile, so this count was not sent. "
+        "Enter your count for round 1 of “Tihar 2”."
+    ]
+
+
+def test_a_member_link_polls_with_the_evening_it_opens(owner, family):
+    today = timezone.localdate()
+    aama = _links(family)["Aama"].removeprefix("http://192.168.1.20:8000")
+    live = aama + "live/"
+    between = Client().get(live)
+    assert between.status_code == 200
+    assert Client().get(live, HTTP_IF_NONE_MATCH=between["ETag"]).status_code == 304
+    _evening(owner, family, "Tihar 1", today)
+    assert Client().get(live, HTTP_IF_NONE_MATCH=between["ETag"]).status_code == 200
+
+
+def test_a_member_not_playing_tonight_is_told_so(owner, family):
+    _evening(owner, family, "Tihar 1", timezone.localdate(), players=("Aama", "Buwa", "Didi"))
+    page = Client().get(_links(family)["Dai"].removeprefix("http://192.168.1.20:8000"))
+    assert "Dai is not a player of this evening." in page.content.decode()
+
+
+def test_a_made_up_renewed_or_revoked_member_link_is_a_404(
+    logged_in, family, django_assert_num_queries
+):
+    with django_assert_num_queries(0):
+        assert Client().get("/m/not-a-token/").status_code == 404
+        assert Client().get("/m/" + "x" * 33 + "/").status_code == 404
+        assert Client().get("/m/not-a-token/live/").status_code == 404
+    assert Client().get("/m/" + "A" * 32 + "/").status_code == 404
+    links = _links(family)
+    old = links["Buwa"].removeprefix("http://192.168.1.20:8000")
+    buwa = family.members.get(name="Buwa")
+    logged_in.post(reverse("group_link_renew", args=[family.pk, buwa.pk]))
+    assert Client().get(old).status_code == 404
+    new = _links(family)["Buwa"].removeprefix("http://192.168.1.20:8000")
+    assert new != old and Client().get(new).status_code == 200
+    logged_in.post(reverse("group_link_revoke", args=[family.pk, buwa.pk]))
+    assert Client().get(new).status_code == 404
+    assert Client().get(new + "live/").status_code == 404
+
+
+def test_the_links_page_is_one_sheet_of_codes(logged_in, family, settings):
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "192.168.1.20"]
+    url = reverse("group_links", args=[family.pk])
+    page = logged_in.get(url, HTTP_HOST="192.168.1.20:8000").content.decode()
+    assert "Make member links" in page and "share-qr" not in page
+    logged_in.post(reverse("group_links_make", args=[family.pk]), HTTP_HOST="192.168.1.20:8000")
+    page = logged_in.get(url, HTTP_HOST="192.168.1.20:8000").content.decode()
+    assert page.count('<figure class="share-qr"><svg') == 4
+    assert "Make member links" not in page
+    for link in _links(family).values():
+        assert f'value="{link}"' in page

@@ -3,7 +3,10 @@
 # Digits stay 0-9 rather than ०-९: they match the phone keyboard the scores are
 # typed on, and Nepali apps and banks show them that way.
 DATE_FORMAT = "j F Y"
-TIME_FORMAT = "g:i A"
+# A 24-hour clock, as the seat pages write a time: no "a.m." in Latin letters.
+TIME_FORMAT = "H:i"
+DATETIME_FORMAT = "j F Y, H:i"
+SHORT_DATETIME_FORMAT = "Y-m-d H:i"
 MONTH_DAY_FORMAT = "j F"
 SHORT_DATE_FORMAT = "Y-m-d"
 DECIMAL_SEPARATOR = "."

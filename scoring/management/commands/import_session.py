@@ -22,6 +22,13 @@ class Command(SessionFileCommand):
         parser.add_argument("file")
         parser.add_argument("--owner", help="username that will own the session")
         parser.add_argument(
+            "--group",
+            help=(
+                "a group's id or name: the session becomes an evening of it (owned by the "
+                "group's owner; every player must be a member)"
+            ),
+        )
+        parser.add_argument(
             SECOND_COPY,
             action="store_true",
             help=(
@@ -37,14 +44,35 @@ class Command(SessionFileCommand):
                 owner = get_user_model().objects.get(username=options["owner"])
             except get_user_model().DoesNotExist:
                 raise CommandError(f"--owner: no user {options['owner']!r}", returncode=2) from None
+        group = None
+        if options["group"]:
+            from groups.management.commands.member_links import find_group
+
+            group = find_group(options["group"])
+            if owner is not None and owner.pk != group.owner_id:
+                raise CommandError(
+                    f"--group: {group.name} is not {owner.get_username()}'s group", returncode=2
+                )
+            owner = group.owner
         doc = read_session_file(options["file"])
+        if group is not None:
+            from groups.selectors import evening_problem
+
+            problem = evening_problem(group, doc)
+            if problem:
+                raise CommandError(f"--group: {problem}", returncode=2)
         if not options["second_copy"]:
             # The same question as the web import: the owner's own sessions (or,
             # without --owner, the sessions nobody owns).
             same = same_evening(doc, GameSession.objects.filter(owner=owner))
             if same is not None:
                 raise already_have(same, rounds=len(doc.rounds))
-        session = save_document(doc=doc, owner=owner)
+        if group is not None:
+            from groups.services import import_evening
+
+            session = import_evening(group=group, doc=doc)
+        else:
+            session = save_document(doc=doc, owner=owner)
         self.stdout.write(str(session.pk))
 
 

@@ -1,15 +1,17 @@
 """`manage.py lan [--port 8000]` (`make lan`): the app for the phones on this
-wifi. Listens on every interface, lets in this machine's private addresses as
-hosts (ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS), and prints the address and its QR
-code to open on a phone. Every link and QR code the app shows is built from
-the address the phone used (docs/lan.md)."""
+wifi. Lets in this machine's private addresses as hosts (ALLOWED_HOSTS,
+CSRF_TRUSTED_ORIGINS), prints the address and its QR code to open on a phone,
+then becomes scripts/host listening on every interface (the live pages'
+streams with it). Every link and QR code the app shows is built from the
+address the phone used (docs/lan.md)."""
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from table.lan import lan_environment, lan_url, private_addresses, terminal_qr
@@ -32,16 +34,20 @@ class Command(BaseCommand):
             raise CommandError(f"--port: must be 1 to 65535, got {port}", returncode=2)
         addresses = private_addresses()
         env = lan_environment(addresses, port, dict(os.environ))
-        # The server's reloader starts this command again in a child process,
-        # which reads the settings from the environment: both get them.
-        os.environ.update(env)
         settings.ALLOWED_HOSTS = env["ALLOWED_HOSTS"].split(",")
         settings.CSRF_TRUSTED_ORIGINS = env["CSRF_TRUSTED_ORIGINS"].split(",")
-        if os.environ.get("RUN_MAIN") != "true":  # once, not again from the reloader's child
-            self._announce(addresses, port, env, options["print_only"])
+        self._announce(addresses, port, env, options["print_only"])
         if options["print_only"]:
             return
-        call_command("runserver", f"0.0.0.0:{port}")
+        self.stdout.flush()
+        # The host reads the settings from the environment, as every host does.
+        host = Path(settings.BASE_DIR) / "scripts" / "host"
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        os.execve(
+            host,
+            [str(host), str(port)],
+            {**os.environ, **env, "BIND_HOST": "0.0.0.0", "GUNICORN": str(gunicorn)},
+        )
 
     def _announce(self, addresses: list[str], port: int, env: dict[str, str], dry: bool) -> None:
         if not addresses:

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0010_round_outside_nets"),
+        ("scoring", "0011_seat_draws"),
     ]
 
     operations = [

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class PotsConfig(AppConfig):
+    """Pot hands (Teen Patti / Flash, In-Between): the `pot-session/1` document
+    and its money (docs/callbreak.md). The engine (`pots/engine/`) is pure Python."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "pots"
+    verbose_name = "pot hands"
