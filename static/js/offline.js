@@ -212,6 +212,9 @@ var checking = { timer: null, delay: CHECK_FIRST, stopped: true, idle: false, as
 // the page shows them, soon after the network answers.
 var CHECK_WAITING = 1000;
 var CHECK_WAITING_LIMIT = 3000;
+// Rounds of this user wait to be sent (set by render, below). Declared before
+// startChecking() runs, which reads it as the page loads.
+var waitingHere = false;
 
 function nextCheck() {
   clearTimeout(checking.timer);
@@ -406,7 +409,6 @@ document.addEventListener("visibilitychange", function () {
 // --- Waiting rounds, in their session's page ---------------------------------------------
 
 var list = document.querySelector("[data-offline-queue]");
-var waitingHere = false; // rounds of this user wait to be sent (set by render)
 
 function element(tag, className, text) {
   var node = document.createElement(tag);
