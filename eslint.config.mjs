@@ -27,6 +27,9 @@ export default [
   {
     rules: {
       "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+      // One modern style: block-scoped names, const unless reassigned.
+      "no-var": "error",
+      "prefer-const": "error",
     },
   },
 ];

@@ -13,16 +13,16 @@
 // followed from its own version on.
 import { followLive, told } from "./stream.js";
 
-var followed = null; // the #follow element whose version etag is
-var etag = "";
-var first = document.getElementById("follow");
-var every = (Number(first && first.dataset.followSeconds) || 1) * 1000;
-var busy = false;
-var gone = false;
-var waiting = ""; // a version the stream told of while the page was being fetched
+let followed = null; // the #follow element whose version etag is
+let etag = "";
+const first = document.getElementById("follow");
+const every = (Number(first && first.dataset.followSeconds) || 1) * 1000;
+let busy = false;
+let gone = false;
+let waiting = ""; // a version the stream told of while the page was being fetched
 
 function current() {
-  var follow = document.getElementById("follow");
+  const follow = document.getElementById("follow");
   if (follow && follow !== followed) {
     followed = follow;
     etag = follow.dataset.followEtag;
@@ -33,17 +33,17 @@ function current() {
 function swap(doc) {
   // A page that shows another thing now (a member's link that moved on to the
   // next evening): the whole page, not its parts.
-  var shown = document.querySelector("[data-follow-page]");
-  var now = doc.querySelector("[data-follow-page]");
+  const shown = document.querySelector("[data-follow-page]");
+  const now = doc.querySelector("[data-follow-page]");
   if (shown && now && shown.dataset.followPage !== now.dataset.followPage) {
     location.reload();
     return;
   }
   doc.querySelectorAll("[data-follow-part]").forEach(function (part) {
-    var here = document.getElementById(part.id);
+    const here = document.getElementById(part.id);
     if (!here) return;
     if (here.dataset.position && here.dataset.position === part.dataset.position) return;
-    var fresh = document.importNode(part, true);
+    const fresh = document.importNode(part, true);
     here.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
   });
@@ -77,7 +77,7 @@ function refresh() {
 
 // The stream's word: the version now. The page is fetched again if it shows another.
 function changed(version) {
-  var follow = current();
+  const follow = current();
   if (!follow || gone || version === etag) return;
   if (busy) {
     waiting = version;
@@ -93,7 +93,7 @@ function changed(version) {
     })
     .finally(function () {
       busy = false;
-      var next = waiting;
+      const next = waiting;
       waiting = "";
       if (next) changed(next);
     });
@@ -101,12 +101,12 @@ function changed(version) {
 
 // One poll (without a stream, or asked at once): a promise of whether it was answered.
 function poll() {
-  var follow = current();
+  const follow = current();
   if (!follow || busy || gone) return Promise.resolve(true);
-  var url = follow.dataset.follow;
+  const url = follow.dataset.follow;
   busy = true;
-  var wait = new AbortController();
-  var limit = setTimeout(function () {
+  const wait = new AbortController();
+  const limit = setTimeout(function () {
     wait.abort();
   }, 4000);
   return fetch(url, {
@@ -123,7 +123,7 @@ function poll() {
         return true;
       }
       if (response.status !== 200) return true;
-      var sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+      const sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
       return refresh().then(function () {
         if (sent) etag = sent;
         return true;
@@ -139,9 +139,9 @@ function poll() {
     });
 }
 
-var live = followLive({
+const live = followLive({
   streamUrl: function () {
-    var follow = current();
+    const follow = current();
     return (follow && follow.dataset.stream) || "";
   },
   poll: poll,

@@ -20,8 +20,8 @@ import * as Queue from "./offline-queue.js";
 import { filled } from "./slots.js";
 import * as known from "./known.js";
 
-var NEW = /\/rounds\/new\/$/;
-var EDIT = /\/rounds\/(\d+)\/edit\/$/;
+const NEW = /\/rounds\/new\/$/;
+const EDIT = /\/rounds\/(\d+)\/edit\/$/;
 
 export function parse(json, fallback) {
   try {
@@ -31,15 +31,15 @@ export function parse(json, fallback) {
   }
 }
 
-var DEVANAGARI = "०१२३४५६७८९";
+const DEVANAGARI = "०१२३४५६७८९";
 
 // A count as the server reads it (scoring/engine/numbers.py parse_whole, with
 // a Nepali keyboard's digits): a whole number with an optional sign, else the
 // text as typed, which the engine refuses as the server does.
 function points(value) {
-  var text = typeof value === "string" ? value.trim() : "";
+  const text = typeof value === "string" ? value.trim() : "";
   if (text === "") return 0;
-  var ascii = text.replace(/[०-९]/g, function (digit) {
+  const ascii = text.replace(/[०-९]/g, function (digit) {
     return String(DEVANAGARI.indexOf(digit));
   });
   return /^[+-]?[0-9]{1,18}$/.test(ascii) ? Number(ascii) : text;
@@ -49,14 +49,14 @@ function points(value) {
 // URLSearchParams), its players [{id, name}] in seat order, as
 // scoring/forms/rounds.py reads it; null while nobody is picked as winner.
 export function roundFromFields(values, players) {
-  var chosen = values.get("winner");
+  const chosen = values.get("winner");
   if (!chosen) return null;
-  var winner = null;
-  var entries = [];
+  let winner = null;
+  const entries = [];
   players.forEach(function (player) {
-    var prefix = "p-" + player.id + "-";
+    const prefix = "p-" + player.id + "-";
     if (values.get(prefix + "plays") === null) return;
-    var dublees = values.get(prefix + "dublees") !== null;
+    const dublees = values.get(prefix + "dublees") !== null;
     if (chosen === player.id) winner = player.name;
     entries.push({
       player: player.name,
@@ -76,7 +76,7 @@ export function roundFromFields(values, players) {
   };
 }
 
-var NOBODY = { entries: [], winner: null, win_type: "normal", better: false };
+const NOBODY = { entries: [], winner: null, win_type: "normal", better: false };
 
 // Follows the queue for one page's chain `data` under the session's `rules`.
 // settle(records, before): the answer for the session's records in the queue
@@ -87,17 +87,17 @@ var NOBODY = { entries: [], winner: null, win_type: "normal", better: false };
 // it (the page's data does not: a page of the server's is not reloaded
 // while others wait).
 export function follower(data, rules) {
-  var players = data.players || [];
-  var arrivedNew = []; // new rounds sent since the page's data, in order
-  var arrivedEdits = {}; // round id -> the round as an edit sent since made it
-  var last = { news: [], edits: {} };
+  const players = data.players || [];
+  const arrivedNew = []; // new rounds sent since the page's data, in order
+  const arrivedEdits = {}; // round id -> the round as an edit sent since made it
+  let last = { news: [], edits: {} };
 
   function settle(records, before) {
-    var news = [];
-    var edits = {};
+    let news = [];
+    const edits = {};
     records.forEach(function (record) {
-      var edit = record.url.match(EDIT);
-      var round = roundFromFields(new URLSearchParams(record.fields), players);
+      const edit = record.url.match(EDIT);
+      const round = roundFromFields(new URLSearchParams(record.fields), players);
       if (edit) {
         if (round) edits[edit[1]] = { key: record.key, round: round };
       } else if (NEW.test(record.url)) {
@@ -105,26 +105,26 @@ export function follower(data, rules) {
       }
     });
     if (before) {
-      var at = news.findIndex(function (item) {
+      const at = news.findIndex(function (item) {
         return item.key === before;
       });
       if (at >= 0) news = news.slice(0, at);
     }
     last = { news: news, edits: edits };
-    var base = data.start;
-    var applied = 0;
-    var saved = data.saved;
-    var changes = Object.assign({}, arrivedEdits);
+    let base = data.start;
+    let applied = 0;
+    const saved = data.saved;
+    const changes = Object.assign({}, arrivedEdits);
     Object.keys(edits).forEach(function (id) {
       changes[id] = edits[id].round;
     });
-    var touched =
+    const touched =
       saved &&
       saved.rounds.some(function (item) {
         return item.id in changes;
       });
     if (touched) {
-      var rounds = saved.rounds.map(function (item) {
+      const rounds = saved.rounds.map(function (item) {
         if (item.id in edits) applied += 1;
         return item.id in changes ? changes[item.id] : item.round;
       });
@@ -132,7 +132,7 @@ export function follower(data, rules) {
     } else if (arrivedNew.length) {
       base = chain.settleWaiting(engine, data.start, arrivedNew, rules).state;
     }
-    var answer = chain.settleWaiting(
+    const answer = chain.settleWaiting(
       engine,
       base,
       news.map(function (item) {
@@ -175,11 +175,11 @@ function say(text, params) {
 // gives way to a copy of the page's skeleton of the partial
 // (#next-round-template), filled in.
 export function sayNextRound(line, data, state, fallback) {
-  var skeleton = document.getElementById("next-round-template");
+  const skeleton = document.getElementById("next-round-template");
   if (!line || !skeleton || !data.words) return;
-  var words = data.words;
-  var dealer = chain.dealerOf(data.seats || [], state.number);
-  var reasons = [];
+  const words = data.words;
+  const dealer = chain.dealerOf(data.seats || [], state.number);
+  const reasons = [];
   if (fallback.rotation) {
     reasons.push(
       say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
@@ -201,21 +201,21 @@ export function sayNextRound(line, data, state, fallback) {
 // --- The session's page ------------------------------------------------------------------------
 
 function sessionPage() {
-  var strings = document.getElementById("offline-strings");
-  var user = strings ? strings.dataset.user : "";
-  var match = location.pathname.match(/^\/sessions\/(\d+)\//);
+  const strings = document.getElementById("offline-strings");
+  const user = strings ? strings.dataset.user : "";
+  const match = location.pathname.match(/^\/sessions\/(\d+)\//);
   if (!user || user === "public" || !match) return;
-  var session = match[1];
-  var part = null;
-  var data = null;
-  var learnt = false; // the phone knows a newer state than the part (known.js)
-  var following = null;
+  const session = match[1];
+  let part = null;
+  let data = null;
+  let learnt = false; // the phone knows a newer state than the part (known.js)
+  let following = null;
 
   // The part as the server last gave it (the page, or follow.js's swap), or
   // the newer state the phone learnt since this copy was kept.
   function read() {
     part = document.getElementById("session-standings");
-    var given = part ? parse(part.dataset.chain || "null", null) : null;
+    let given = part ? parse(part.dataset.chain || "null", null) : null;
     if (given && !given.start) given = null;
     known.remember(user, session, given);
     data = known.newest(user, session, given);
@@ -225,10 +225,10 @@ function sessionPage() {
 
   function show() {
     if (!following) return Promise.resolve();
-    var mine = following;
+    const mine = following;
     return Queue.list(user).then(function (records) {
       if (mine !== following) return; // the part was swapped meanwhile: shown again from it
-      var answer = following.settle(
+      const answer = following.settle(
         records.filter(function (record) {
           return record.session === session;
         }),
@@ -247,7 +247,7 @@ function sessionPage() {
   show().catch(function () {
     // no queue to read (storage off): the line as the server gave it
   });
-  var channel = Queue.channel();
+  const channel = Queue.channel();
   if (channel) {
     channel.addEventListener("message", function (event) {
       changed(event.data);
@@ -263,6 +263,6 @@ function sessionPage() {
   });
 }
 
-var standings =
+const standings =
   typeof document === "undefined" ? null : document.getElementById("session-standings");
 if (standings && standings.dataset.chain) sessionPage();

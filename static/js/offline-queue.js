@@ -14,11 +14,11 @@
 // stays, with its messages, and holds back the later rounds of its session
 // until it is fixed or discarded: their numbers and the dhoos carried between
 // them depend on it.
-var DB_NAME = "marriage-offline";
-var STORE = "rounds";
-var SYNC_TAG = "marriage-send-rounds";
-var LOCK = "marriage-send-rounds";
-var channel =
+const DB_NAME = "marriage-offline";
+const STORE = "rounds";
+const SYNC_TAG = "marriage-send-rounds";
+const LOCK = "marriage-send-rounds";
+const channel =
   typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
 
 function promised(request) {
@@ -33,9 +33,9 @@ function promised(request) {
 }
 
 function open() {
-  var request = indexedDB.open(DB_NAME, 1);
+  const request = indexedDB.open(DB_NAME, 1);
   request.onupgradeneeded = function () {
-    var store = request.result.createObjectStore(STORE, { keyPath: "key" });
+    const store = request.result.createObjectStore(STORE, { keyPath: "key" });
     store.createIndex("user", "user");
   };
   return promised(request);
@@ -44,8 +44,8 @@ function open() {
 function withStore(mode, work) {
   return open().then(function (db) {
     return new Promise(function (resolve, reject) {
-      var tx = db.transaction(STORE, mode);
-      var result;
+      const tx = db.transaction(STORE, mode);
+      let result;
       Promise.resolve(work(tx.objectStore(STORE))).then(function (value) {
         result = value;
       }, reject);
@@ -74,12 +74,12 @@ function newKey() {
 // (names, figures) as `offline_summary`: the server ignores it, and a send
 // from the queue leaves it out.
 function recordFrom(options) {
-  var fields = [];
-  var key = "";
-  var summary = options.summary || null;
+  const fields = [];
+  let key = "";
+  let summary = options.summary || null;
   options.entries.forEach(function (pair) {
-    var name = pair[0];
-    var value = typeof pair[1] === "string" ? pair[1] : "";
+    const name = pair[0];
+    const value = typeof pair[1] === "string" ? pair[1] : "";
     if (name === "offline_summary") {
       try {
         summary = JSON.parse(value);
@@ -195,23 +195,23 @@ function decode(text) {
 // else the page's heading and first paragraph (a round deleted meanwhile).
 // Plain text from the server's own HTML, shown with textContent.
 function messagesOf(html) {
-  var summary = html.match(/<div id="form-errors"[\s\S]*?<\/ul>/);
-  var found = [];
+  const summary = html.match(/<div id="form-errors"[\s\S]*?<\/ul>/);
+  let found = [];
   if (summary) {
-    var items = summary[0].match(/<li>[\s\S]*?<\/li>/g) || [];
+    const items = summary[0].match(/<li>[\s\S]*?<\/li>/g) || [];
     found = items.map(decode).filter(Boolean);
   }
   if (!found.length) {
-    var main = html.match(/<main[^>]*>([\s\S]*?)<\/main>/);
-    var body = main ? main[1] : html;
-    var parts = body.match(/<(h1|p)[^>]*>[\s\S]*?<\/\1>/g) || [];
+    const main = html.match(/<main[^>]*>([\s\S]*?)<\/main>/);
+    const body = main ? main[1] : html;
+    const parts = body.match(/<(h1|p)[^>]*>[\s\S]*?<\/\1>/g) || [];
     found = parts.slice(0, 2).map(decode).filter(Boolean);
   }
   return found;
 }
 
 function tokenOf(html) {
-  var match = html.match(/name="csrfmiddlewaretoken" value="([^"]+)"/);
+  const match = html.match(/name="csrfmiddlewaretoken" value="([^"]+)"/);
   return match ? match[1] : null;
 }
 
@@ -219,19 +219,19 @@ function tokenOf(html) {
 // that the next try is not stuck behind it; if it did arrive, the next one is
 // answered as it was (its save_key).
 function post(record, token, timeout) {
-  var body = new URLSearchParams();
+  const body = new URLSearchParams();
   record.fields.forEach(function (pair) {
     body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
   });
-  var giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
-  var timer = giveUp
+  const giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
+  const timer = giveUp
     ? setTimeout(function () {
         giveUp.abort();
       }, timeout)
     : null;
   // Answered as JSON (scoring/views/rounds.py wants_json): the round as saved,
   // the standings and the next round, with no redirect and no page after it.
-  var sent = fetch(record.url, {
+  const sent = fetch(record.url, {
     method: "POST",
     body: body,
     credentials: "same-origin",
@@ -258,10 +258,10 @@ function sessionPath(record) {
 // meanwhile), "server" (a 5xx: later) or "refused" with the server's messages.
 // A network failure rejects.
 function sendOne(record, options) {
-  var loginUrl = (options && options.loginUrl) || "/accounts/login/";
-  var timeout = (options && options.timeout) || 0;
+  const loginUrl = (options && options.loginUrl) || "/accounts/login/";
+  const timeout = (options && options.timeout) || 0;
   function judge(response, retried) {
-    var path = new URL(response.url).pathname;
+    const path = new URL(response.url).pathname;
     if (path === loginUrl) return { outcome: "login" };
     if (response.status >= 500) return { outcome: "server" };
     if ((response.headers.get("Content-Type") || "").indexOf("application/json") === 0) {
@@ -301,13 +301,13 @@ function sendOne(record, options) {
 
 function sendAllNow(user, options) {
   // answers: the server's answer to each record sent or refused, by key.
-  var report = { sent: [], refused: [], stopped: null, answers: {} };
+  const report = { sent: [], refused: [], stopped: null, answers: {} };
   return list(user).then(function (records) {
-    var held = {};
-    var index = 0;
+    const held = {};
+    let index = 0;
     function next() {
       if (index >= records.length) return report;
-      var record = records[index++];
+      const record = records[index++];
       if (record.status === "refused" || held[record.session]) {
         held[record.session] = true;
         return next();
@@ -351,7 +351,7 @@ function sendAll(user, options) {
   if (!user || user === "public") {
     return Promise.resolve({ sent: [], refused: [], stopped: null, answers: {} });
   }
-  var run = function () {
+  const run = function () {
     return sendAllNow(user, options);
   };
   if (self.navigator && navigator.locks && navigator.locks.request) {

@@ -3,11 +3,11 @@
 // is in flight, and its one-time key (the hidden save_key field) lets the
 // server answer a repeat, such as a retry on a bad line, with what the first
 // one saved. Without this script the server's check alone does the job.
-var RETRY_AFTER_MS = 8000; // a send that never answers: Save again, under the same key
+const RETRY_AFTER_MS = 8000; // a send that never answers: Save again, under the same key
 
 function newKey() {
   if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  var bytes = new Uint8Array(16);
+  const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.prototype.map
     .call(bytes, function (b) {
@@ -30,18 +30,18 @@ function ready(form) {
 }
 
 document.addEventListener("submit", function (event) {
-  var form = event.target;
+  const form = event.target;
   if (!form.matches("form[data-save-once]") || event.defaultPrevented) return;
   if (form.dataset.saving) {
     event.preventDefault();
     return;
   }
-  var key = form.querySelector('input[name="save_key"]');
+  const key = form.querySelector('input[name="save_key"]');
   if (key && !key.value) key.value = newKey();
   // A disabled button is left out of what is sent: keep the pressed one's value.
-  var submitter = event.submitter;
+  const submitter = event.submitter;
   if (submitter && submitter.name) {
-    var copy = document.createElement("input");
+    const copy = document.createElement("input");
     copy.type = "hidden";
     copy.name = submitter.name;
     copy.value = submitter.value;
@@ -66,7 +66,7 @@ document.addEventListener("submit", function (event) {
 window.addEventListener("pageshow", function (event) {
   if (!event.persisted) return;
   document.querySelectorAll("form[data-save-once]").forEach(function (form) {
-    var key = form.querySelector('input[name="save_key"]');
+    const key = form.querySelector('input[name="save_key"]');
     if (key) key.value = newKey();
     ready(form);
   });

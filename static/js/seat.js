@@ -2,15 +2,15 @@
 // without leaving the page; with no network it is kept on this phone
 // (localStorage, per seat link) and sent by itself when the network returns.
 // Loaded by the seat's page only, which has these.
-var strings = document.getElementById("seat-strings");
-var KEY = "seat-entry:" + location.pathname;
+const strings = document.getElementById("seat-strings");
+const KEY = "seat-entry:" + location.pathname;
 
 function form() {
   return document.querySelector("[data-seat-form]");
 }
 
 function say(id, text) {
-  var el = document.getElementById(id);
+  const el = document.getElementById(id);
   if (!el) return;
   el.textContent = text;
   el.hidden = !text;
@@ -45,7 +45,7 @@ function forget() {
 }
 
 function fieldsOf(el) {
-  var fields = [];
+  const fields = [];
   new FormData(el).forEach(function (value, name) {
     fields.push([name, String(value)]);
   });
@@ -53,12 +53,12 @@ function fieldsOf(el) {
 }
 
 function showErrors(errors) {
-  var list = document.getElementById("seat-errors");
+  const list = document.getElementById("seat-errors");
   if (!list) return;
   list.textContent = "";
   Object.keys(errors || {}).forEach(function (name) {
     errors[name].forEach(function (text) {
-      var item = document.createElement("li");
+      const item = document.createElement("li");
       item.textContent = text;
       list.appendChild(item);
     });
@@ -66,20 +66,20 @@ function showErrors(errors) {
   if (list.firstChild) list.scrollIntoView({ block: "nearest" });
 }
 
-var sending = false;
+let sending = false;
 
 function send(fields) {
   if (sending) return Promise.resolve();
   sending = true;
-  var el = form();
-  var token = el && el.querySelector('[name="csrfmiddlewaretoken"]');
-  var body = new URLSearchParams();
+  const el = form();
+  const token = el && el.querySelector('[name="csrfmiddlewaretoken"]');
+  const body = new URLSearchParams();
   fields.forEach(function (pair) {
     // The page's own CSRF token: a count kept from an earlier page carries its own.
-    var value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
+    const value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
     body.append(pair[0], value);
   });
-  var button = el && el.querySelector('button[type="submit"]');
+  const button = el && el.querySelector('button[type="submit"]');
   if (button) button.disabled = true;
   return fetch(el ? el.action : location.pathname, {
     method: "POST",
@@ -91,7 +91,7 @@ function send(fields) {
     body: body.toString(),
   })
     .then(function (response) {
-      var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+      const json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
       if (!json) {
         // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
         keep(fields);
@@ -122,10 +122,10 @@ function send(fields) {
 }
 
 document.addEventListener("submit", function (event) {
-  var el = form();
+  const el = form();
   if (event.target !== el) return;
   event.preventDefault();
-  var fields = fieldsOf(el);
+  const fields = fieldsOf(el);
   if (!navigator.onLine) {
     keep(fields);
     say("seat-offline", strings.dataset.offline);
@@ -135,20 +135,20 @@ document.addEventListener("submit", function (event) {
 });
 
 function sendKept() {
-  var fields = kept();
+  const fields = kept();
   if (fields && navigator.onLine) send(fields);
 }
 
 // A count kept from before: shown in the form, and sent once there is a network.
 (function restore() {
-  var fields = kept();
-  var el = form();
+  const fields = kept();
+  const el = form();
   if (!fields || !el) return;
   fields.forEach(function (pair) {
-    var input = el.querySelector('[name="' + pair[0] + '"]');
+    const input = el.querySelector('[name="' + pair[0] + '"]');
     if (!input) return;
     if (input.type === "radio") {
-      var radio = el.querySelector('[name="' + pair[0] + '"][value="' + pair[1] + '"]');
+      const radio = el.querySelector('[name="' + pair[0] + '"][value="' + pair[1] + '"]');
       if (radio) radio.checked = true;
     } else if (input.type === "checkbox") {
       input.checked = true;

@@ -2,7 +2,7 @@
 // the fallback). Where the phone can share files (the Web Share API), the
 // picture goes to its share sheet instead, straight into WhatsApp or Viber.
 document.addEventListener("click", function (event) {
-  var link = event.target instanceof Element && event.target.closest("[data-share-picture]");
+  const link = event.target instanceof Element && event.target.closest("[data-share-picture]");
   if (!link || !navigator.canShare || !navigator.share || typeof File === "undefined") return;
   event.preventDefault();
   fetch(link.href, { credentials: "same-origin" })
@@ -11,10 +11,10 @@ document.addEventListener("click", function (event) {
       return response.blob();
     })
     .then(function (blob) {
-      var file = new File([blob], link.getAttribute("download") || "marriage.png", {
+      const file = new File([blob], link.getAttribute("download") || "marriage.png", {
         type: "image/png",
       });
-      var data = { files: [file], title: link.dataset.title || "" };
+      const data = { files: [file], title: link.dataset.title || "" };
       if (!navigator.canShare(data)) throw new Error("cannot share files");
       return navigator.share(data).catch(function (error) {
         if (error && error.name === "AbortError") return; // the share sheet closed: nothing to do
@@ -23,7 +23,7 @@ document.addEventListener("click", function (event) {
     })
     .catch(function () {
       // No share sheet for files: the download the link stands for.
-      var save = document.createElement("a");
+      const save = document.createElement("a");
       save.href = link.href;
       save.download = link.getAttribute("download") || "";
       document.body.appendChild(save);

@@ -9,7 +9,7 @@
 // item's values first, then those around it), and data-hook-* sets an attribute
 // (data-hook-class adds classes). Text only: a value is never read as HTML.
 export function filled(template, data) {
-  var copy = template.content.cloneNode(true);
+  const copy = template.content.cloneNode(true);
   fill(copy, data);
   return copy;
 }
@@ -23,8 +23,8 @@ function fill(root, data) {
   root.querySelectorAll("*").forEach(function (node) {
     Array.from(node.attributes).forEach(function (attribute) {
       if (attribute.name.indexOf("data-hook-") !== 0) return;
-      var target = attribute.name.slice("data-hook-".length);
-      var given = String(value(data, attribute.value));
+      const target = attribute.name.slice("data-hook-".length);
+      const given = String(value(data, attribute.value));
       node.removeAttribute(attribute.name);
       if (target === "class") {
         given.split(" ").forEach(function (name) {
@@ -37,13 +37,13 @@ function fill(root, data) {
   });
   // Only the parts at this level: those inside a part are filled with it.
   root.querySelectorAll("template").forEach(function (part) {
-    var hook = part.dataset;
-    var parts = [];
+    const hook = part.dataset;
+    let parts = [];
     if ("slot" in hook) {
       parts = [document.createTextNode(String(value(data, hook.slot)))];
     } else if ("if" in hook || "unless" in hook) {
-      var given = value(data, "if" in hook ? hook.if : hook.unless);
-      var holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
+      const given = value(data, "if" in hook ? hook.if : hook.unless);
+      const holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
       if (holds === "if" in hook) parts = [filled(part, data)];
     } else if ("each" in hook) {
       parts = value(data, hook.each).map(function (item) {
