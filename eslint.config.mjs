@@ -30,6 +30,11 @@ export default [
       // One modern style: block-scoped names, const unless reassigned.
       "no-var": "error",
       "prefer-const": "error",
+      // Callbacks as arrows (a bare expression where one is all they return),
+      // { name } for name: name.
+      "prefer-arrow-callback": "error",
+      "arrow-body-style": ["error", "as-needed"],
+      "object-shorthand": "error",
     },
   },
 ];

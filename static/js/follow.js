@@ -39,7 +39,7 @@ function swap(doc) {
     location.reload();
     return;
   }
-  doc.querySelectorAll("[data-follow-part]").forEach(function (part) {
+  doc.querySelectorAll("[data-follow-part]").forEach((part) => {
     const here = document.getElementById(part.id);
     if (!here) return;
     if (here.dataset.position && here.dataset.position === part.dataset.position) return;
@@ -49,7 +49,7 @@ function swap(doc) {
   });
   // A part the page no longer has (the standings shown right after a save)
   // gives way to what the page shows now.
-  document.querySelectorAll("[data-follow-part]").forEach(function (here) {
+  document.querySelectorAll("[data-follow-part]").forEach((here) => {
     if (here.id && !doc.getElementById(here.id)) here.remove();
   });
   document.dispatchEvent(new CustomEvent("marriage-followed"));
@@ -60,7 +60,7 @@ function refresh() {
     credentials: "same-origin",
     cache: "no-store",
     headers: { "X-Follow": "1" },
-  }).then(function (response) {
+  }).then((response) => {
     if (response.status === 404) {
       // What the page shows is gone (a round deleted on another phone): the
       // page itself says so, and where it went.
@@ -69,7 +69,7 @@ function refresh() {
       return;
     }
     if (!response.ok) return;
-    return response.text().then(function (html) {
+    return response.text().then((html) => {
       swap(new DOMParser().parseFromString(html, "text/html"));
     });
   });
@@ -85,13 +85,13 @@ function changed(version) {
   }
   busy = true;
   refresh()
-    .then(function () {
+    .then(() => {
       if (current() === follow) etag = version;
     })
-    .catch(function () {
+    .catch(() => {
       // no answer: the stream's next word, or a poll, tries again
     })
-    .finally(function () {
+    .finally(() => {
       busy = false;
       const next = waiting;
       waiting = "";
@@ -106,7 +106,7 @@ function poll() {
   const url = follow.dataset.follow;
   busy = true;
   const wait = new AbortController();
-  const limit = setTimeout(function () {
+  const limit = setTimeout(() => {
     wait.abort();
   }, 4000);
   return fetch(url, {
@@ -115,7 +115,7 @@ function poll() {
     headers: { "If-None-Match": '"' + etag + '"' },
     signal: wait.signal,
   })
-    .then(function (response) {
+    .then((response) => {
       told(true, response.status === 200 || response.status === 304);
       if (response.status === 404) {
         gone = true;
@@ -124,29 +124,29 @@ function poll() {
       }
       if (response.status !== 200) return true;
       const sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
-      return refresh().then(function () {
+      return refresh().then(() => {
         if (sent) etag = sent;
         return true;
       });
     })
-    .catch(function () {
+    .catch(() => {
       told(false);
       return false;
     })
-    .finally(function () {
+    .finally(() => {
       clearTimeout(limit);
       busy = false;
     });
 }
 
 const live = followLive({
-  streamUrl: function () {
+  streamUrl() {
     const follow = current();
     return (follow && follow.dataset.stream) || "";
   },
-  poll: poll,
-  changed: changed,
-  every: every,
+  poll,
+  changed,
+  every,
 });
 // Asked by a page that changed something itself (a seat that sent its count).
 document.addEventListener("marriage-follow-now", live.now);

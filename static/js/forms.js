@@ -4,10 +4,10 @@ const data = document.getElementById("preset-options");
 const preset = document.querySelector("[data-rules-form] select[name=preset]");
 if (data && preset) {
   const presets = JSON.parse(data.textContent);
-  preset.addEventListener("change", function () {
+  preset.addEventListener("change", () => {
     const options = presets[preset.value];
     if (!options) return;
-    Object.keys(options).forEach(function (name) {
+    Object.keys(options).forEach((name) => {
       const input = document.querySelector('[data-option="' + name + '"]');
       if (!input) return;
       if (input.type === "checkbox") input.checked = Boolean(options[name]);
@@ -16,16 +16,14 @@ if (data && preset) {
   });
 }
 // "+ Didi" adds a past player's name to the players box.
-document.querySelectorAll(".quick-add").forEach(function (box) {
+document.querySelectorAll(".quick-add").forEach((box) => {
   const target = document.getElementById(box.dataset.target);
-  box.addEventListener("click", function (event) {
+  box.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-name]");
     if (!button || !target) return;
     const names = target.value
       .split("\n")
-      .map(function (s) {
-        return s.trim();
-      })
+      .map((s) => s.trim())
       .filter(Boolean);
     if (names.indexOf(button.dataset.name) === -1) names.push(button.dataset.name);
     target.value = names.join("\n") + "\n";

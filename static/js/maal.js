@@ -11,7 +11,7 @@ function recount(calc) {
 }
 
 // Counters: the card buttons and +/- change the count beside them.
-document.addEventListener("click", function (event) {
+document.addEventListener("click", (event) => {
   const button = event.target.closest(".maal-calc [data-step]");
   if (!button) return;
   const input = button.closest(".counter").querySelector("input");
@@ -22,14 +22,14 @@ document.addEventListener("click", function (event) {
 
 // "+ a marriage" adds its three cards: a marriage is counted from the cards
 // (scoring/engine/maal.py), never as a count of its own on top of them.
-document.querySelectorAll(".maal-calc [data-steps]").forEach(function (button) {
+document.querySelectorAll(".maal-calc [data-steps]").forEach((button) => {
   button.hidden = false;
 });
-document.addEventListener("click", function (event) {
+document.addEventListener("click", (event) => {
   const button = event.target.closest(".maal-calc [data-steps]");
   if (!button) return;
   const calc = button.closest(".maal-calc");
-  button.dataset.steps.split(" ").forEach(function (item) {
+  button.dataset.steps.split(" ").forEach((item) => {
     const input = calc.querySelector('.counter[data-item="' + item + '"] input');
     input.value = Math.min(21, (parseInt(input.value, 10) || 0) + 1);
   });
@@ -39,19 +39,19 @@ document.addEventListener("click", function (event) {
 // While a count is being asked, the total shown is the last one: "Use these
 // points" waits for the new one, so a quick tap never takes a stale number.
 // (hx-sync="this:replace" drops the older answer, so only the newest swaps in.)
-document.addEventListener("htmx:beforeRequest", function (event) {
+document.addEventListener("htmx:beforeRequest", (event) => {
   const calc = event.target.closest && event.target.closest(".maal-calc");
   const dialog = calc && calc.closest("#maal-dialog");
   if (dialog) dialog.querySelector("[data-maal-use]").disabled = true;
 });
 
 // After each count, relabel the cards for the tiplu picked.
-document.addEventListener("htmx:afterSwap", function (event) {
+document.addEventListener("htmx:afterSwap", (event) => {
   const calc = event.target.closest(".maal-calc");
   if (!calc) return;
   const result = outcome(calc);
   const faces = JSON.parse(result.dataset.faces || "{}");
-  calc.querySelectorAll("[data-face]").forEach(function (face) {
+  calc.querySelectorAll("[data-face]").forEach((face) => {
     if (!faces[face.dataset.face]) return;
     face.textContent = faces[face.dataset.face];
     face.classList.toggle("red", /[♥♦]/.test(face.textContent));
@@ -81,7 +81,7 @@ function roundScreen() {
   }
 
   function setRadio(name, value) {
-    calc.querySelectorAll('input[name="' + name + '"]').forEach(function (radio) {
+    calc.querySelectorAll('input[name="' + name + '"]').forEach((radio) => {
       radio.checked = radio.value === value;
     });
   }
@@ -98,7 +98,7 @@ function roundScreen() {
     // A stored tally keeps its marriages apart from single cards; the calculator
     // shows them as the cards they are made of.
     const marriages = tally.marriages || 0;
-    calc.querySelectorAll('input[name^="n-"]').forEach(function (input) {
+    calc.querySelectorAll('input[name^="n-"]').forEach((input) => {
       const item = input.name.slice(2);
       const cards = /^(tiplu|poplu|jhiplu)$/.test(item) ? marriages : 0;
       input.value = (tally[item] || 0) + cards;
@@ -124,13 +124,13 @@ function roundScreen() {
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
-  roundForm.addEventListener("click", function (event) {
+  roundForm.addEventListener("click", (event) => {
     const button = event.target.closest("[data-maal-open]");
     if (button) open(button.closest("[data-player-id]"));
   });
 
   // Typing maal or tunnel by hand means the calculator's count no longer applies.
-  roundForm.addEventListener("input", function (event) {
+  roundForm.addEventListener("input", (event) => {
     const row = event.target.closest("[data-player-id]");
     if (!row || !/-(maal|tunnel)$/.test(event.target.name || "")) return;
     const tally = field(row, "maal_tally");
@@ -141,7 +141,7 @@ function roundScreen() {
   });
 
   // The tiplu is one per round: picking it here sets it for everyone.
-  calc.addEventListener("change", function (event) {
+  calc.addEventListener("change", (event) => {
     if (!/^tiplu_/.test(event.target.name)) return;
     const rank = calc.querySelector('input[name="tiplu_rank"]:checked');
     const suit = calc.querySelector('input[name="tiplu_suit"]:checked');
@@ -151,7 +151,7 @@ function roundScreen() {
     changed(tipluInput);
   });
 
-  dialog.querySelector("[data-maal-use]").addEventListener("click", function () {
+  dialog.querySelector("[data-maal-use]").addEventListener("click", () => {
     const result = outcome(calc);
     if (!current || !result || !result.dataset.ok) return;
     field(current, "maal").value = result.dataset.maal;
@@ -163,7 +163,7 @@ function roundScreen() {
     changed(maal);
   });
 
-  dialog.querySelector("[data-maal-clear]").addEventListener("click", function () {
+  dialog.querySelector("[data-maal-clear]").addEventListener("click", () => {
     if (current) {
       field(current, "maal_tally").value = "";
       current.querySelector("[data-maal-summary]").textContent = "";
@@ -173,7 +173,7 @@ function roundScreen() {
   });
 
   dialog.querySelector("[data-maal-close]").addEventListener("click", close);
-  dialog.addEventListener("cancel", function () {
+  dialog.addEventListener("cancel", () => {
     current = null;
   });
 }

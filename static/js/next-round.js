@@ -39,9 +39,7 @@ const DEVANAGARI = "०१२३४५६७८९";
 function points(value) {
   const text = typeof value === "string" ? value.trim() : "";
   if (text === "") return 0;
-  const ascii = text.replace(/[०-९]/g, function (digit) {
-    return String(DEVANAGARI.indexOf(digit));
-  });
+  const ascii = text.replace(/[०-९]/g, (digit) => String(DEVANAGARI.indexOf(digit)));
   return /^[+-]?[0-9]{1,18}$/.test(ascii) ? Number(ascii) : text;
 }
 
@@ -53,7 +51,7 @@ export function roundFromFields(values, players) {
   if (!chosen) return null;
   let winner = null;
   const entries = [];
-  players.forEach(function (player) {
+  players.forEach((player) => {
     const prefix = "p-" + player.id + "-";
     if (values.get(prefix + "plays") === null) return;
     const dublees = values.get(prefix + "dublees") !== null;
@@ -65,12 +63,12 @@ export function roundFromFields(values, players) {
       maal: points(values.get(prefix + "maal")),
       tunnel: points(values.get(prefix + "tunnel")),
       dhoos: values.get(prefix + "dhoos") !== null,
-      dublees: dublees,
+      dublees,
     });
   });
   return {
-    entries: entries,
-    winner: winner,
+    entries,
+    winner,
     win_type: values.get("win_type") === "dublee" ? "dublee" : "normal",
     better: values.get("better") !== null,
   };
@@ -95,36 +93,30 @@ export function follower(data, rules) {
   function settle(records, before) {
     let news = [];
     const edits = {};
-    records.forEach(function (record) {
+    records.forEach((record) => {
       const edit = record.url.match(EDIT);
       const round = roundFromFields(new URLSearchParams(record.fields), players);
       if (edit) {
-        if (round) edits[edit[1]] = { key: record.key, round: round };
+        if (round) edits[edit[1]] = { key: record.key, round };
       } else if (NEW.test(record.url)) {
-        news.push({ key: record.key, round: round });
+        news.push({ key: record.key, round });
       }
     });
     if (before) {
-      const at = news.findIndex(function (item) {
-        return item.key === before;
-      });
+      const at = news.findIndex((item) => item.key === before);
       if (at >= 0) news = news.slice(0, at);
     }
-    last = { news: news, edits: edits };
+    last = { news, edits };
     let base = data.start;
     let applied = 0;
     const saved = data.saved;
     const changes = Object.assign({}, arrivedEdits);
-    Object.keys(edits).forEach(function (id) {
+    Object.keys(edits).forEach((id) => {
       changes[id] = edits[id].round;
     });
-    const touched =
-      saved &&
-      saved.rounds.some(function (item) {
-        return item.id in changes;
-      });
+    const touched = saved && saved.rounds.some((item) => item.id in changes);
     if (touched) {
-      const rounds = saved.rounds.map(function (item) {
+      const rounds = saved.rounds.map((item) => {
         if (item.id in edits) applied += 1;
         return item.id in changes ? changes[item.id] : item.round;
       });
@@ -135,14 +127,12 @@ export function follower(data, rules) {
     const answer = chain.settleWaiting(
       engine,
       base,
-      news.map(function (item) {
-        return item.round || NOBODY;
-      }),
+      news.map((item) => item.round || NOBODY),
       rules,
     );
     return {
       state: answer.state,
-      base: base,
+      base,
       default: chain.betterDefault(engine, answer.state, rules),
       kept: news,
       edits: applied,
@@ -156,18 +146,18 @@ export function follower(data, rules) {
       last.news = last.news.slice(1);
       return;
     }
-    Object.keys(last.edits).forEach(function (id) {
+    Object.keys(last.edits).forEach((id) => {
       if (last.edits[id].key === key) arrivedEdits[id] = last.edits[id].round;
     });
   }
 
-  return { settle: settle, arrived: arrived };
+  return { settle, arrived };
 }
 
 function say(text, params) {
-  return String(text || "").replace(/%\((\w+)\)[sd]/g, function (_, name) {
-    return params && name in params ? String(params[name]) : "";
-  });
+  return String(text || "").replace(/%\((\w+)\)[sd]/g, (_, name) =>
+    params && name in params ? String(params[name]) : "",
+  );
 }
 
 // The line before a round, templates/scoring/_next_round.html, in its words
@@ -191,7 +181,7 @@ export function sayNextRound(line, data, state, fallback) {
       number: state.number,
       round: say(words.round, { number: state.number }),
       dealer: Boolean(dealer),
-      deals: dealer ? say(words.deals, { dealer: dealer }) : "",
+      deals: dealer ? say(words.deals, { dealer }) : "",
       better: Boolean(fallback.better),
       reason: reasons.join("; "),
     }),
@@ -226,13 +216,9 @@ function sessionPage() {
   function show() {
     if (!following) return Promise.resolve();
     const mine = following;
-    return Queue.list(user).then(function (records) {
+    return Queue.list(user).then((records) => {
       if (mine !== following) return; // the part was swapped meanwhile: shown again from it
-      const answer = following.settle(
-        records.filter(function (record) {
-          return record.session === session;
-        }),
-      );
+      const answer = following.settle(records.filter((record) => record.session === session));
       if (answer.followed || learnt)
         sayNextRound(part.querySelector(".next-round"), data, answer.state, answer.default);
     });
@@ -240,26 +226,26 @@ function sessionPage() {
 
   function changed(detail) {
     if (following && detail && detail.sent && detail.key) following.arrived(detail.key);
-    show().catch(function () {});
+    show().catch(() => {});
   }
 
   read();
-  show().catch(function () {
+  show().catch(() => {
     // no queue to read (storage off): the line as the server gave it
   });
   const channel = Queue.channel();
   if (channel) {
-    channel.addEventListener("message", function (event) {
+    channel.addEventListener("message", (event) => {
       changed(event.data);
     });
   }
-  window.addEventListener("marriage-queue", function (event) {
+  window.addEventListener("marriage-queue", (event) => {
     changed(event.detail);
   });
   // The server's parts again (follow.js): its line, followed on from it.
-  document.addEventListener("marriage-followed", function () {
+  document.addEventListener("marriage-followed", () => {
     read();
-    show().catch(function () {});
+    show().catch(() => {});
   });
 }
 

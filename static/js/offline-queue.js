@@ -22,11 +22,11 @@ const channel =
   typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
 
 function promised(request) {
-  return new Promise(function (resolve, reject) {
-    request.onsuccess = function () {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => {
       resolve(request.result);
     };
-    request.onerror = function () {
+    request.onerror = () => {
       reject(request.error);
     };
   });
@@ -34,7 +34,7 @@ function promised(request) {
 
 function open() {
   const request = indexedDB.open(DB_NAME, 1);
-  request.onupgradeneeded = function () {
+  request.onupgradeneeded = () => {
     const store = request.result.createObjectStore(STORE, { keyPath: "key" });
     store.createIndex("user", "user");
   };
@@ -42,23 +42,24 @@ function open() {
 }
 
 function withStore(mode, work) {
-  return open().then(function (db) {
-    return new Promise(function (resolve, reject) {
-      const tx = db.transaction(STORE, mode);
-      let result;
-      Promise.resolve(work(tx.objectStore(STORE))).then(function (value) {
-        result = value;
-      }, reject);
-      tx.oncomplete = function () {
-        db.close();
-        resolve(result);
-      };
-      tx.onerror = tx.onabort = function () {
-        db.close();
-        reject(tx.error);
-      };
-    });
-  });
+  return open().then(
+    (db) =>
+      new Promise((resolve, reject) => {
+        const tx = db.transaction(STORE, mode);
+        let result;
+        Promise.resolve(work(tx.objectStore(STORE))).then((value) => {
+          result = value;
+        }, reject);
+        tx.oncomplete = () => {
+          db.close();
+          resolve(result);
+        };
+        tx.onerror = tx.onabort = () => {
+          db.close();
+          reject(tx.error);
+        };
+      }),
+  );
 }
 
 function changed(detail) {
@@ -77,7 +78,7 @@ function recordFrom(options) {
   const fields = [];
   let key = "";
   let summary = options.summary || null;
-  options.entries.forEach(function (pair) {
+  options.entries.forEach((pair) => {
     const name = pair[0];
     const value = typeof pair[1] === "string" ? pair[1] : "";
     if (name === "offline_summary") {
@@ -97,12 +98,12 @@ function recordFrom(options) {
     key = "edit-" + newKey();
   }
   return {
-    key: key,
+    key,
     user: options.user,
     session: String(options.session),
     url: options.url,
-    fields: fields,
-    summary: summary,
+    fields,
+    summary,
     created: options.created || Date.now(),
     status: "waiting",
     messages: [],
@@ -110,69 +111,55 @@ function recordFrom(options) {
 }
 
 function put(record) {
-  return withStore("readwrite", function (store) {
-    // Saved again under the same key (Save tapped twice): keep its place in the queue.
-    return promised(store.get(record.key)).then(function (old) {
+  // Saved again under the same key (Save tapped twice): keep its place in the queue.
+  return withStore("readwrite", (store) =>
+    promised(store.get(record.key)).then((old) => {
       if (old) record.created = old.created;
       return promised(store.put(record));
-    });
-  }).then(function () {
+    }),
+  ).then(() => {
     changed({ session: record.session });
   });
 }
 
 function get(key) {
-  return withStore("readonly", function (store) {
-    return promised(store.get(key));
-  });
+  return withStore("readonly", (store) => promised(store.get(key)));
 }
 
 function list(user) {
   if (!user) return Promise.resolve([]);
-  return withStore("readonly", function (store) {
-    return promised(store.index("user").getAll(user));
-  }).then(function (records) {
-    return (records || []).sort(function (a, b) {
-      return a.created - b.created;
-    });
-  });
+  return withStore("readonly", (store) => promised(store.index("user").getAll(user))).then(
+    (records) => (records || []).sort((a, b) => a.created - b.created),
+  );
 }
 
 function update(key, changes) {
-  return withStore("readwrite", function (store) {
-    return promised(store.get(key)).then(function (record) {
+  return withStore("readwrite", (store) =>
+    promised(store.get(key)).then((record) => {
       if (!record) return null;
-      Object.keys(changes).forEach(function (name) {
+      Object.keys(changes).forEach((name) => {
         record[name] = changes[name];
       });
       return promised(store.put(record));
-    });
-  }).then(function () {
-    changed({ key: key });
+    }),
+  ).then(() => {
+    changed({ key });
   });
 }
 
 function remove(key, detail) {
-  return withStore("readwrite", function (store) {
-    return promised(store.delete(key));
-  }).then(function () {
-    changed(detail || { key: key });
+  return withStore("readwrite", (store) => promised(store.delete(key))).then(() => {
+    changed(detail || { key });
   });
 }
 
 function removeUser(user) {
-  return list(user).then(function (records) {
-    return Promise.all(
-      records.map(function (record) {
-        return remove(record.key);
-      }),
-    );
-  });
+  return list(user).then((records) => Promise.all(records.map((record) => remove(record.key))));
 }
 
 function askForSync(registration) {
   if (!registration || !registration.sync) return Promise.resolve();
-  return registration.sync.register(SYNC_TAG).catch(function () {
+  return registration.sync.register(SYNC_TAG).catch(() => {
     // Not allowed here (no permission, a private window): the page sends them.
   });
 }
@@ -220,12 +207,12 @@ function tokenOf(html) {
 // answered as it was (its save_key).
 function post(record, token, timeout) {
   const body = new URLSearchParams();
-  record.fields.forEach(function (pair) {
+  record.fields.forEach((pair) => {
     body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
   });
   const giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
   const timer = giveUp
-    ? setTimeout(function () {
+    ? setTimeout(() => {
         giveUp.abort();
       }, timeout)
     : null;
@@ -233,17 +220,17 @@ function post(record, token, timeout) {
   // the standings and the next round, with no redirect and no page after it.
   const sent = fetch(record.url, {
     method: "POST",
-    body: body,
+    body,
     credentials: "same-origin",
     headers: { Accept: "application/json" },
     signal: giveUp ? giveUp.signal : undefined,
   });
   return sent.then(
-    function (response) {
+    (response) => {
       clearTimeout(timer);
       return response;
     },
-    function (error) {
+    (error) => {
       clearTimeout(timer);
       throw error;
     },
@@ -265,13 +252,13 @@ function sendOne(record, options) {
     if (path === loginUrl) return { outcome: "login" };
     if (response.status >= 500) return { outcome: "server" };
     if ((response.headers.get("Content-Type") || "").indexOf("application/json") === 0) {
-      return response.json().then(function (answer) {
-        if (response.ok && answer.ok) return { outcome: "sent", answer: answer };
+      return response.json().then((answer) => {
+        if (response.ok && answer.ok) return { outcome: "sent", answer };
         return {
           outcome: "refused",
           messages: answer.messages || [],
           status: response.status,
-          answer: answer,
+          answer,
         };
       });
     }
@@ -280,29 +267,23 @@ function sendOne(record, options) {
     if (response.status === 403 && !retried) {
       // A token from before a new log-in: a fresh one from the form, and once more.
       return fetch(record.url, { credentials: "same-origin" })
-        .then(function (page) {
-          return page.text();
-        })
-        .then(function (html) {
-          return post(record, tokenOf(html), timeout);
-        })
-        .then(function (again) {
-          return judge(again, true);
-        });
+        .then((page) => page.text())
+        .then((html) => post(record, tokenOf(html), timeout))
+        .then((again) => judge(again, true));
     }
-    return response.text().then(function (html) {
-      return { outcome: "refused", messages: messagesOf(html), status: response.status };
-    });
+    return response.text().then((html) => ({
+      outcome: "refused",
+      messages: messagesOf(html),
+      status: response.status,
+    }));
   }
-  return post(record, null, timeout).then(function (response) {
-    return judge(response, false);
-  });
+  return post(record, null, timeout).then((response) => judge(response, false));
 }
 
 function sendAllNow(user, options) {
   // answers: the server's answer to each record sent or refused, by key.
   const report = { sent: [], refused: [], stopped: null, answers: {} };
-  return list(user).then(function (records) {
+  return list(user).then((records) => {
     const held = {};
     let index = 0;
     function next() {
@@ -313,7 +294,7 @@ function sendAllNow(user, options) {
         return next();
       }
       return sendOne(record, options).then(
-        function (result) {
+        (result) => {
           if (result.answer) report.answers[record.key] = result.answer;
           if (result.outcome === "sent") {
             report.sent.push(record);
@@ -334,7 +315,7 @@ function sendAllNow(user, options) {
             return update(record.key, { status: "login" }).then(() => report);
           return report;
         },
-        function () {
+        () => {
           report.stopped = "offline"; // the network went again: everything stays
           return report;
         },
@@ -351,9 +332,7 @@ function sendAll(user, options) {
   if (!user || user === "public") {
     return Promise.resolve({ sent: [], refused: [], stopped: null, answers: {} });
   }
-  const run = function () {
-    return sendAllNow(user, options);
-  };
+  const run = () => sendAllNow(user, options);
   if (self.navigator && navigator.locks && navigator.locks.request) {
     return navigator.locks.request(LOCK, run);
   }

@@ -21,9 +21,9 @@ const userKnown = words.user ? Promise.resolve(words.user) : keptUser();
 
 function say(name, params) {
   const text = words[name] || "";
-  return text.replace(/%\((\w+)\)s/g, function (_, key) {
-    return params && key in params ? String(params[key]) : "";
-  });
+  return text.replace(/%\((\w+)\)s/g, (_, key) =>
+    params && key in params ? String(params[key]) : "",
+  );
 }
 
 function clock(ms) {
@@ -36,15 +36,9 @@ function keptUser() {
   if (!window.caches) return Promise.resolve("");
   return caches
     .open("marriage-meta")
-    .then(function (cache) {
-      return cache.match("/__offline__/user");
-    })
-    .then(function (hit) {
-      return hit ? hit.text() : "";
-    })
-    .catch(function () {
-      return "";
-    });
+    .then((cache) => cache.match("/__offline__/user"))
+    .then((hit) => (hit ? hit.text() : ""))
+    .catch(() => "");
 }
 
 function signedIn(user) {
@@ -58,11 +52,9 @@ const controlled = "serviceWorker" in navigator && Boolean(navigator.serviceWork
 if ("serviceWorker" in navigator && words.sw) {
   registered = navigator.serviceWorker
     .register(words.sw, { scope: "/", type: "module" })
-    .catch(function () {
-      return null; // no worker (a private window): the pages still work online
-    });
+    .catch(() => null); // no worker (a private window): the pages still work online
   if (!controlled && !storedAt && !fallback) {
-    navigator.serviceWorker.ready.then(function (registration) {
+    navigator.serviceWorker.ready.then((registration) => {
       // This page came from the network before the worker ran: the worker
       // learns whose it is, and keeps it if the server marked it.
       if (!registration.active) return;
@@ -97,12 +89,12 @@ if (storedAt || !navigator.onLine) showBanner();
 // A kept copy is the page as it was kept, with the message its request got
 // ("Round 5 saved."): said once, to that request, and stale on any later day.
 if (storedAt) {
-  document.querySelectorAll("main > .messages").forEach(function (said) {
+  document.querySelectorAll("main > .messages").forEach((said) => {
     said.remove();
   });
 }
 window.addEventListener("offline", showBanner);
-window.addEventListener("online", function () {
+window.addEventListener("online", () => {
   if ((storedAt || fallback) && words.check) {
     startChecking(true); // back once the network answers (below)
     return;
@@ -112,7 +104,7 @@ window.addEventListener("online", function () {
     return;
   }
   hideBanner();
-  send().then(function () {
+  send().then(() => {
     // A copy kept before pages said what to check (no data-check: kept
     // copies are the HTML of the deploy they came from): as then, the page
     // as it is now. (Never the round form, which may be half filled in; the
@@ -126,7 +118,7 @@ window.addEventListener("online", function () {
 // online) puts the banner up with the time of the last one answered; one
 // answered takes it down. A page shown from the phone learns that the
 // network is back from its check (below), as its other pages do.
-window.addEventListener("marriage-live", function (event) {
+window.addEventListener("marriage-live", (event) => {
   const detail = event.detail || {};
   if (detail.fresh) lastPoll = Date.now();
   if (returned || ((storedAt || fallback) && words.check)) return;
@@ -182,12 +174,10 @@ function backOnline() {
     banner.hidden = false;
   }
   document.documentElement.classList.remove("is-offline");
-  const sent = send().catch(function () {
-    return null; // the rounds wait for next time
-  });
+  const sent = send().catch(() => null); // the rounds wait for next time
   if (roundForm || reloading || reloadedAlready()) return;
   reloading = true;
-  const waited = new Promise(function (resolve) {
+  const waited = new Promise((resolve) => {
     setTimeout(resolve, SEND_WAIT);
   });
   Promise.race([sent, waited]).then(showLatest);
@@ -237,7 +227,7 @@ function check() {
   const giveUp = new AbortController();
   checking.asking = giveUp;
   const limit = setTimeout(
-    function () {
+    () => {
       giveUp.abort();
     },
     waitingHere ? CHECK_WAITING_LIMIT : CHECK_LIMIT,
@@ -249,14 +239,10 @@ function check() {
     signal: giveUp.signal,
   })
     .then(
-      function (response) {
-        return response.ok;
-      },
-      function () {
-        return false;
-      },
+      (response) => response.ok,
+      () => false,
     )
-    .then(function (answered) {
+    .then((answered) => {
       clearTimeout(limit);
       if (checking.asking !== giveUp) return; // a newer check asks
       checking.asking = null;
@@ -279,13 +265,13 @@ function stopChecking() {
   clearTimeout(checking.timer);
 }
 
-document.addEventListener("visibilitychange", function () {
+document.addEventListener("visibilitychange", () => {
   if (document.hidden || !checking.idle) return;
   checking.idle = false;
   check();
 });
 window.addEventListener("pagehide", stopChecking);
-window.addEventListener("pageshow", function (event) {
+window.addEventListener("pageshow", (event) => {
   if (event.persisted && !returned) startChecking(); // back from the browser's back-forward cache
 });
 startChecking();
@@ -294,16 +280,14 @@ startChecking();
 
 function send() {
   if (!navigator.onLine) return Promise.resolve(null);
-  return userKnown.then(function (user) {
+  return userKnown.then((user) => {
     if (!signedIn(user)) return null;
     return Queue.sendAll(user, {
       loginUrl: words.login,
       timeout: Number(words.saveWait) || 0,
-    }).then(function (report) {
-      const here = report.sent.some(function (record) {
-        return record.session === sessionId;
-      });
-      report.sent.forEach(function (record) {
+    }).then((report) => {
+      const here = report.sent.some((record) => record.session === sessionId);
+      report.sent.forEach((record) => {
         learn(user, record.session, report.answers[record.key]);
       });
       keepAgain(report.sent);
@@ -319,9 +303,9 @@ function send() {
 // The worker's Background Sync asked for, where the browser has it: the rounds
 // waiting go when the network returns, even with the app closed.
 export function sendLater() {
-  return (registered || Promise.resolve(null)).then(function (registration) {
-    return Queue.askForSync(registration);
-  });
+  return (registered || Promise.resolve(null)).then((registration) =>
+    Queue.askForSync(registration),
+  );
 }
 
 // The waiting rounds sent now (the round form saves in place through this:
@@ -353,7 +337,7 @@ function showArrived() {
 function keepAgain(sent) {
   if (!sent.length || !registered) return;
   const sessions = {};
-  sent.forEach(function (record) {
+  sent.forEach((record) => {
     sessions[record.session] = true;
   });
   keepPagesAgain(Object.keys(sessions));
@@ -362,17 +346,15 @@ function keepAgain(sent) {
 // The worker fetches the pages of `sessions` again, to keep them as they are now.
 export function keepPagesAgain(sessions) {
   if (!registered) return;
-  registered.then(function (registration) {
+  registered.then((registration) => {
     if (!registration || !registration.active) return;
-    sessions.forEach(function (session) {
-      ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(
-        function (path) {
-          registration.active.postMessage({
-            type: "keep",
-            url: new URL(path, location.href).href,
-          });
-        },
-      );
+    sessions.forEach((session) => {
+      ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach((path) => {
+        registration.active.postMessage({
+          type: "keep",
+          url: new URL(path, location.href).href,
+        });
+      });
     });
   });
 }
@@ -395,14 +377,14 @@ function retryLater(report) {
   if (storedAt || fallback) return; // a page shown from the phone checks the network itself (below)
   const wait = report.stopped === "server" ? retry.delay : RETRY_FIRST;
   retry.delay = Math.min(retry.delay * 2, RETRY_MOST);
-  retry.timer = setTimeout(function () {
+  retry.timer = setTimeout(() => {
     retry.timer = null;
     if (document.hidden || !navigator.onLine) return; // shown again, or the `online` event, sends
     send();
   }, wait);
 }
 
-document.addEventListener("visibilitychange", function () {
+document.addEventListener("visibilitychange", () => {
   if (!document.hidden && waitingHere && navigator.onLine && !storedAt && !fallback) send();
 });
 
@@ -428,7 +410,7 @@ function describe(record) {
 function figures(record) {
   const players = (record.summary && record.summary.players) || [];
   return players
-    .map(function (player) {
+    .map((player) => {
       const net = player.net;
       const shown = net === undefined || net === null ? "" : " " + (net > 0 ? "+" : "") + net;
       return player.name + shown;
@@ -454,7 +436,7 @@ function item(record, held) {
   if (numbers) li.appendChild(element("p", "small num-line", numbers));
   if (record.status === "refused") {
     const problems = element("ul", "errorlist");
-    (record.messages || []).forEach(function (text) {
+    (record.messages || []).forEach((text) => {
       problems.appendChild(element("li", "", text));
     });
     li.appendChild(problems);
@@ -474,23 +456,17 @@ function item(record, held) {
 function render() {
   if (!list) return Promise.resolve();
   return userKnown
-    .then(function (user) {
-      return signedIn(user) ? Queue.list(user) : [];
-    })
-    .then(function (records) {
-      const mine = records.filter(function (record) {
-        return !list.dataset.session || record.session === list.dataset.session;
-      });
-      waitingHere = records.some(function (record) {
-        return record.status === "waiting";
-      });
+    .then((user) => (signedIn(user) ? Queue.list(user) : []))
+    .then((records) => {
+      const mine = records.filter(
+        (record) => !list.dataset.session || record.session === list.dataset.session,
+      );
+      waitingHere = records.some((record) => record.status === "waiting");
       // Rounds waiting: the next check whether the network answers comes sooner.
       if (waitingHere && !checking.stopped && checking.timer) nextCheck();
       // "Saved on this phone…" goes once nothing of this session waits to be sent.
       const queuedNote = document.getElementById("offline-queued-note");
-      const sending = mine.some(function (record) {
-        return record.status !== "refused";
-      });
+      const sending = mine.some((record) => record.status !== "refused");
       if (queuedNote && !sending) queuedNote.remove();
       list.replaceChildren();
       list.hidden = mine.length === 0;
@@ -502,7 +478,7 @@ function render() {
       section.appendChild(title);
       const ul = element("ul", "queued-rounds");
       const held = {};
-      mine.forEach(function (record) {
+      mine.forEach((record) => {
         ul.appendChild(item(record, held[record.session]));
         if (record.status === "refused") held[record.session] = true;
       });
@@ -512,7 +488,7 @@ function render() {
 }
 
 if (list) {
-  list.addEventListener("click", function (event) {
+  list.addEventListener("click", (event) => {
     const button = event.target.closest("[data-discard]");
     if (!button) return;
     Queue.remove(button.dataset.discard).then(render).then(send);
@@ -522,23 +498,23 @@ if (list) {
     // A round of this session sent from elsewhere (the worker's Background
     // Sync, another tab): the ledger as the server now has it, once the
     // rounds of this session have all gone (the list says what still waits).
-    channel.onmessage = function (event) {
+    channel.onmessage = (event) => {
       const detail = event.data || {};
       if (detail.sent && detail.answer) {
-        userKnown.then(function (user) {
+        userKnown.then((user) => {
           learn(user, detail.session, detail.answer);
         });
       }
-      render().then(function () {
+      render().then(() => {
         if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine) return;
-        return userKnown.then(function (user) {
-          return Queue.list(user).then(function (records) {
-            const left = records.some(function (record) {
-              return record.session === sessionId && record.status === "waiting";
-            });
+        return userKnown.then((user) =>
+          Queue.list(user).then((records) => {
+            const left = records.some(
+              (record) => record.session === sessionId && record.status === "waiting",
+            );
             if (!left) showArrived();
-          });
-        });
+          }),
+        );
       });
     };
   }
@@ -567,7 +543,7 @@ export function provideRoundSave(save) {
 // server, which credits those values to the seat's phone in the round's
 // history: a hidden p-<id>-seat on each.
 export function markSeats(form) {
-  form.querySelectorAll(".player-row").forEach(function (row) {
+  form.querySelectorAll(".player-row").forEach((row) => {
     const name = "p-" + row.dataset.playerId + "-seat";
     let mark = form.querySelector('input[name="' + name + '"]');
     if (!row.classList.contains("from-seat")) {
@@ -598,45 +574,41 @@ function summaryOf(form) {
     winner = label ? label.textContent.trim() : null;
   }
   const nets = {};
-  form.querySelectorAll("#preview .breakdown-player").forEach(function (row) {
+  form.querySelectorAll("#preview .breakdown-player").forEach((row) => {
     const net = row.querySelector(".net");
     if (net) nets[row.dataset.player] = Number(net.textContent.replace(/[^\d-]/g, ""));
   });
   const players = [];
-  form.querySelectorAll(".player-row").forEach(function (row) {
+  form.querySelectorAll(".player-row").forEach((row) => {
     const plays = row.querySelector('input[name$="-plays"]');
     if (plays && !plays.checked) return;
     const name = row.dataset.player;
-    players.push({ name: name, net: name in nets ? nets[name] : null });
+    players.push({ name, net: name in nets ? nets[name] : null });
   });
-  return { winner: winner, players: players };
+  return { winner, players };
 }
 
 function keepOnPhone(form, fixing) {
   const entries = Array.from(new FormData(form).entries());
-  return userKnown.then(function (user) {
+  return userKnown.then((user) => {
     const record = Queue.recordFrom({
-      user: user,
+      user,
       session: sessionId,
       url: new URL(form.action, location.href).pathname,
-      entries: entries,
+      entries,
       summary: summaryOf(form),
     });
     const saved = fixing
-      ? Queue.get(fixing).then(function (old) {
+      ? Queue.get(fixing).then((old) => {
           record.key = fixing;
           if (old) record.created = old.created;
           return Queue.put(record);
         })
       : Queue.put(record);
     return saved
-      .then(function () {
-        return registered;
-      })
-      .then(function (registration) {
-        return Queue.askForSync(registration);
-      })
-      .then(function () {
+      .then(() => registered)
+      .then((registration) => Queue.askForSync(registration))
+      .then(() => {
         try {
           sessionStorage.setItem("offline-queued", record.key);
         } catch (error) {
@@ -661,7 +633,7 @@ if (roundForm && sessionId) {
   // Capture: before save-once.js, which leaves a prevented submit alone.
   document.addEventListener(
     "submit",
-    function (event) {
+    (event) => {
       if (event.target !== roundForm) return;
       markSeats(roundForm);
       if (roundSave && roundSave(event)) {
@@ -697,14 +669,14 @@ function freshKey() {
 // "Fix": the round form filled in with the waiting round's values. Its
 // one-time key stays; this form's own token, number and version are kept.
 function fillFrom(key) {
-  Queue.get(key).then(function (record) {
+  Queue.get(key).then((record) => {
     if (!record) return;
     const keep = { csrfmiddlewaretoken: 1, number: 1, version: 1, save_key: 1 };
     const values = {};
-    record.fields.forEach(function (pair) {
+    record.fields.forEach((pair) => {
       if (!keep[pair[0]]) (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
     });
-    roundForm.querySelectorAll("input").forEach(function (input) {
+    roundForm.querySelectorAll("input").forEach((input) => {
       if (keep[input.name] || !input.name) return;
       const given = values[input.name] || [];
       if (input.type === "checkbox" || input.type === "radio")
@@ -715,7 +687,7 @@ function fillFrom(key) {
     note.setAttribute("role", "status");
     note.appendChild(element("p", "", words.fixing));
     const problems = element("ul", "errorlist");
-    (record.messages || []).forEach(function (text) {
+    (record.messages || []).forEach((text) => {
       problems.appendChild(element("li", "", text));
     });
     note.appendChild(problems);
@@ -747,31 +719,27 @@ try {
 
 // --- Log-out: this user's copies and waiting rounds go with them -------------------------
 
-document.addEventListener("submit", function (event) {
+document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!words.logout || new URL(form.action, location.href).pathname !== words.logout) return;
   if (form.dataset.cleared) return;
   event.preventDefault();
   userKnown
-    .then(function (user) {
+    .then((user) => {
       if (!signedIn(user)) return true;
-      return Queue.list(user).then(function (records) {
+      return Queue.list(user).then((records) => {
         if (records.length && !window.confirm(words.logoutPending)) return false;
         known.forget(user);
         const work = [Queue.removeUser(user)];
         if (window.caches) work.push(caches.delete("marriage-pages-" + user));
         if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-          navigator.serviceWorker.controller.postMessage({ type: "forget", user: user });
+          navigator.serviceWorker.controller.postMessage({ type: "forget", user });
         }
-        return Promise.all(work).then(function () {
-          return true;
-        });
+        return Promise.all(work).then(() => true);
       });
     })
-    .catch(function () {
-      return true; // storage unreadable: log out all the same
-    })
-    .then(function (go) {
+    .catch(() => true) // storage unreadable: log out all the same
+    .then((go) => {
       if (!go) return;
       form.dataset.cleared = "1";
       form.submit();
@@ -783,7 +751,7 @@ document.addEventListener("submit", function (event) {
 // this page listened to the queue: then the page as the server now has it.
 function sentMeanwhile() {
   if (!queuedKey || storedAt || fallback || !navigator.onLine) return null;
-  return Queue.get(queuedKey).then(function (record) {
+  return Queue.get(queuedKey).then((record) => {
     if (!record) showArrived();
   });
 }

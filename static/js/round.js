@@ -24,7 +24,7 @@ function set(box, checked) {
 
 // Picking a winner: they play, and they are seen (ending a round shows the
 // pure sets).
-form.addEventListener("change", function (event) {
+form.addEventListener("change", (event) => {
   const input = event.target;
   if (input.name !== "winner" || !input.checked || input.value === "none") return;
   const row = rowOf(input.value);
@@ -35,7 +35,7 @@ form.addEventListener("change", function (event) {
 
 // Dublees show the tiplu: ticking "dublees" ticks "seen", and "unseen" unticks
 // "dublees" (the server refuses dublees on an unseen player).
-form.addEventListener("change", function (event) {
+form.addEventListener("change", (event) => {
   const input = event.target;
   const row = input.closest(".player-row");
   if (!row) return;
@@ -54,7 +54,7 @@ function winnerRow() {
   const picked = form.querySelector('input[name="winner"]:checked');
   return picked && picked.value !== "none" ? rowOf(picked.value) : null;
 }
-form.addEventListener("change", function (event) {
+form.addEventListener("change", (event) => {
   const input = event.target;
   const row = winnerRow();
   if (!row) return;
@@ -70,10 +70,10 @@ form.addEventListener("change", function (event) {
 
 // A number box takes what is typed: its content is selected on focus, so
 // tapping "12" and typing 5 gives 5, never 125 or 512.
-form.addEventListener("focusin", function (event) {
+form.addEventListener("focusin", (event) => {
   if (event.target.matches("[data-points]")) event.target.select();
 });
-form.addEventListener("mouseup", function (event) {
+form.addEventListener("mouseup", (event) => {
   // A mouse click would put the caret back where it landed.
   if (
     event.target.matches("[data-points]") &&
@@ -86,14 +86,12 @@ form.addEventListener("mouseup", function (event) {
 // The keyboard's Next (Enter) goes to the next player's maal (a tunnel, which
 // few rounds have, is tapped), and after the last to Save: it never saves the
 // round by accident.
-form.addEventListener("keydown", function (event) {
+form.addEventListener("keydown", (event) => {
   if (event.key !== "Enter" || !event.target.matches("[data-points]")) return;
   event.preventDefault();
   const row = event.target.closest(".player-row");
   const boxes = Array.prototype.filter.call(form.querySelectorAll('[name$="-maal"]'), visible);
-  const here = boxes.findIndex(function (box) {
-    return box.closest(".player-row") === row;
-  });
+  const here = boxes.findIndex((box) => box.closest(".player-row") === row);
   const next = boxes[here + 1];
   (next || form.querySelector('.sticky-save button[type="submit"]')).focus();
 });
@@ -103,11 +101,11 @@ form.addEventListener("keydown", function (event) {
 // itself, whose "open" is set at the tap; its "toggle" event comes later).
 const preview = document.getElementById("preview");
 if (preview) {
-  new MutationObserver(function (records) {
+  new MutationObserver((records) => {
     const words = preview.querySelector(".in-words-all");
     if (!words || words.open) return;
-    records.forEach(function (record) {
-      record.removedNodes.forEach(function (node) {
+    records.forEach((record) => {
+      record.removedNodes.forEach((node) => {
         if (node.nodeType !== Node.ELEMENT_NODE) return;
         const old = node.matches(".in-words-all") ? node : node.querySelector(".in-words-all");
         if (old && old.open) words.open = true;
@@ -121,7 +119,7 @@ const summary = document.getElementById("form-errors");
 if (summary) {
   summary.scrollIntoView({ block: "start" });
   summary.focus();
-  summary.addEventListener("click", function (event) {
+  summary.addEventListener("click", (event) => {
     const link = event.target.closest('a[href^="#"]');
     const target = link && document.getElementById(link.getAttribute("href").slice(1));
     if (!target) return;

@@ -9,11 +9,7 @@ function newKey() {
   if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return Array.prototype.map
-    .call(bytes, function (b) {
-      return ("0" + b.toString(16)).slice(-2);
-    })
-    .join("");
+  return Array.prototype.map.call(bytes, (b) => ("0" + b.toString(16)).slice(-2)).join("");
 }
 
 function buttons(form) {
@@ -23,13 +19,13 @@ function buttons(form) {
 function ready(form) {
   delete form.dataset.saving;
   form.removeAttribute("aria-busy");
-  buttons(form).forEach(function (button) {
+  buttons(form).forEach((button) => {
     if (button.dataset.label) button.textContent = button.dataset.label;
     button.disabled = false;
   });
 }
 
-document.addEventListener("submit", function (event) {
+document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!form.matches("form[data-save-once]") || event.defaultPrevented) return;
   if (form.dataset.saving) {
@@ -49,23 +45,23 @@ document.addEventListener("submit", function (event) {
   }
   form.dataset.saving = "1";
   form.setAttribute("aria-busy", "true");
-  buttons(form).forEach(function (button) {
+  buttons(form).forEach((button) => {
     if (button.dataset.saving) {
       button.dataset.label = button.textContent;
       button.textContent = button.dataset.saving;
     }
     button.disabled = true;
   });
-  window.setTimeout(function () {
+  window.setTimeout(() => {
     ready(form);
   }, RETRY_AFTER_MS);
 });
 
 // Back to a page from the browser's cache: the form saved already, so what is
 // sent from it now is a new save with a new key.
-window.addEventListener("pageshow", function (event) {
+window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
-  document.querySelectorAll("form[data-save-once]").forEach(function (form) {
+  document.querySelectorAll("form[data-save-once]").forEach((form) => {
     const key = form.querySelector('input[name="save_key"]');
     if (key) key.value = newKey();
     ready(form);

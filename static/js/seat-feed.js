@@ -94,14 +94,14 @@ function poll() {
   return fetch(url, {
     credentials: "same-origin",
     cache: "no-store",
-    headers: headers,
+    headers,
   })
-    .then(function (response) {
+    .then((response) => {
       if (response.status !== 200) return true;
       etag = response.headers.get("ETag") || "";
-      return response.json().then(function (answer) {
+      return response.json().then((answer) => {
         let changed = false;
-        (answer.entries || []).forEach(function (entry) {
+        (answer.entries || []).forEach((entry) => {
           if (applied[entry.player] === entry.at) return;
           if (apply(entry)) {
             applied[entry.player] = entry.at;
@@ -113,10 +113,8 @@ function poll() {
         return true;
       });
     })
-    .catch(function () {
-      return false; // no network: the form works as without seats
-    })
-    .finally(function () {
+    .catch(() => false) // no network: the form works as without seats
+    .finally(() => {
       busy = false;
     });
 }
@@ -131,7 +129,7 @@ function changed(version) {
     waiting = true;
     return;
   }
-  poll().then(function () {
+  poll().then(() => {
     if (waiting) {
       waiting = false;
       poll();
@@ -140,11 +138,11 @@ function changed(version) {
 }
 
 followLive({
-  streamUrl: function () {
+  streamUrl() {
     const here = current();
     return (here && here.dataset.stream) || "";
   },
-  poll: poll,
-  changed: changed,
-  every: every,
+  poll,
+  changed,
+  every,
 });

@@ -46,7 +46,7 @@ function forget() {
 
 function fieldsOf(el) {
   const fields = [];
-  new FormData(el).forEach(function (value, name) {
+  new FormData(el).forEach((value, name) => {
     fields.push([name, String(value)]);
   });
   return fields;
@@ -56,8 +56,8 @@ function showErrors(errors) {
   const list = document.getElementById("seat-errors");
   if (!list) return;
   list.textContent = "";
-  Object.keys(errors || {}).forEach(function (name) {
-    errors[name].forEach(function (text) {
+  Object.keys(errors || {}).forEach((name) => {
+    errors[name].forEach((text) => {
       const item = document.createElement("li");
       item.textContent = text;
       list.appendChild(item);
@@ -74,7 +74,7 @@ function send(fields) {
   const el = form();
   const token = el && el.querySelector('[name="csrfmiddlewaretoken"]');
   const body = new URLSearchParams();
-  fields.forEach(function (pair) {
+  fields.forEach((pair) => {
     // The page's own CSRF token: a count kept from an earlier page carries its own.
     const value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
     body.append(pair[0], value);
@@ -90,7 +90,7 @@ function send(fields) {
     },
     body: body.toString(),
   })
-    .then(function (response) {
+    .then((response) => {
       const json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
       if (!json) {
         // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
@@ -98,7 +98,7 @@ function send(fields) {
         showErrors({ server: [strings.dataset.failed] });
         return;
       }
-      return response.json().then(function (answer) {
+      return response.json().then((answer) => {
         forget(); // answered: sent, or refused with the reason shown
         say("seat-offline", "");
         if (answer.ok) {
@@ -110,18 +110,18 @@ function send(fields) {
         }
       });
     })
-    .catch(function () {
+    .catch(() => {
       // No answer (no network, or it dropped mid-send): kept to send again.
       keep(fields);
       say("seat-offline", strings.dataset.offline);
     })
-    .finally(function () {
+    .finally(() => {
       sending = false;
       if (button) button.disabled = false;
     });
 }
 
-document.addEventListener("submit", function (event) {
+document.addEventListener("submit", (event) => {
   const el = form();
   if (event.target !== el) return;
   event.preventDefault();
@@ -144,7 +144,7 @@ function sendKept() {
   const fields = kept();
   const el = form();
   if (!fields || !el) return;
-  fields.forEach(function (pair) {
+  fields.forEach((pair) => {
     const input = el.querySelector('[name="' + pair[0] + '"]');
     if (!input) return;
     if (input.type === "radio") {
@@ -161,10 +161,10 @@ function sendKept() {
 })();
 
 window.addEventListener("online", sendKept);
-window.addEventListener("offline", function () {
+window.addEventListener("offline", () => {
   if (kept()) say("seat-offline", strings.dataset.offline);
 });
 // A poll answered: the network is back even if the browser did not say so.
-window.addEventListener("marriage-live", function (event) {
+window.addEventListener("marriage-live", (event) => {
   if (event.detail && event.detail.answered) sendKept();
 });

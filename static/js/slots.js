@@ -20,14 +20,14 @@ function value(data, name) {
 }
 
 function fill(root, data) {
-  root.querySelectorAll("*").forEach(function (node) {
-    Array.from(node.attributes).forEach(function (attribute) {
+  root.querySelectorAll("*").forEach((node) => {
+    Array.from(node.attributes).forEach((attribute) => {
       if (attribute.name.indexOf("data-hook-") !== 0) return;
       const target = attribute.name.slice("data-hook-".length);
       const given = String(value(data, attribute.value));
       node.removeAttribute(attribute.name);
       if (target === "class") {
-        given.split(" ").forEach(function (name) {
+        given.split(" ").forEach((name) => {
           if (name) node.classList.add(name);
         });
       } else {
@@ -36,7 +36,7 @@ function fill(root, data) {
     });
   });
   // Only the parts at this level: those inside a part are filled with it.
-  root.querySelectorAll("template").forEach(function (part) {
+  root.querySelectorAll("template").forEach((part) => {
     const hook = part.dataset;
     let parts = [];
     if ("slot" in hook) {
@@ -46,9 +46,9 @@ function fill(root, data) {
       const holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
       if (holds === "if" in hook) parts = [filled(part, data)];
     } else if ("each" in hook) {
-      parts = value(data, hook.each).map(function (item) {
-        return filled(part, Object.assign(Object.create(data), item));
-      });
+      parts = value(data, hook.each).map((item) =>
+        filled(part, Object.assign(Object.create(data), item)),
+      );
     }
     part.replaceWith.apply(part, parts);
   });

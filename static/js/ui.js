@@ -35,14 +35,14 @@ const nav = document.getElementById("topnav");
 if (menuButton && nav) {
   menuButton.hidden = false;
   nav.classList.add("collapsible");
-  const setOpen = function (open) {
+  const setOpen = (open) => {
     menuButton.setAttribute("aria-expanded", open ? "true" : "false");
     nav.classList.toggle("open", open);
   };
-  menuButton.addEventListener("click", function () {
+  menuButton.addEventListener("click", () => {
     setOpen(menuButton.getAttribute("aria-expanded") !== "true");
   });
-  document.addEventListener("keydown", function (event) {
+  document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && nav.classList.contains("open")) {
       setOpen(false);
       menuButton.focus();
@@ -62,7 +62,7 @@ function showTheme() {
 if (themeSwitch) {
   themeSwitch.hidden = false;
   showTheme();
-  themeSwitch.addEventListener("click", function () {
+  themeSwitch.addEventListener("click", () => {
     const theme = isDark() ? "light" : "dark";
     if (theme === (prefersDark.matches ? "dark" : "light")) {
       // Back to what the phone says: follow it again (at night, by its schedule).
@@ -84,27 +84,27 @@ const wakeSwitch = document.querySelector("[data-wake-switch]");
 if (wakeSwitch && "wakeLock" in navigator) {
   let lock = null;
   let wanted = recall("keep-awake") !== "off";
-  const acquire = function () {
+  const acquire = () => {
     if (!wanted || lock || document.visibilityState !== "visible") return;
     navigator.wakeLock.request("screen").then(
-      function (sentinel) {
+      (sentinel) => {
         lock = sentinel;
-        lock.addEventListener("release", function () {
+        lock.addEventListener("release", () => {
           lock = null;
         });
       },
-      function () {
+      () => {
         lock = null; // refused (battery saver, no permission): the screen may sleep
       },
     );
   };
-  const showWake = function () {
+  const showWake = () => {
     wakeSwitch.setAttribute("aria-pressed", wanted ? "true" : "false");
   };
   wakeSwitch.hidden = false;
   showWake();
   acquire();
-  wakeSwitch.addEventListener("click", function () {
+  wakeSwitch.addEventListener("click", () => {
     wanted = !wanted;
     remember("keep-awake", wanted ? "on" : "off");
     showWake();
@@ -116,7 +116,7 @@ if (wakeSwitch && "wakeLock" in navigator) {
 
 // --- Ledger: a tap anywhere on a round's rows opens the round. The round number
 // stays a real link for keyboards and screen readers.
-document.addEventListener("click", function (event) {
+document.addEventListener("click", (event) => {
   const row = event.target.closest("tr[data-href]");
   if (!row || event.target.closest("a, button, input, label")) return;
   if (window.getSelection && String(window.getSelection())) return; // selecting text
@@ -137,7 +137,7 @@ function cueAll() {
 }
 document.addEventListener(
   "scroll",
-  function (event) {
+  (event) => {
     if (event.target.classList && event.target.classList.contains("table-scroll")) {
       cue(event.target);
     }
@@ -150,7 +150,7 @@ cueAll();
 
 // --- An amount box selects what it holds when focused: typing 30 over a
 // suggested "51.00" gives 30, never "51.0030".
-document.addEventListener("focusin", function (event) {
+document.addEventListener("focusin", (event) => {
   const box = event.target;
   if (!(box instanceof HTMLInputElement) || !box.hasAttribute("data-select-on-focus")) {
     return;
@@ -159,7 +159,7 @@ document.addEventListener("focusin", function (event) {
   // The tap's own mouseup would put the caret back in place of the selection.
   box.addEventListener(
     "mouseup",
-    function (up) {
+    (up) => {
       up.preventDefault();
     },
     { once: true },
