@@ -46,6 +46,9 @@ export default [
       "prefer-arrow-callback": "error",
       "arrow-body-style": ["error", "as-needed"],
       "object-shorthand": "error",
+      // f(...args) and { ...obj }, not f.apply(null, args) and Object.assign({}, obj).
+      "prefer-spread": "error",
+      "prefer-object-spread": "error",
     },
   },
 ];

@@ -25,7 +25,7 @@ document.querySelectorAll(".quick-add").forEach((box) => {
       .split("\n")
       .map((s) => s.trim())
       .filter(Boolean);
-    if (names.indexOf(button.dataset.name) === -1) names.push(button.dataset.name);
+    if (!names.includes(button.dataset.name)) names.push(button.dataset.name);
     target.value = names.join("\n") + "\n";
     button.disabled = true;
   });

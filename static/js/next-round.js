@@ -110,7 +110,7 @@ export function follower(data, rules) {
     let base = data.start;
     let applied = 0;
     const saved = data.saved;
-    const changes = Object.assign({}, arrivedEdits);
+    const changes = { ...arrivedEdits };
     Object.keys(edits).forEach((id) => {
       changes[id] = edits[id].round;
     });

@@ -251,7 +251,7 @@ function sendOne(record, options) {
     const path = new URL(response.url).pathname;
     if (path === loginUrl) return { outcome: "login" };
     if (response.status >= 500) return { outcome: "server" };
-    if ((response.headers.get("Content-Type") || "").indexOf("application/json") === 0) {
+    if ((response.headers.get("Content-Type") || "").startsWith("application/json")) {
       return response.json().then((answer) => {
         if (response.ok && answer.ok) return { outcome: "sent", answer };
         return {

@@ -680,7 +680,7 @@ function fillFrom(key) {
       if (keep[input.name] || !input.name) return;
       const given = values[input.name] || [];
       if (input.type === "checkbox" || input.type === "radio")
-        input.checked = given.indexOf(input.value) !== -1;
+        input.checked = given.includes(input.value);
       else input.value = given.length ? given[0] : "";
     });
     const note = element("div", "message error fixing-note");

@@ -90,7 +90,7 @@ form.addEventListener("keydown", (event) => {
   if (event.key !== "Enter" || !event.target.matches("[data-points]")) return;
   event.preventDefault();
   const row = event.target.closest(".player-row");
-  const boxes = Array.prototype.filter.call(form.querySelectorAll('[name$="-maal"]'), visible);
+  const boxes = Array.from(form.querySelectorAll('[name$="-maal"]')).filter(visible);
   const here = boxes.findIndex((box) => box.closest(".player-row") === row);
   const next = boxes[here + 1];
   (next || form.querySelector('.sticky-save button[type="submit"]')).focus();

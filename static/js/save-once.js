@@ -9,7 +9,7 @@ function newKey() {
   if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return Array.prototype.map.call(bytes, (b) => ("0" + b.toString(16)).slice(-2)).join("");
+  return Array.from(bytes, (b) => ("0" + b.toString(16)).slice(-2)).join("");
 }
 
 function buttons(form) {

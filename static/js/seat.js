@@ -91,7 +91,7 @@ function send(fields) {
     body: body.toString(),
   })
     .then((response) => {
-      const json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+      const json = (response.headers.get("Content-Type") || "").includes("json");
       if (!json) {
         // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
         keep(fields);

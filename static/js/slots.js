@@ -22,7 +22,7 @@ function value(data, name) {
 function fill(root, data) {
   root.querySelectorAll("*").forEach((node) => {
     Array.from(node.attributes).forEach((attribute) => {
-      if (attribute.name.indexOf("data-hook-") !== 0) return;
+      if (!attribute.name.startsWith("data-hook-")) return;
       const target = attribute.name.slice("data-hook-".length);
       const given = String(value(data, attribute.value));
       node.removeAttribute(attribute.name);
@@ -50,6 +50,6 @@ function fill(root, data) {
         filled(part, Object.assign(Object.create(data), item)),
       );
     }
-    part.replaceWith.apply(part, parts);
+    part.replaceWith(...parts);
   });
 }
