@@ -68,15 +68,19 @@ soak: setup system-deps
 # Lint: eslint and prettier (the JavaScript's rules and layout, both pinned in
 # package.json; .prettierrc), ruff (code and format), djade
 # (templates' format) and mypy (with django-stubs; settings in pyproject.toml).
-JS := static/js stats/static tests/js
+# The service worker is a template: prettier reads it through
+# scripts/template-js.mjs (eslint, through its config).
+JS := static/js stats/static tests/js scripts/template-js.mjs eslint.config.mjs
+TEMPLATE_JS := templates/scoring/offline/sw.js
 TEMPLATES := $(shell find templates */templates -name '*.html' -not -path './.venv/*')
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 lint: setup node_modules/.installed
-	npx --no-install eslint $(JS)
+	npx --no-install eslint $(JS) $(TEMPLATE_JS)
 	npx --no-install prettier --check $(JS)
+	node scripts/template-js.mjs --check $(TEMPLATE_JS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/djade --target-version 6.1 --check $(TEMPLATES)
@@ -84,6 +88,7 @@ lint: setup node_modules/.installed
 
 format: setup node_modules/.installed
 	npx --no-install prettier --write $(JS)
+	node scripts/template-js.mjs --write $(TEMPLATE_JS)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 	$(BIN)/djade --target-version 6.1 $(TEMPLATES)

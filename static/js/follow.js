@@ -13,16 +13,16 @@
 // followed from its own version on.
 import { followLive, told } from "./stream.js";
 
-var followed = null; // the #follow element whose version etag is
-var etag = "";
-var first = document.getElementById("follow");
-var every = (Number(first && first.dataset.followSeconds) || 1) * 1000;
-var busy = false;
-var gone = false;
-var waiting = ""; // a version the stream told of while the page was being fetched
+let followed = null; // the #follow element whose version etag is
+let etag = "";
+const first = document.getElementById("follow");
+const every = (Number(first && first.dataset.followSeconds) || 1) * 1000;
+let busy = false;
+let gone = false;
+let waiting = ""; // a version the stream told of while the page was being fetched
 
 function current() {
-  var follow = document.getElementById("follow");
+  const follow = document.getElementById("follow");
   if (follow && follow !== followed) {
     followed = follow;
     etag = follow.dataset.followEtag;
@@ -33,23 +33,23 @@ function current() {
 function swap(doc) {
   // A page that shows another thing now (a member's link that moved on to the
   // next evening): the whole page, not its parts.
-  var shown = document.querySelector("[data-follow-page]");
-  var now = doc.querySelector("[data-follow-page]");
+  const shown = document.querySelector("[data-follow-page]");
+  const now = doc.querySelector("[data-follow-page]");
   if (shown && now && shown.dataset.followPage !== now.dataset.followPage) {
     location.reload();
     return;
   }
-  doc.querySelectorAll("[data-follow-part]").forEach(function (part) {
-    var here = document.getElementById(part.id);
+  doc.querySelectorAll("[data-follow-part]").forEach((part) => {
+    const here = document.getElementById(part.id);
     if (!here) return;
     if (here.dataset.position && here.dataset.position === part.dataset.position) return;
-    var fresh = document.importNode(part, true);
+    const fresh = document.importNode(part, true);
     here.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
   });
   // A part the page no longer has (the standings shown right after a save)
   // gives way to what the page shows now.
-  document.querySelectorAll("[data-follow-part]").forEach(function (here) {
+  document.querySelectorAll("[data-follow-part]").forEach((here) => {
     if (here.id && !doc.getElementById(here.id)) here.remove();
   });
   document.dispatchEvent(new CustomEvent("marriage-followed"));
@@ -60,7 +60,7 @@ function refresh() {
     credentials: "same-origin",
     cache: "no-store",
     headers: { "X-Follow": "1" },
-  }).then(function (response) {
+  }).then((response) => {
     if (response.status === 404) {
       // What the page shows is gone (a round deleted on another phone): the
       // page itself says so, and where it went.
@@ -69,7 +69,7 @@ function refresh() {
       return;
     }
     if (!response.ok) return;
-    return response.text().then(function (html) {
+    return response.text().then((html) => {
       swap(new DOMParser().parseFromString(html, "text/html"));
     });
   });
@@ -77,7 +77,7 @@ function refresh() {
 
 // The stream's word: the version now. The page is fetched again if it shows another.
 function changed(version) {
-  var follow = current();
+  const follow = current();
   if (!follow || gone || version === etag) return;
   if (busy) {
     waiting = version;
@@ -85,15 +85,15 @@ function changed(version) {
   }
   busy = true;
   refresh()
-    .then(function () {
+    .then(() => {
       if (current() === follow) etag = version;
     })
-    .catch(function () {
+    .catch(() => {
       // no answer: the stream's next word, or a poll, tries again
     })
-    .finally(function () {
+    .finally(() => {
       busy = false;
-      var next = waiting;
+      const next = waiting;
       waiting = "";
       if (next) changed(next);
     });
@@ -101,12 +101,12 @@ function changed(version) {
 
 // One poll (without a stream, or asked at once): a promise of whether it was answered.
 function poll() {
-  var follow = current();
+  const follow = current();
   if (!follow || busy || gone) return Promise.resolve(true);
-  var url = follow.dataset.follow;
+  const url = follow.dataset.follow;
   busy = true;
-  var wait = new AbortController();
-  var limit = setTimeout(function () {
+  const wait = new AbortController();
+  const limit = setTimeout(() => {
     wait.abort();
   }, 4000);
   return fetch(url, {
@@ -115,7 +115,7 @@ function poll() {
     headers: { "If-None-Match": '"' + etag + '"' },
     signal: wait.signal,
   })
-    .then(function (response) {
+    .then((response) => {
       told(true, response.status === 200 || response.status === 304);
       if (response.status === 404) {
         gone = true;
@@ -123,30 +123,30 @@ function poll() {
         return true;
       }
       if (response.status !== 200) return true;
-      var sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
-      return refresh().then(function () {
+      const sent = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+      return refresh().then(() => {
         if (sent) etag = sent;
         return true;
       });
     })
-    .catch(function () {
+    .catch(() => {
       told(false);
       return false;
     })
-    .finally(function () {
+    .finally(() => {
       clearTimeout(limit);
       busy = false;
     });
 }
 
-var live = followLive({
-  streamUrl: function () {
-    var follow = current();
+const live = followLive({
+  streamUrl() {
+    const follow = current();
     return (follow && follow.dataset.stream) || "";
   },
-  poll: poll,
-  changed: changed,
-  every: every,
+  poll,
+  changed,
+  every,
 });
 // Asked by a page that changed something itself (a seat that sent its count).
 document.addEventListener("marriage-follow-now", live.now);

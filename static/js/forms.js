@@ -1,14 +1,14 @@
 // Small helpers for the session and rules forms; the forms work without them.
 // Changing the preset fills every option with that preset's value.
-var data = document.getElementById("preset-options");
-var preset = document.querySelector("[data-rules-form] select[name=preset]");
+const data = document.getElementById("preset-options");
+const preset = document.querySelector("[data-rules-form] select[name=preset]");
 if (data && preset) {
-  var presets = JSON.parse(data.textContent);
-  preset.addEventListener("change", function () {
-    var options = presets[preset.value];
+  const presets = JSON.parse(data.textContent);
+  preset.addEventListener("change", () => {
+    const options = presets[preset.value];
     if (!options) return;
-    Object.keys(options).forEach(function (name) {
-      var input = document.querySelector('[data-option="' + name + '"]');
+    Object.keys(options).forEach((name) => {
+      const input = document.querySelector('[data-option="' + name + '"]');
       if (!input) return;
       if (input.type === "checkbox") input.checked = Boolean(options[name]);
       else input.value = options[name];
@@ -16,18 +16,16 @@ if (data && preset) {
   });
 }
 // "+ Didi" adds a past player's name to the players box.
-document.querySelectorAll(".quick-add").forEach(function (box) {
-  var target = document.getElementById(box.dataset.target);
-  box.addEventListener("click", function (event) {
-    var button = event.target.closest("button[data-name]");
+document.querySelectorAll(".quick-add").forEach((box) => {
+  const target = document.getElementById(box.dataset.target);
+  box.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-name]");
     if (!button || !target) return;
-    var names = target.value
+    const names = target.value
       .split("\n")
-      .map(function (s) {
-        return s.trim();
-      })
+      .map((s) => s.trim())
       .filter(Boolean);
-    if (names.indexOf(button.dataset.name) === -1) names.push(button.dataset.name);
+    if (!names.includes(button.dataset.name)) names.push(button.dataset.name);
     target.value = names.join("\n") + "\n";
     button.disabled = true;
   });

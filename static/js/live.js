@@ -78,7 +78,7 @@ document.addEventListener("htmx:afterRequest", answered);
 
 followLive({
   streamUrl: () => (stream && stream.dataset.stream) || "",
-  poll: poll,
-  changed: changed,
-  every: every,
+  poll,
+  changed,
+  every,
 });

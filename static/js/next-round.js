@@ -20,8 +20,8 @@ import * as Queue from "./offline-queue.js";
 import { filled } from "./slots.js";
 import * as known from "./known.js";
 
-var NEW = /\/rounds\/new\/$/;
-var EDIT = /\/rounds\/(\d+)\/edit\/$/;
+const NEW = /\/rounds\/new\/$/;
+const EDIT = /\/rounds\/(\d+)\/edit\/$/;
 
 export function parse(json, fallback) {
   try {
@@ -31,17 +31,15 @@ export function parse(json, fallback) {
   }
 }
 
-var DEVANAGARI = "०१२३४५६७८९";
+const DEVANAGARI = "०१२३४५६७८९";
 
 // A count as the server reads it (scoring/engine/numbers.py parse_whole, with
 // a Nepali keyboard's digits): a whole number with an optional sign, else the
 // text as typed, which the engine refuses as the server does.
 function points(value) {
-  var text = typeof value === "string" ? value.trim() : "";
+  const text = typeof value === "string" ? value.trim() : "";
   if (text === "") return 0;
-  var ascii = text.replace(/[०-९]/g, function (digit) {
-    return String(DEVANAGARI.indexOf(digit));
-  });
+  const ascii = text.replace(/[०-९]/g, (digit) => String(DEVANAGARI.indexOf(digit)));
   return /^[+-]?[0-9]{1,18}$/.test(ascii) ? Number(ascii) : text;
 }
 
@@ -49,14 +47,14 @@ function points(value) {
 // URLSearchParams), its players [{id, name}] in seat order, as
 // scoring/forms/rounds.py reads it; null while nobody is picked as winner.
 export function roundFromFields(values, players) {
-  var chosen = values.get("winner");
+  const chosen = values.get("winner");
   if (!chosen) return null;
-  var winner = null;
-  var entries = [];
-  players.forEach(function (player) {
-    var prefix = "p-" + player.id + "-";
+  let winner = null;
+  const entries = [];
+  players.forEach((player) => {
+    const prefix = "p-" + player.id + "-";
     if (values.get(prefix + "plays") === null) return;
-    var dublees = values.get(prefix + "dublees") !== null;
+    const dublees = values.get(prefix + "dublees") !== null;
     if (chosen === player.id) winner = player.name;
     entries.push({
       player: player.name,
@@ -65,18 +63,18 @@ export function roundFromFields(values, players) {
       maal: points(values.get(prefix + "maal")),
       tunnel: points(values.get(prefix + "tunnel")),
       dhoos: values.get(prefix + "dhoos") !== null,
-      dublees: dublees,
+      dublees,
     });
   });
   return {
-    entries: entries,
-    winner: winner,
+    entries,
+    winner,
     win_type: values.get("win_type") === "dublee" ? "dublee" : "normal",
     better: values.get("better") !== null,
   };
 }
 
-var NOBODY = { entries: [], winner: null, win_type: "normal", better: false };
+const NOBODY = { entries: [], winner: null, win_type: "normal", better: false };
 
 // Follows the queue for one page's chain `data` under the session's `rules`.
 // settle(records, before): the answer for the session's records in the queue
@@ -87,44 +85,38 @@ var NOBODY = { entries: [], winner: null, win_type: "normal", better: false };
 // it (the page's data does not: a page of the server's is not reloaded
 // while others wait).
 export function follower(data, rules) {
-  var players = data.players || [];
-  var arrivedNew = []; // new rounds sent since the page's data, in order
-  var arrivedEdits = {}; // round id -> the round as an edit sent since made it
-  var last = { news: [], edits: {} };
+  const players = data.players || [];
+  const arrivedNew = []; // new rounds sent since the page's data, in order
+  const arrivedEdits = {}; // round id -> the round as an edit sent since made it
+  let last = { news: [], edits: {} };
 
   function settle(records, before) {
-    var news = [];
-    var edits = {};
-    records.forEach(function (record) {
-      var edit = record.url.match(EDIT);
-      var round = roundFromFields(new URLSearchParams(record.fields), players);
+    let news = [];
+    const edits = {};
+    records.forEach((record) => {
+      const edit = record.url.match(EDIT);
+      const round = roundFromFields(new URLSearchParams(record.fields), players);
       if (edit) {
-        if (round) edits[edit[1]] = { key: record.key, round: round };
+        if (round) edits[edit[1]] = { key: record.key, round };
       } else if (NEW.test(record.url)) {
-        news.push({ key: record.key, round: round });
+        news.push({ key: record.key, round });
       }
     });
     if (before) {
-      var at = news.findIndex(function (item) {
-        return item.key === before;
-      });
+      const at = news.findIndex((item) => item.key === before);
       if (at >= 0) news = news.slice(0, at);
     }
-    last = { news: news, edits: edits };
-    var base = data.start;
-    var applied = 0;
-    var saved = data.saved;
-    var changes = Object.assign({}, arrivedEdits);
-    Object.keys(edits).forEach(function (id) {
+    last = { news, edits };
+    let base = data.start;
+    let applied = 0;
+    const saved = data.saved;
+    const changes = { ...arrivedEdits };
+    Object.keys(edits).forEach((id) => {
       changes[id] = edits[id].round;
     });
-    var touched =
-      saved &&
-      saved.rounds.some(function (item) {
-        return item.id in changes;
-      });
+    const touched = saved && saved.rounds.some((item) => item.id in changes);
     if (touched) {
-      var rounds = saved.rounds.map(function (item) {
+      const rounds = saved.rounds.map((item) => {
         if (item.id in edits) applied += 1;
         return item.id in changes ? changes[item.id] : item.round;
       });
@@ -132,17 +124,15 @@ export function follower(data, rules) {
     } else if (arrivedNew.length) {
       base = chain.settleWaiting(engine, data.start, arrivedNew, rules).state;
     }
-    var answer = chain.settleWaiting(
+    const answer = chain.settleWaiting(
       engine,
       base,
-      news.map(function (item) {
-        return item.round || NOBODY;
-      }),
+      news.map((item) => item.round || NOBODY),
       rules,
     );
     return {
       state: answer.state,
-      base: base,
+      base,
       default: chain.betterDefault(engine, answer.state, rules),
       kept: news,
       edits: applied,
@@ -156,18 +146,18 @@ export function follower(data, rules) {
       last.news = last.news.slice(1);
       return;
     }
-    Object.keys(last.edits).forEach(function (id) {
+    Object.keys(last.edits).forEach((id) => {
       if (last.edits[id].key === key) arrivedEdits[id] = last.edits[id].round;
     });
   }
 
-  return { settle: settle, arrived: arrived };
+  return { settle, arrived };
 }
 
 function say(text, params) {
-  return String(text || "").replace(/%\((\w+)\)[sd]/g, function (_, name) {
-    return params && name in params ? String(params[name]) : "";
-  });
+  return String(text || "").replace(/%\((\w+)\)[sd]/g, (_, name) =>
+    params && name in params ? String(params[name]) : "",
+  );
 }
 
 // The line before a round, templates/scoring/_next_round.html, in its words
@@ -175,11 +165,11 @@ function say(text, params) {
 // gives way to a copy of the page's skeleton of the partial
 // (#next-round-template), filled in.
 export function sayNextRound(line, data, state, fallback) {
-  var skeleton = document.getElementById("next-round-template");
+  const skeleton = document.getElementById("next-round-template");
   if (!line || !skeleton || !data.words) return;
-  var words = data.words;
-  var dealer = chain.dealerOf(data.seats || [], state.number);
-  var reasons = [];
+  const words = data.words;
+  const dealer = chain.dealerOf(data.seats || [], state.number);
+  const reasons = [];
   if (fallback.rotation) {
     reasons.push(
       say(fallback.since === null ? words.rotationStart : words.rotationSince, fallback),
@@ -191,7 +181,7 @@ export function sayNextRound(line, data, state, fallback) {
       number: state.number,
       round: say(words.round, { number: state.number }),
       dealer: Boolean(dealer),
-      deals: dealer ? say(words.deals, { dealer: dealer }) : "",
+      deals: dealer ? say(words.deals, { dealer }) : "",
       better: Boolean(fallback.better),
       reason: reasons.join("; "),
     }),
@@ -201,21 +191,21 @@ export function sayNextRound(line, data, state, fallback) {
 // --- The session's page ------------------------------------------------------------------------
 
 function sessionPage() {
-  var strings = document.getElementById("offline-strings");
-  var user = strings ? strings.dataset.user : "";
-  var match = location.pathname.match(/^\/sessions\/(\d+)\//);
+  const strings = document.getElementById("offline-strings");
+  const user = strings ? strings.dataset.user : "";
+  const match = location.pathname.match(/^\/sessions\/(\d+)\//);
   if (!user || user === "public" || !match) return;
-  var session = match[1];
-  var part = null;
-  var data = null;
-  var learnt = false; // the phone knows a newer state than the part (known.js)
-  var following = null;
+  const session = match[1];
+  let part = null;
+  let data = null;
+  let learnt = false; // the phone knows a newer state than the part (known.js)
+  let following = null;
 
   // The part as the server last gave it (the page, or follow.js's swap), or
   // the newer state the phone learnt since this copy was kept.
   function read() {
     part = document.getElementById("session-standings");
-    var given = part ? parse(part.dataset.chain || "null", null) : null;
+    let given = part ? parse(part.dataset.chain || "null", null) : null;
     if (given && !given.start) given = null;
     known.remember(user, session, given);
     data = known.newest(user, session, given);
@@ -225,14 +215,10 @@ function sessionPage() {
 
   function show() {
     if (!following) return Promise.resolve();
-    var mine = following;
-    return Queue.list(user).then(function (records) {
+    const mine = following;
+    return Queue.list(user).then((records) => {
       if (mine !== following) return; // the part was swapped meanwhile: shown again from it
-      var answer = following.settle(
-        records.filter(function (record) {
-          return record.session === session;
-        }),
-      );
+      const answer = following.settle(records.filter((record) => record.session === session));
       if (answer.followed || learnt)
         sayNextRound(part.querySelector(".next-round"), data, answer.state, answer.default);
     });
@@ -240,29 +226,29 @@ function sessionPage() {
 
   function changed(detail) {
     if (following && detail && detail.sent && detail.key) following.arrived(detail.key);
-    show().catch(function () {});
+    show().catch(() => {});
   }
 
   read();
-  show().catch(function () {
+  show().catch(() => {
     // no queue to read (storage off): the line as the server gave it
   });
-  var channel = Queue.channel();
+  const channel = Queue.channel();
   if (channel) {
-    channel.addEventListener("message", function (event) {
+    channel.addEventListener("message", (event) => {
       changed(event.data);
     });
   }
-  window.addEventListener("marriage-queue", function (event) {
+  window.addEventListener("marriage-queue", (event) => {
     changed(event.detail);
   });
   // The server's parts again (follow.js): its line, followed on from it.
-  document.addEventListener("marriage-followed", function () {
+  document.addEventListener("marriage-followed", () => {
     read();
-    show().catch(function () {});
+    show().catch(() => {});
   });
 }
 
-var standings =
+const standings =
   typeof document === "undefined" ? null : document.getElementById("session-standings");
 if (standings && standings.dataset.chain) sessionPage();

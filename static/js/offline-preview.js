@@ -525,7 +525,7 @@ function restoreDraft() {
     if (!input.name || SKIP[input.name]) return;
     const given = values.getAll(input.name);
     if (input.type === "checkbox" || input.type === "radio")
-      input.checked = given.indexOf(input.value) !== -1;
+      input.checked = given.includes(input.value);
     else input.value = given.length ? given[0] : "";
   });
   if (betterBox) betterTouched = true; // as it was typed

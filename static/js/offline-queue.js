@@ -14,51 +14,52 @@
 // stays, with its messages, and holds back the later rounds of its session
 // until it is fixed or discarded: their numbers and the dhoos carried between
 // them depend on it.
-var DB_NAME = "marriage-offline";
-var STORE = "rounds";
-var SYNC_TAG = "marriage-send-rounds";
-var LOCK = "marriage-send-rounds";
-var channel =
+const DB_NAME = "marriage-offline";
+const STORE = "rounds";
+const SYNC_TAG = "marriage-send-rounds";
+const LOCK = "marriage-send-rounds";
+const channel =
   typeof BroadcastChannel === "function" ? new BroadcastChannel("marriage-queue") : null;
 
 function promised(request) {
-  return new Promise(function (resolve, reject) {
-    request.onsuccess = function () {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => {
       resolve(request.result);
     };
-    request.onerror = function () {
+    request.onerror = () => {
       reject(request.error);
     };
   });
 }
 
 function open() {
-  var request = indexedDB.open(DB_NAME, 1);
-  request.onupgradeneeded = function () {
-    var store = request.result.createObjectStore(STORE, { keyPath: "key" });
+  const request = indexedDB.open(DB_NAME, 1);
+  request.onupgradeneeded = () => {
+    const store = request.result.createObjectStore(STORE, { keyPath: "key" });
     store.createIndex("user", "user");
   };
   return promised(request);
 }
 
 function withStore(mode, work) {
-  return open().then(function (db) {
-    return new Promise(function (resolve, reject) {
-      var tx = db.transaction(STORE, mode);
-      var result;
-      Promise.resolve(work(tx.objectStore(STORE))).then(function (value) {
-        result = value;
-      }, reject);
-      tx.oncomplete = function () {
-        db.close();
-        resolve(result);
-      };
-      tx.onerror = tx.onabort = function () {
-        db.close();
-        reject(tx.error);
-      };
-    });
-  });
+  return open().then(
+    (db) =>
+      new Promise((resolve, reject) => {
+        const tx = db.transaction(STORE, mode);
+        let result;
+        Promise.resolve(work(tx.objectStore(STORE))).then((value) => {
+          result = value;
+        }, reject);
+        tx.oncomplete = () => {
+          db.close();
+          resolve(result);
+        };
+        tx.onerror = tx.onabort = () => {
+          db.close();
+          reject(tx.error);
+        };
+      }),
+  );
 }
 
 function changed(detail) {
@@ -74,12 +75,12 @@ function newKey() {
 // (names, figures) as `offline_summary`: the server ignores it, and a send
 // from the queue leaves it out.
 function recordFrom(options) {
-  var fields = [];
-  var key = "";
-  var summary = options.summary || null;
-  options.entries.forEach(function (pair) {
-    var name = pair[0];
-    var value = typeof pair[1] === "string" ? pair[1] : "";
+  const fields = [];
+  let key = "";
+  let summary = options.summary || null;
+  options.entries.forEach((pair) => {
+    const name = pair[0];
+    const value = typeof pair[1] === "string" ? pair[1] : "";
     if (name === "offline_summary") {
       try {
         summary = JSON.parse(value);
@@ -97,12 +98,12 @@ function recordFrom(options) {
     key = "edit-" + newKey();
   }
   return {
-    key: key,
+    key,
     user: options.user,
     session: String(options.session),
     url: options.url,
-    fields: fields,
-    summary: summary,
+    fields,
+    summary,
     created: options.created || Date.now(),
     status: "waiting",
     messages: [],
@@ -110,69 +111,55 @@ function recordFrom(options) {
 }
 
 function put(record) {
-  return withStore("readwrite", function (store) {
-    // Saved again under the same key (Save tapped twice): keep its place in the queue.
-    return promised(store.get(record.key)).then(function (old) {
+  // Saved again under the same key (Save tapped twice): keep its place in the queue.
+  return withStore("readwrite", (store) =>
+    promised(store.get(record.key)).then((old) => {
       if (old) record.created = old.created;
       return promised(store.put(record));
-    });
-  }).then(function () {
+    }),
+  ).then(() => {
     changed({ session: record.session });
   });
 }
 
 function get(key) {
-  return withStore("readonly", function (store) {
-    return promised(store.get(key));
-  });
+  return withStore("readonly", (store) => promised(store.get(key)));
 }
 
 function list(user) {
   if (!user) return Promise.resolve([]);
-  return withStore("readonly", function (store) {
-    return promised(store.index("user").getAll(user));
-  }).then(function (records) {
-    return (records || []).sort(function (a, b) {
-      return a.created - b.created;
-    });
-  });
+  return withStore("readonly", (store) => promised(store.index("user").getAll(user))).then(
+    (records) => (records || []).sort((a, b) => a.created - b.created),
+  );
 }
 
 function update(key, changes) {
-  return withStore("readwrite", function (store) {
-    return promised(store.get(key)).then(function (record) {
+  return withStore("readwrite", (store) =>
+    promised(store.get(key)).then((record) => {
       if (!record) return null;
-      Object.keys(changes).forEach(function (name) {
+      Object.keys(changes).forEach((name) => {
         record[name] = changes[name];
       });
       return promised(store.put(record));
-    });
-  }).then(function () {
-    changed({ key: key });
+    }),
+  ).then(() => {
+    changed({ key });
   });
 }
 
 function remove(key, detail) {
-  return withStore("readwrite", function (store) {
-    return promised(store.delete(key));
-  }).then(function () {
-    changed(detail || { key: key });
+  return withStore("readwrite", (store) => promised(store.delete(key))).then(() => {
+    changed(detail || { key });
   });
 }
 
 function removeUser(user) {
-  return list(user).then(function (records) {
-    return Promise.all(
-      records.map(function (record) {
-        return remove(record.key);
-      }),
-    );
-  });
+  return list(user).then((records) => Promise.all(records.map((record) => remove(record.key))));
 }
 
 function askForSync(registration) {
   if (!registration || !registration.sync) return Promise.resolve();
-  return registration.sync.register(SYNC_TAG).catch(function () {
+  return registration.sync.register(SYNC_TAG).catch(() => {
     // Not allowed here (no permission, a private window): the page sends them.
   });
 }
@@ -195,23 +182,23 @@ function decode(text) {
 // else the page's heading and first paragraph (a round deleted meanwhile).
 // Plain text from the server's own HTML, shown with textContent.
 function messagesOf(html) {
-  var summary = html.match(/<div id="form-errors"[\s\S]*?<\/ul>/);
-  var found = [];
+  const summary = html.match(/<div id="form-errors"[\s\S]*?<\/ul>/);
+  let found = [];
   if (summary) {
-    var items = summary[0].match(/<li>[\s\S]*?<\/li>/g) || [];
+    const items = summary[0].match(/<li>[\s\S]*?<\/li>/g) || [];
     found = items.map(decode).filter(Boolean);
   }
   if (!found.length) {
-    var main = html.match(/<main[^>]*>([\s\S]*?)<\/main>/);
-    var body = main ? main[1] : html;
-    var parts = body.match(/<(h1|p)[^>]*>[\s\S]*?<\/\1>/g) || [];
+    const main = html.match(/<main[^>]*>([\s\S]*?)<\/main>/);
+    const body = main ? main[1] : html;
+    const parts = body.match(/<(h1|p)[^>]*>[\s\S]*?<\/\1>/g) || [];
     found = parts.slice(0, 2).map(decode).filter(Boolean);
   }
   return found;
 }
 
 function tokenOf(html) {
-  var match = html.match(/name="csrfmiddlewaretoken" value="([^"]+)"/);
+  const match = html.match(/name="csrfmiddlewaretoken" value="([^"]+)"/);
   return match ? match[1] : null;
 }
 
@@ -219,31 +206,31 @@ function tokenOf(html) {
 // that the next try is not stuck behind it; if it did arrive, the next one is
 // answered as it was (its save_key).
 function post(record, token, timeout) {
-  var body = new URLSearchParams();
-  record.fields.forEach(function (pair) {
+  const body = new URLSearchParams();
+  record.fields.forEach((pair) => {
     body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
   });
-  var giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
-  var timer = giveUp
-    ? setTimeout(function () {
+  const giveUp = typeof AbortController === "function" && timeout ? new AbortController() : null;
+  const timer = giveUp
+    ? setTimeout(() => {
         giveUp.abort();
       }, timeout)
     : null;
   // Answered as JSON (scoring/views/rounds.py wants_json): the round as saved,
   // the standings and the next round, with no redirect and no page after it.
-  var sent = fetch(record.url, {
+  const sent = fetch(record.url, {
     method: "POST",
-    body: body,
+    body,
     credentials: "same-origin",
     headers: { Accept: "application/json" },
     signal: giveUp ? giveUp.signal : undefined,
   });
   return sent.then(
-    function (response) {
+    (response) => {
       clearTimeout(timer);
       return response;
     },
-    function (error) {
+    (error) => {
       clearTimeout(timer);
       throw error;
     },
@@ -258,20 +245,20 @@ function sessionPath(record) {
 // meanwhile), "server" (a 5xx: later) or "refused" with the server's messages.
 // A network failure rejects.
 function sendOne(record, options) {
-  var loginUrl = (options && options.loginUrl) || "/accounts/login/";
-  var timeout = (options && options.timeout) || 0;
+  const loginUrl = (options && options.loginUrl) || "/accounts/login/";
+  const timeout = (options && options.timeout) || 0;
   function judge(response, retried) {
-    var path = new URL(response.url).pathname;
+    const path = new URL(response.url).pathname;
     if (path === loginUrl) return { outcome: "login" };
     if (response.status >= 500) return { outcome: "server" };
-    if ((response.headers.get("Content-Type") || "").indexOf("application/json") === 0) {
-      return response.json().then(function (answer) {
-        if (response.ok && answer.ok) return { outcome: "sent", answer: answer };
+    if ((response.headers.get("Content-Type") || "").startsWith("application/json")) {
+      return response.json().then((answer) => {
+        if (response.ok && answer.ok) return { outcome: "sent", answer };
         return {
           outcome: "refused",
           messages: answer.messages || [],
           status: response.status,
-          answer: answer,
+          answer,
         };
       });
     }
@@ -280,40 +267,34 @@ function sendOne(record, options) {
     if (response.status === 403 && !retried) {
       // A token from before a new log-in: a fresh one from the form, and once more.
       return fetch(record.url, { credentials: "same-origin" })
-        .then(function (page) {
-          return page.text();
-        })
-        .then(function (html) {
-          return post(record, tokenOf(html), timeout);
-        })
-        .then(function (again) {
-          return judge(again, true);
-        });
+        .then((page) => page.text())
+        .then((html) => post(record, tokenOf(html), timeout))
+        .then((again) => judge(again, true));
     }
-    return response.text().then(function (html) {
-      return { outcome: "refused", messages: messagesOf(html), status: response.status };
-    });
+    return response.text().then((html) => ({
+      outcome: "refused",
+      messages: messagesOf(html),
+      status: response.status,
+    }));
   }
-  return post(record, null, timeout).then(function (response) {
-    return judge(response, false);
-  });
+  return post(record, null, timeout).then((response) => judge(response, false));
 }
 
 function sendAllNow(user, options) {
   // answers: the server's answer to each record sent or refused, by key.
-  var report = { sent: [], refused: [], stopped: null, answers: {} };
-  return list(user).then(function (records) {
-    var held = {};
-    var index = 0;
+  const report = { sent: [], refused: [], stopped: null, answers: {} };
+  return list(user).then((records) => {
+    const held = {};
+    let index = 0;
     function next() {
       if (index >= records.length) return report;
-      var record = records[index++];
+      const record = records[index++];
       if (record.status === "refused" || held[record.session]) {
         held[record.session] = true;
         return next();
       }
       return sendOne(record, options).then(
-        function (result) {
+        (result) => {
           if (result.answer) report.answers[record.key] = result.answer;
           if (result.outcome === "sent") {
             report.sent.push(record);
@@ -334,7 +315,7 @@ function sendAllNow(user, options) {
             return update(record.key, { status: "login" }).then(() => report);
           return report;
         },
-        function () {
+        () => {
           report.stopped = "offline"; // the network went again: everything stays
           return report;
         },
@@ -351,9 +332,7 @@ function sendAll(user, options) {
   if (!user || user === "public") {
     return Promise.resolve({ sent: [], refused: [], stopped: null, answers: {} });
   }
-  var run = function () {
-    return sendAllNow(user, options);
-  };
+  const run = () => sendAllNow(user, options);
   if (self.navigator && navigator.locks && navigator.locks.request) {
     return navigator.locks.request(LOCK, run);
   }

@@ -8,26 +8,26 @@ import * as Queue from "./offline-queue.js";
 import * as known from "./known.js";
 
 // Every page has these (base.html includes scoring/offline/_page.html).
-var strings = document.getElementById("offline-strings");
-var words = strings.dataset;
-var banner = document.getElementById("offline-banner");
-var loadedAt = Date.now();
-var storedAt = Number(document.body.dataset.offlineStored) || 0;
-var fallback = "fallback" in words;
-var sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
-var sessionId = sessionMatch ? sessionMatch[1] : null;
-var roundForm = document.getElementById("round-form");
-var userKnown = words.user ? Promise.resolve(words.user) : keptUser();
+const strings = document.getElementById("offline-strings");
+const words = strings.dataset;
+const banner = document.getElementById("offline-banner");
+const loadedAt = Date.now();
+const storedAt = Number(document.body.dataset.offlineStored) || 0;
+const fallback = "fallback" in words;
+const sessionMatch = location.pathname.match(/^\/sessions\/(\d+)\//);
+const sessionId = sessionMatch ? sessionMatch[1] : null;
+const roundForm = document.getElementById("round-form");
+const userKnown = words.user ? Promise.resolve(words.user) : keptUser();
 
 function say(name, params) {
-  var text = words[name] || "";
-  return text.replace(/%\((\w+)\)s/g, function (_, key) {
-    return params && key in params ? String(params[key]) : "";
-  });
+  const text = words[name] || "";
+  return text.replace(/%\((\w+)\)s/g, (_, key) =>
+    params && key in params ? String(params[key]) : "",
+  );
 }
 
 function clock(ms) {
-  var at = new Date(ms);
+  const at = new Date(ms);
   return ("0" + at.getHours()).slice(-2) + ":" + ("0" + at.getMinutes()).slice(-2);
 }
 
@@ -36,15 +36,9 @@ function keptUser() {
   if (!window.caches) return Promise.resolve("");
   return caches
     .open("marriage-meta")
-    .then(function (cache) {
-      return cache.match("/__offline__/user");
-    })
-    .then(function (hit) {
-      return hit ? hit.text() : "";
-    })
-    .catch(function () {
-      return "";
-    });
+    .then((cache) => cache.match("/__offline__/user"))
+    .then((hit) => (hit ? hit.text() : ""))
+    .catch(() => "");
 }
 
 function signedIn(user) {
@@ -53,16 +47,14 @@ function signedIn(user) {
 
 // --- The service worker -------------------------------------------------------------------
 
-var registered = null;
-var controlled = "serviceWorker" in navigator && Boolean(navigator.serviceWorker.controller);
+let registered = null;
+const controlled = "serviceWorker" in navigator && Boolean(navigator.serviceWorker.controller);
 if ("serviceWorker" in navigator && words.sw) {
   registered = navigator.serviceWorker
     .register(words.sw, { scope: "/", type: "module" })
-    .catch(function () {
-      return null; // no worker (a private window): the pages still work online
-    });
+    .catch(() => null); // no worker (a private window): the pages still work online
   if (!controlled && !storedAt && !fallback) {
-    navigator.serviceWorker.ready.then(function (registration) {
+    navigator.serviceWorker.ready.then((registration) => {
       // This page came from the network before the worker ran: the worker
       // learns whose it is, and keeps it if the server marked it.
       if (!registration.active) return;
@@ -76,8 +68,8 @@ if ("serviceWorker" in navigator && words.sw) {
 
 // The share page's live part, polled (static/js/live.js): its standings are
 // as of the last poll answered, not of the page's load.
-var live = document.querySelector("[data-live-poll]");
-var lastPoll = 0;
+const live = document.querySelector("[data-live-poll]");
+let lastPoll = 0;
 
 function showBanner() {
   if (!banner) return;
@@ -97,12 +89,12 @@ if (storedAt || !navigator.onLine) showBanner();
 // A kept copy is the page as it was kept, with the message its request got
 // ("Round 5 saved."): said once, to that request, and stale on any later day.
 if (storedAt) {
-  document.querySelectorAll("main > .messages").forEach(function (said) {
+  document.querySelectorAll("main > .messages").forEach((said) => {
     said.remove();
   });
 }
 window.addEventListener("offline", showBanner);
-window.addEventListener("online", function () {
+window.addEventListener("online", () => {
   if ((storedAt || fallback) && words.check) {
     startChecking(true); // back once the network answers (below)
     return;
@@ -112,7 +104,7 @@ window.addEventListener("online", function () {
     return;
   }
   hideBanner();
-  send().then(function () {
+  send().then(() => {
     // A copy kept before pages said what to check (no data-check: kept
     // copies are the HTML of the deploy they came from): as then, the page
     // as it is now. (Never the round form, which may be half filled in; the
@@ -126,8 +118,8 @@ window.addEventListener("online", function () {
 // online) puts the banner up with the time of the last one answered; one
 // answered takes it down. A page shown from the phone learns that the
 // network is back from its check (below), as its other pages do.
-window.addEventListener("marriage-live", function (event) {
-  var detail = event.detail || {};
+window.addEventListener("marriage-live", (event) => {
+  const detail = event.detail || {};
   if (detail.fresh) lastPoll = Date.now();
   if (returned || ((storedAt || fallback) && words.check)) return;
   if (!detail.answered) showBanner();
@@ -141,10 +133,10 @@ window.addEventListener("marriage-live", function (event) {
 // or SEND_WAIT if that hangs). Never the round form, which may be half filled
 // in, and never twice in a row: a reload that brought the kept copy back
 // again (the network slow, not gone) leaves it to the button.
-var RELOADED = "offline-reloaded";
-var SEND_WAIT = 5000;
-var returned = false;
-var reloading = false;
+const RELOADED = "offline-reloaded";
+const SEND_WAIT = 5000;
+let returned = false;
+let reloading = false;
 
 if (!storedAt && !fallback) {
   try {
@@ -175,19 +167,17 @@ function backOnline() {
   returned = true;
   stopChecking();
   if (banner) {
-    var button = element("button", "button secondary", words.showLatest);
+    const button = element("button", "button secondary", words.showLatest);
     button.type = "button";
     button.addEventListener("click", showLatest);
     banner.replaceChildren(document.createTextNode(words.backOnline + " "), button);
     banner.hidden = false;
   }
   document.documentElement.classList.remove("is-offline");
-  var sent = send().catch(function () {
-    return null; // the rounds wait for next time
-  });
+  const sent = send().catch(() => null); // the rounds wait for next time
   if (roundForm || reloading || reloadedAlready()) return;
   reloading = true;
-  var waited = new Promise(function (resolve) {
+  const waited = new Promise((resolve) => {
     setTimeout(resolve, SEND_WAIT);
   });
   Promise.race([sent, waited]).then(showLatest);
@@ -204,14 +194,17 @@ function backOnline() {
 // after CHECK_LIMIT, until one is answered or the page is left. The `online`
 // event asks at once. A check that fails only waits for the next; a hidden
 // page asks when it is shown again.
-var CHECK_FIRST = Number(document.body.dataset.offlineRecheck) || 5000;
-var CHECK_LIMIT = 10000;
-var checking = { timer: null, delay: CHECK_FIRST, stopped: true, idle: false, asking: null };
+const CHECK_FIRST = Number(document.body.dataset.offlineRecheck) || 5000;
+const CHECK_LIMIT = 10000;
+const checking = { timer: null, delay: CHECK_FIRST, stopped: true, idle: false, asking: null };
 
 // While rounds wait to be sent, every CHECK_WAITING at most: they go, and
 // the page shows them, soon after the network answers.
-var CHECK_WAITING = 1000;
-var CHECK_WAITING_LIMIT = 3000;
+const CHECK_WAITING = 1000;
+const CHECK_WAITING_LIMIT = 3000;
+// Rounds of this user wait to be sent (set by render, below). Declared before
+// startChecking() runs, which reads it as the page loads.
+let waitingHere = false;
 
 function nextCheck() {
   clearTimeout(checking.timer);
@@ -231,10 +224,10 @@ function check() {
     return;
   }
   if (checking.asking) checking.asking.abort(); // asked again at once (the `online` event)
-  var giveUp = new AbortController();
+  const giveUp = new AbortController();
   checking.asking = giveUp;
-  var limit = setTimeout(
-    function () {
+  const limit = setTimeout(
+    () => {
       giveUp.abort();
     },
     waitingHere ? CHECK_WAITING_LIMIT : CHECK_LIMIT,
@@ -246,14 +239,10 @@ function check() {
     signal: giveUp.signal,
   })
     .then(
-      function (response) {
-        return response.ok;
-      },
-      function () {
-        return false;
-      },
+      (response) => response.ok,
+      () => false,
     )
-    .then(function (answered) {
+    .then((answered) => {
       clearTimeout(limit);
       if (checking.asking !== giveUp) return; // a newer check asks
       checking.asking = null;
@@ -276,13 +265,13 @@ function stopChecking() {
   clearTimeout(checking.timer);
 }
 
-document.addEventListener("visibilitychange", function () {
+document.addEventListener("visibilitychange", () => {
   if (document.hidden || !checking.idle) return;
   checking.idle = false;
   check();
 });
 window.addEventListener("pagehide", stopChecking);
-window.addEventListener("pageshow", function (event) {
+window.addEventListener("pageshow", (event) => {
   if (event.persisted && !returned) startChecking(); // back from the browser's back-forward cache
 });
 startChecking();
@@ -291,16 +280,14 @@ startChecking();
 
 function send() {
   if (!navigator.onLine) return Promise.resolve(null);
-  return userKnown.then(function (user) {
+  return userKnown.then((user) => {
     if (!signedIn(user)) return null;
     return Queue.sendAll(user, {
       loginUrl: words.login,
       timeout: Number(words.saveWait) || 0,
-    }).then(function (report) {
-      var here = report.sent.some(function (record) {
-        return record.session === sessionId;
-      });
-      report.sent.forEach(function (record) {
+    }).then((report) => {
+      const here = report.sent.some((record) => record.session === sessionId);
+      report.sent.forEach((record) => {
         learn(user, record.session, report.answers[record.key]);
       });
       keepAgain(report.sent);
@@ -316,9 +303,9 @@ function send() {
 // The worker's Background Sync asked for, where the browser has it: the rounds
 // waiting go when the network returns, even with the app closed.
 export function sendLater() {
-  return (registered || Promise.resolve(null)).then(function (registration) {
-    return Queue.askForSync(registration);
-  });
+  return (registered || Promise.resolve(null)).then((registration) =>
+    Queue.askForSync(registration),
+  );
 }
 
 // The waiting rounds sent now (the round form saves in place through this:
@@ -336,7 +323,7 @@ function learn(user, session, answer) {
 // The session's page as the server now has it, with the rounds just sent
 // (at the page's path: a `?queued=` from the worker's redirect is not the
 // page asked for any more).
-var arriving = false;
+let arriving = false;
 
 function showArrived() {
   if (arriving) return;
@@ -349,8 +336,8 @@ function showArrived() {
 // dhoos pending): kept again, as they are now.
 function keepAgain(sent) {
   if (!sent.length || !registered) return;
-  var sessions = {};
-  sent.forEach(function (record) {
+  const sessions = {};
+  sent.forEach((record) => {
     sessions[record.session] = true;
   });
   keepPagesAgain(Object.keys(sessions));
@@ -359,17 +346,15 @@ function keepAgain(sent) {
 // The worker fetches the pages of `sessions` again, to keep them as they are now.
 export function keepPagesAgain(sessions) {
   if (!registered) return;
-  registered.then(function (registration) {
+  registered.then((registration) => {
     if (!registration || !registration.active) return;
-    sessions.forEach(function (session) {
-      ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach(
-        function (path) {
-          registration.active.postMessage({
-            type: "keep",
-            url: new URL(path, location.href).href,
-          });
-        },
-      );
+    sessions.forEach((session) => {
+      ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"].forEach((path) => {
+        registration.active.postMessage({
+          type: "keep",
+          url: new URL(path, location.href).href,
+        });
+      });
     });
   });
 }
@@ -378,9 +363,9 @@ export function keepPagesAgain(sessions) {
 // error, while the browser says it is online (a line that looks online but
 // fails, no `online` event to come): tried again by themselves, soon
 // (RETRY_FIRST), then less often after a server error.
-var RETRY_FIRST = 1000;
-var RETRY_MOST = 30000;
-var retry = { timer: null, delay: RETRY_FIRST };
+const RETRY_FIRST = 1000;
+const RETRY_MOST = 30000;
+const retry = { timer: null, delay: RETRY_FIRST };
 
 function retryLater(report) {
   clearTimeout(retry.timer);
@@ -390,45 +375,44 @@ function retryLater(report) {
     return;
   }
   if (storedAt || fallback) return; // a page shown from the phone checks the network itself (below)
-  var wait = report.stopped === "server" ? retry.delay : RETRY_FIRST;
+  const wait = report.stopped === "server" ? retry.delay : RETRY_FIRST;
   retry.delay = Math.min(retry.delay * 2, RETRY_MOST);
-  retry.timer = setTimeout(function () {
+  retry.timer = setTimeout(() => {
     retry.timer = null;
     if (document.hidden || !navigator.onLine) return; // shown again, or the `online` event, sends
     send();
   }, wait);
 }
 
-document.addEventListener("visibilitychange", function () {
+document.addEventListener("visibilitychange", () => {
   if (!document.hidden && waitingHere && navigator.onLine && !storedAt && !fallback) send();
 });
 
 // --- Waiting rounds, in their session's page ---------------------------------------------
 
-var list = document.querySelector("[data-offline-queue]");
-var waitingHere = false; // rounds of this user wait to be sent (set by render)
+const list = document.querySelector("[data-offline-queue]");
 
 function element(tag, className, text) {
-  var node = document.createElement(tag);
+  const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
 }
 
 function describe(record) {
-  var summary = record.summary || {};
-  var parts = [say("savedAt", { time: clock(record.created) })];
+  const summary = record.summary || {};
+  const parts = [say("savedAt", { time: clock(record.created) })];
   if (summary.winner) parts.push(say("winner", { name: summary.winner }));
   else if (summary.winner === null) parts.push(words.noWinner);
   return parts.join(" · ");
 }
 
 function figures(record) {
-  var players = (record.summary && record.summary.players) || [];
+  const players = (record.summary && record.summary.players) || [];
   return players
-    .map(function (player) {
-      var net = player.net;
-      var shown = net === undefined || net === null ? "" : " " + (net > 0 ? "+" : "") + net;
+    .map((player) => {
+      const net = player.net;
+      const shown = net === undefined || net === null ? "" : " " + (net > 0 ? "+" : "") + net;
       return player.name + shown;
     })
     .join(" · ");
@@ -441,25 +425,25 @@ function statusOf(record, held) {
 }
 
 function item(record, held) {
-  var li = element("li", "queued-round" + (record.status === "refused" ? " refused" : ""));
+  const li = element("li", "queued-round" + (record.status === "refused" ? " refused" : ""));
   li.dataset.key = record.key;
-  var head = element("p", "queued-head");
+  const head = element("p", "queued-head");
   head.appendChild(element("b", "", describe(record)));
   head.appendChild(document.createTextNode(" · "));
   head.appendChild(element("span", "queued-status", statusOf(record, held)));
   li.appendChild(head);
-  var numbers = figures(record);
+  const numbers = figures(record);
   if (numbers) li.appendChild(element("p", "small num-line", numbers));
   if (record.status === "refused") {
-    var problems = element("ul", "errorlist");
-    (record.messages || []).forEach(function (text) {
+    const problems = element("ul", "errorlist");
+    (record.messages || []).forEach((text) => {
       problems.appendChild(element("li", "", text));
     });
     li.appendChild(problems);
-    var actions = element("div", "actions");
-    var fix = element("a", "button secondary", words.fix);
+    const actions = element("div", "actions");
+    const fix = element("a", "button secondary", words.fix);
     fix.href = record.url + "?fix=" + encodeURIComponent(record.key);
-    var discard = element("button", "button secondary", words.discard);
+    const discard = element("button", "button secondary", words.discard);
     discard.type = "button";
     discard.dataset.discard = record.key;
     actions.appendChild(fix);
@@ -472,35 +456,29 @@ function item(record, held) {
 function render() {
   if (!list) return Promise.resolve();
   return userKnown
-    .then(function (user) {
-      return signedIn(user) ? Queue.list(user) : [];
-    })
-    .then(function (records) {
-      var mine = records.filter(function (record) {
-        return !list.dataset.session || record.session === list.dataset.session;
-      });
-      waitingHere = records.some(function (record) {
-        return record.status === "waiting";
-      });
+    .then((user) => (signedIn(user) ? Queue.list(user) : []))
+    .then((records) => {
+      const mine = records.filter(
+        (record) => !list.dataset.session || record.session === list.dataset.session,
+      );
+      waitingHere = records.some((record) => record.status === "waiting");
       // Rounds waiting: the next check whether the network answers comes sooner.
       if (waitingHere && !checking.stopped && checking.timer) nextCheck();
       // "Saved on this phone…" goes once nothing of this session waits to be sent.
-      var queuedNote = document.getElementById("offline-queued-note");
-      var sending = mine.some(function (record) {
-        return record.status !== "refused";
-      });
+      const queuedNote = document.getElementById("offline-queued-note");
+      const sending = mine.some((record) => record.status !== "refused");
       if (queuedNote && !sending) queuedNote.remove();
       list.replaceChildren();
       list.hidden = mine.length === 0;
       if (!mine.length) return;
-      var section = element("section", "card offline-queue");
+      const section = element("section", "card offline-queue");
       section.setAttribute("aria-labelledby", "offline-queue-title");
-      var title = element("h2", "", words.waitingTitle);
+      const title = element("h2", "", words.waitingTitle);
       title.id = "offline-queue-title";
       section.appendChild(title);
-      var ul = element("ul", "queued-rounds");
-      var held = {};
-      mine.forEach(function (record) {
+      const ul = element("ul", "queued-rounds");
+      const held = {};
+      mine.forEach((record) => {
         ul.appendChild(item(record, held[record.session]));
         if (record.status === "refused") held[record.session] = true;
       });
@@ -510,33 +488,33 @@ function render() {
 }
 
 if (list) {
-  list.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-discard]");
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-discard]");
     if (!button) return;
     Queue.remove(button.dataset.discard).then(render).then(send);
   });
-  var channel = Queue.channel();
+  const channel = Queue.channel();
   if (channel) {
     // A round of this session sent from elsewhere (the worker's Background
     // Sync, another tab): the ledger as the server now has it, once the
     // rounds of this session have all gone (the list says what still waits).
-    channel.onmessage = function (event) {
-      var detail = event.data || {};
+    channel.onmessage = (event) => {
+      const detail = event.data || {};
       if (detail.sent && detail.answer) {
-        userKnown.then(function (user) {
+        userKnown.then((user) => {
           learn(user, detail.session, detail.answer);
         });
       }
-      render().then(function () {
+      render().then(() => {
         if (!detail.sent || detail.session !== sessionId || roundForm || !navigator.onLine) return;
-        return userKnown.then(function (user) {
-          return Queue.list(user).then(function (records) {
-            var left = records.some(function (record) {
-              return record.session === sessionId && record.status === "waiting";
-            });
+        return userKnown.then((user) =>
+          Queue.list(user).then((records) => {
+            const left = records.some(
+              (record) => record.session === sessionId && record.status === "waiting",
+            );
             if (!left) showArrived();
-          });
-        });
+          }),
+        );
       });
     };
   }
@@ -546,7 +524,7 @@ if (list) {
 // --- The round form with no network --------------------------------------------------------
 
 // The round form's own reading of its round (offline-preview.js gives it).
-var roundSummary = null;
+let roundSummary = null;
 
 export function provideRoundSummary(summary) {
   roundSummary = summary;
@@ -555,7 +533,7 @@ export function provideRoundSummary(summary) {
 // The round form's save in place (round-save.js): given the submit event, true
 // when it took the save (kept and sent by the queue, the screen answered on
 // the phone), false to let the form post as it would without scripts.
-var roundSave = null;
+let roundSave = null;
 
 export function provideRoundSave(save) {
   roundSave = save;
@@ -565,9 +543,9 @@ export function provideRoundSave(save) {
 // server, which credits those values to the seat's phone in the round's
 // history: a hidden p-<id>-seat on each.
 export function markSeats(form) {
-  form.querySelectorAll(".player-row").forEach(function (row) {
-    var name = "p-" + row.dataset.playerId + "-seat";
-    var mark = form.querySelector('input[name="' + name + '"]');
+  form.querySelectorAll(".player-row").forEach((row) => {
+    const name = "p-" + row.dataset.playerId + "-seat";
+    let mark = form.querySelector('input[name="' + name + '"]');
     if (!row.classList.contains("from-seat")) {
       if (mark) mark.remove();
       return;
@@ -587,54 +565,50 @@ export function markSeats(form) {
 function summaryOf(form) {
   // The round form's own reading (offline-preview.js): settled on the phone
   // after the rounds kept before it, as the server will.
-  var reading = roundSummary ? roundSummary() : null;
+  const reading = roundSummary ? roundSummary() : null;
   if (reading) return reading;
-  var chosen = form.querySelector('input[name="winner"]:checked');
-  var winner = null;
+  const chosen = form.querySelector('input[name="winner"]:checked');
+  let winner = null;
   if (chosen && chosen.value !== "none") {
-    var label = chosen.closest("label");
+    const label = chosen.closest("label");
     winner = label ? label.textContent.trim() : null;
   }
-  var nets = {};
-  form.querySelectorAll("#preview .breakdown-player").forEach(function (row) {
-    var net = row.querySelector(".net");
+  const nets = {};
+  form.querySelectorAll("#preview .breakdown-player").forEach((row) => {
+    const net = row.querySelector(".net");
     if (net) nets[row.dataset.player] = Number(net.textContent.replace(/[^\d-]/g, ""));
   });
-  var players = [];
-  form.querySelectorAll(".player-row").forEach(function (row) {
-    var plays = row.querySelector('input[name$="-plays"]');
+  const players = [];
+  form.querySelectorAll(".player-row").forEach((row) => {
+    const plays = row.querySelector('input[name$="-plays"]');
     if (plays && !plays.checked) return;
-    var name = row.dataset.player;
-    players.push({ name: name, net: name in nets ? nets[name] : null });
+    const name = row.dataset.player;
+    players.push({ name, net: name in nets ? nets[name] : null });
   });
-  return { winner: winner, players: players };
+  return { winner, players };
 }
 
 function keepOnPhone(form, fixing) {
-  var entries = Array.from(new FormData(form).entries());
-  return userKnown.then(function (user) {
-    var record = Queue.recordFrom({
-      user: user,
+  const entries = Array.from(new FormData(form).entries());
+  return userKnown.then((user) => {
+    const record = Queue.recordFrom({
+      user,
       session: sessionId,
       url: new URL(form.action, location.href).pathname,
-      entries: entries,
+      entries,
       summary: summaryOf(form),
     });
-    var saved = fixing
-      ? Queue.get(fixing).then(function (old) {
+    const saved = fixing
+      ? Queue.get(fixing).then((old) => {
           record.key = fixing;
           if (old) record.created = old.created;
           return Queue.put(record);
         })
       : Queue.put(record);
     return saved
-      .then(function () {
-        return registered;
-      })
-      .then(function (registration) {
-        return Queue.askForSync(registration);
-      })
-      .then(function () {
+      .then(() => registered)
+      .then((registration) => Queue.askForSync(registration))
+      .then(() => {
         try {
           sessionStorage.setItem("offline-queued", record.key);
         } catch (error) {
@@ -646,20 +620,20 @@ function keepOnPhone(form, fixing) {
 }
 
 if (roundForm && sessionId) {
-  var fixing = new URLSearchParams(location.search).get("fix");
+  const fixing = new URLSearchParams(location.search).get("fix");
   // A kept copy of the new-round form carries the one-time key it was kept
   // with: every round entered from it would share it, and the second would
   // take the first one's place in the queue (or be answered as it by the
   // server). Each showing of the form is a new save: a new key (a fix too,
   // which is sent under the form's key; its refused round saved nothing).
-  var keyField = roundForm.querySelector('input[name="save_key"]');
+  const keyField = roundForm.querySelector('input[name="save_key"]');
   if (storedAt && keyField && /\/rounds\/new\/$/.test(location.pathname)) {
     keyField.value = freshKey();
   }
   // Capture: before save-once.js, which leaves a prevented submit alone.
   document.addEventListener(
     "submit",
-    function (event) {
+    (event) => {
       if (event.target !== roundForm) return;
       markSeats(roundForm);
       if (roundSave && roundSave(event)) {
@@ -669,7 +643,7 @@ if (roundForm && sessionId) {
       if (navigator.onLine && !fixing) {
         // The usual save, through the worker, which keeps it on the phone if
         // it is lost on the way: with what the list then says of it.
-        var carried = roundForm.querySelector('input[name="offline_summary"]');
+        let carried = roundForm.querySelector('input[name="offline_summary"]');
         if (!carried) {
           carried = document.createElement("input");
           carried.type = "hidden";
@@ -695,25 +669,25 @@ function freshKey() {
 // "Fix": the round form filled in with the waiting round's values. Its
 // one-time key stays; this form's own token, number and version are kept.
 function fillFrom(key) {
-  Queue.get(key).then(function (record) {
+  Queue.get(key).then((record) => {
     if (!record) return;
-    var keep = { csrfmiddlewaretoken: 1, number: 1, version: 1, save_key: 1 };
-    var values = {};
-    record.fields.forEach(function (pair) {
+    const keep = { csrfmiddlewaretoken: 1, number: 1, version: 1, save_key: 1 };
+    const values = {};
+    record.fields.forEach((pair) => {
       if (!keep[pair[0]]) (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
     });
-    roundForm.querySelectorAll("input").forEach(function (input) {
+    roundForm.querySelectorAll("input").forEach((input) => {
       if (keep[input.name] || !input.name) return;
-      var given = values[input.name] || [];
+      const given = values[input.name] || [];
       if (input.type === "checkbox" || input.type === "radio")
-        input.checked = given.indexOf(input.value) !== -1;
+        input.checked = given.includes(input.value);
       else input.value = given.length ? given[0] : "";
     });
-    var note = element("div", "message error fixing-note");
+    const note = element("div", "message error fixing-note");
     note.setAttribute("role", "status");
     note.appendChild(element("p", "", words.fixing));
-    var problems = element("ul", "errorlist");
-    (record.messages || []).forEach(function (text) {
+    const problems = element("ul", "errorlist");
+    (record.messages || []).forEach((text) => {
       problems.appendChild(element("li", "", text));
     });
     note.appendChild(problems);
@@ -723,16 +697,16 @@ function fillFrom(key) {
 }
 
 // Back on the session's page after a save kept on the phone.
-var queuedKey = null; // its one-time key
+let queuedKey = null; // its one-time key
 try {
   // (The worker's redirect after a save lost on the way says ?queued=.)
-  var queued =
+  const queued =
     sessionStorage.getItem("offline-queued") || new URLSearchParams(location.search).get("queued");
   if (queued && list) {
     queuedKey = queued;
     sessionStorage.removeItem("offline-queued");
     if (location.search) history.replaceState(history.state, "", location.pathname + location.hash);
-    var note = document.createElement("p");
+    const note = document.createElement("p");
     note.id = "offline-queued-note";
     note.className = "message";
     note.setAttribute("role", "status");
@@ -745,31 +719,27 @@ try {
 
 // --- Log-out: this user's copies and waiting rounds go with them -------------------------
 
-document.addEventListener("submit", function (event) {
-  var form = event.target;
+document.addEventListener("submit", (event) => {
+  const form = event.target;
   if (!words.logout || new URL(form.action, location.href).pathname !== words.logout) return;
   if (form.dataset.cleared) return;
   event.preventDefault();
   userKnown
-    .then(function (user) {
+    .then((user) => {
       if (!signedIn(user)) return true;
-      return Queue.list(user).then(function (records) {
+      return Queue.list(user).then((records) => {
         if (records.length && !window.confirm(words.logoutPending)) return false;
         known.forget(user);
-        var work = [Queue.removeUser(user)];
+        const work = [Queue.removeUser(user)];
         if (window.caches) work.push(caches.delete("marriage-pages-" + user));
         if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-          navigator.serviceWorker.controller.postMessage({ type: "forget", user: user });
+          navigator.serviceWorker.controller.postMessage({ type: "forget", user });
         }
-        return Promise.all(work).then(function () {
-          return true;
-        });
+        return Promise.all(work).then(() => true);
       });
     })
-    .catch(function () {
-      return true; // storage unreadable: log out all the same
-    })
-    .then(function (go) {
+    .catch(() => true) // storage unreadable: log out all the same
+    .then((go) => {
       if (!go) return;
       form.dataset.cleared = "1";
       form.submit();
@@ -781,7 +751,7 @@ document.addEventListener("submit", function (event) {
 // this page listened to the queue: then the page as the server now has it.
 function sentMeanwhile() {
   if (!queuedKey || storedAt || fallback || !navigator.onLine) return null;
-  return Queue.get(queuedKey).then(function (record) {
+  return Queue.get(queuedKey).then((record) => {
     if (!record) showArrived();
   });
 }

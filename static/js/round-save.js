@@ -219,7 +219,7 @@ function refill(fields) {
     if (!input.name || input.name === "csrfmiddlewaretoken") return;
     const given = values.getAll(input.name);
     if (input.type === "checkbox" || input.type === "radio")
-      input.checked = given.indexOf(input.value) !== -1;
+      input.checked = given.includes(input.value);
     else if (given.length || input.type !== "hidden") input.value = given.length ? given[0] : "";
   });
 }

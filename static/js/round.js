@@ -1,6 +1,6 @@
 // The round screen's conveniences; the form works without them. Loaded by the
 // round form only (templates/scoring/rounds/form.html).
-var form = document.getElementById("round-form");
+const form = document.getElementById("round-form");
 
 function rowOf(playerId) {
   return form.querySelector('.player-row[data-player-id="' + playerId + '"]');
@@ -24,10 +24,10 @@ function set(box, checked) {
 
 // Picking a winner: they play, and they are seen (ending a round shows the
 // pure sets).
-form.addEventListener("change", function (event) {
-  var input = event.target;
+form.addEventListener("change", (event) => {
+  const input = event.target;
   if (input.name !== "winner" || !input.checked || input.value === "none") return;
-  var row = rowOf(input.value);
+  const row = rowOf(input.value);
   if (!row) return;
   set(row.querySelector('input[name$="-plays"]'), true);
   set(row.querySelector('input[name$="-status"][value="seen"]'), true);
@@ -35,9 +35,9 @@ form.addEventListener("change", function (event) {
 
 // Dublees show the tiplu: ticking "dublees" ticks "seen", and "unseen" unticks
 // "dublees" (the server refuses dublees on an unseen player).
-form.addEventListener("change", function (event) {
-  var input = event.target;
-  var row = input.closest(".player-row");
+form.addEventListener("change", (event) => {
+  const input = event.target;
+  const row = input.closest(".player-row");
   if (!row) return;
   if (input.name.endsWith("-dublees") && input.checked) {
     set(row.querySelector('input[name$="-status"][value="seen"]'), true);
@@ -51,16 +51,16 @@ form.addEventListener("change", function (event) {
 // Dublee win, and Normal takes the winner's "dublees" off, so the two never
 // disagree (the server refuses them if they do: scoring/forms/rounds.py).
 function winnerRow() {
-  var picked = form.querySelector('input[name="winner"]:checked');
+  const picked = form.querySelector('input[name="winner"]:checked');
   return picked && picked.value !== "none" ? rowOf(picked.value) : null;
 }
-form.addEventListener("change", function (event) {
-  var input = event.target;
-  var row = winnerRow();
+form.addEventListener("change", (event) => {
+  const input = event.target;
+  const row = winnerRow();
   if (!row) return;
-  var dublees = row.querySelector('input[name$="-dublees"]');
-  var winsDublee = form.querySelector('input[name="win_type"][value="dublee"]');
-  var winsNormal = form.querySelector('input[name="win_type"][value="normal"]');
+  const dublees = row.querySelector('input[name$="-dublees"]');
+  const winsDublee = form.querySelector('input[name="win_type"][value="dublee"]');
+  const winsNormal = form.querySelector('input[name="win_type"][value="normal"]');
   if ((input === dublees || input.name === "winner") && dublees && dublees.checked) {
     set(winsDublee, true);
   } else if (input === winsNormal && input.checked) {
@@ -70,10 +70,10 @@ form.addEventListener("change", function (event) {
 
 // A number box takes what is typed: its content is selected on focus, so
 // tapping "12" and typing 5 gives 5, never 125 or 512.
-form.addEventListener("focusin", function (event) {
+form.addEventListener("focusin", (event) => {
   if (event.target.matches("[data-points]")) event.target.select();
 });
-form.addEventListener("mouseup", function (event) {
+form.addEventListener("mouseup", (event) => {
   // A mouse click would put the caret back where it landed.
   if (
     event.target.matches("[data-points]") &&
@@ -86,30 +86,28 @@ form.addEventListener("mouseup", function (event) {
 // The keyboard's Next (Enter) goes to the next player's maal (a tunnel, which
 // few rounds have, is tapped), and after the last to Save: it never saves the
 // round by accident.
-form.addEventListener("keydown", function (event) {
+form.addEventListener("keydown", (event) => {
   if (event.key !== "Enter" || !event.target.matches("[data-points]")) return;
   event.preventDefault();
-  var row = event.target.closest(".player-row");
-  var boxes = Array.prototype.filter.call(form.querySelectorAll('[name$="-maal"]'), visible);
-  var here = boxes.findIndex(function (box) {
-    return box.closest(".player-row") === row;
-  });
-  var next = boxes[here + 1];
+  const row = event.target.closest(".player-row");
+  const boxes = Array.from(form.querySelectorAll('[name$="-maal"]')).filter(visible);
+  const here = boxes.findIndex((box) => box.closest(".player-row") === row);
+  const next = boxes[here + 1];
   (next || form.querySelector('.sticky-save button[type="submit"]')).focus();
 });
 
 // "In words" in the preview stays open while the preview is worked out again:
 // the new one opens if the one it replaces was open (read from the element
 // itself, whose "open" is set at the tap; its "toggle" event comes later).
-var preview = document.getElementById("preview");
+const preview = document.getElementById("preview");
 if (preview) {
-  new MutationObserver(function (records) {
-    var words = preview.querySelector(".in-words-all");
+  new MutationObserver((records) => {
+    const words = preview.querySelector(".in-words-all");
     if (!words || words.open) return;
-    records.forEach(function (record) {
-      record.removedNodes.forEach(function (node) {
+    records.forEach((record) => {
+      record.removedNodes.forEach((node) => {
         if (node.nodeType !== Node.ELEMENT_NODE) return;
-        var old = node.matches(".in-words-all") ? node : node.querySelector(".in-words-all");
+        const old = node.matches(".in-words-all") ? node : node.querySelector(".in-words-all");
         if (old && old.open) words.open = true;
       });
     });
@@ -117,16 +115,16 @@ if (preview) {
 }
 
 // A refused save: its summary in view and focused; each item focuses its field.
-var summary = document.getElementById("form-errors");
+const summary = document.getElementById("form-errors");
 if (summary) {
   summary.scrollIntoView({ block: "start" });
   summary.focus();
-  summary.addEventListener("click", function (event) {
-    var link = event.target.closest('a[href^="#"]');
-    var target = link && document.getElementById(link.getAttribute("href").slice(1));
+  summary.addEventListener("click", (event) => {
+    const link = event.target.closest('a[href^="#"]');
+    const target = link && document.getElementById(link.getAttribute("href").slice(1));
     if (!target) return;
     event.preventDefault();
-    var details = target.closest("details");
+    const details = target.closest("details");
     if (details) details.open = true;
     target.focus();
     target.scrollIntoView({ block: "center" });

@@ -13,13 +13,13 @@
 // its round) starts afresh.
 import { followLive } from "./stream.js";
 
-var feed = null; // the #seat-feed the entries below came from
-var roundForm = null;
-var first = document.getElementById("seat-feed");
-var every = (Number(first && first.dataset.seconds) || 1) * 1000;
-var etag = "";
-var applied = {}; // player id -> the "at" of the entry last put in the form
-var busy = false;
+let feed = null; // the #seat-feed the entries below came from
+let roundForm = null;
+const first = document.getElementById("seat-feed");
+const every = (Number(first && first.dataset.seconds) || 1) * 1000;
+let etag = "";
+let applied = {}; // player id -> the "at" of the entry last put in the form
+let busy = false;
 
 function field(pid, name) {
   return roundForm.querySelector('[name="p-' + pid + "-" + name + '"]');
@@ -34,24 +34,24 @@ function setValue(input, value) {
 }
 
 function mark(row, entry) {
-  var note = row.querySelector("[data-seat-note]");
+  let note = row.querySelector("[data-seat-note]");
   if (!note) {
     note = document.createElement("p");
     note.className = "seat-note small";
     note.setAttribute("data-seat-note", "");
     row.appendChild(note);
   }
-  var time = new Date(entry.at).toTimeString().slice(0, 5);
+  const time = new Date(entry.at).toTimeString().slice(0, 5);
   note.textContent = feed.dataset.from.replace("%(name)s", entry.name).replace("%(time)s", time);
   row.classList.add("from-seat");
 }
 
 function apply(entry) {
-  var pid = entry.player;
-  var row = roundForm.querySelector('[data-player-id="' + pid + '"]');
+  const pid = entry.player;
+  const row = roundForm.querySelector('[data-player-id="' + pid + '"]');
   if (!row) return false;
   setChecked(field(pid, "plays"), true);
-  var status = roundForm.querySelector(
+  const status = roundForm.querySelector(
     '[name="p-' + pid + '-status"][value="' + (entry.dublees ? "seen" : entry.status) + '"]',
   );
   setChecked(status, true);
@@ -60,12 +60,12 @@ function apply(entry) {
   setValue(field(pid, "tunnel"), entry.tunnel ? String(entry.tunnel) : "");
   setChecked(field(pid, "dhoos"), entry.dhoos);
   setValue(field(pid, "maal_tally"), entry.maal_tally || "");
-  var summary = row.querySelector("[data-maal-summary]");
+  const summary = row.querySelector("[data-maal-summary]");
   if (summary) summary.textContent = "";
-  var tiplu = roundForm.querySelector("[data-maal-tiplu]");
+  const tiplu = roundForm.querySelector("[data-maal-tiplu]");
   if (entry.tiplu && tiplu && !tiplu.value) {
     tiplu.value = entry.tiplu;
-    var face = roundForm.querySelector("[data-maal-tiplu-face]");
+    const face = roundForm.querySelector("[data-maal-tiplu-face]");
     if (face) face.textContent = entry.tiplu_label || entry.tiplu;
   }
   mark(row, entry);
@@ -73,7 +73,7 @@ function apply(entry) {
 }
 
 function current() {
-  var here = document.getElementById("seat-feed");
+  const here = document.getElementById("seat-feed");
   if (here && here !== feed) {
     etag = "";
     applied = {};
@@ -84,24 +84,24 @@ function current() {
 
 // One ask of the feed: a promise of whether it was answered.
 function poll() {
-  var here = current();
+  const here = current();
   roundForm = document.getElementById("round-form");
   if (!here || !roundForm || busy) return Promise.resolve(true);
-  var url = here.dataset.seatFeed;
+  const url = here.dataset.seatFeed;
   busy = true;
-  var headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json" };
   if (etag) headers["If-None-Match"] = etag;
   return fetch(url, {
     credentials: "same-origin",
     cache: "no-store",
-    headers: headers,
+    headers,
   })
-    .then(function (response) {
+    .then((response) => {
       if (response.status !== 200) return true;
       etag = response.headers.get("ETag") || "";
-      return response.json().then(function (answer) {
-        var changed = false;
-        (answer.entries || []).forEach(function (entry) {
+      return response.json().then((answer) => {
+        let changed = false;
+        (answer.entries || []).forEach((entry) => {
           if (applied[entry.player] === entry.at) return;
           if (apply(entry)) {
             applied[entry.player] = entry.at;
@@ -113,15 +113,13 @@ function poll() {
         return true;
       });
     })
-    .catch(function () {
-      return false; // no network: the form works as without seats
-    })
-    .finally(function () {
+    .catch(() => false) // no network: the form works as without seats
+    .finally(() => {
       busy = false;
     });
 }
 
-var waiting = false;
+let waiting = false;
 
 // The stream's word: the feed's validator now. Asked if it is not the last answer's.
 function changed(version) {
@@ -131,7 +129,7 @@ function changed(version) {
     waiting = true;
     return;
   }
-  poll().then(function () {
+  poll().then(() => {
     if (waiting) {
       waiting = false;
       poll();
@@ -140,11 +138,11 @@ function changed(version) {
 }
 
 followLive({
-  streamUrl: function () {
-    var here = current();
+  streamUrl() {
+    const here = current();
     return (here && here.dataset.stream) || "";
   },
-  poll: poll,
-  changed: changed,
-  every: every,
+  poll,
+  changed,
+  every,
 });

@@ -2,15 +2,15 @@
 // without leaving the page; with no network it is kept on this phone
 // (localStorage, per seat link) and sent by itself when the network returns.
 // Loaded by the seat's page only, which has these.
-var strings = document.getElementById("seat-strings");
-var KEY = "seat-entry:" + location.pathname;
+const strings = document.getElementById("seat-strings");
+const KEY = "seat-entry:" + location.pathname;
 
 function form() {
   return document.querySelector("[data-seat-form]");
 }
 
 function say(id, text) {
-  var el = document.getElementById(id);
+  const el = document.getElementById(id);
   if (!el) return;
   el.textContent = text;
   el.hidden = !text;
@@ -45,20 +45,20 @@ function forget() {
 }
 
 function fieldsOf(el) {
-  var fields = [];
-  new FormData(el).forEach(function (value, name) {
+  const fields = [];
+  new FormData(el).forEach((value, name) => {
     fields.push([name, String(value)]);
   });
   return fields;
 }
 
 function showErrors(errors) {
-  var list = document.getElementById("seat-errors");
+  const list = document.getElementById("seat-errors");
   if (!list) return;
   list.textContent = "";
-  Object.keys(errors || {}).forEach(function (name) {
-    errors[name].forEach(function (text) {
-      var item = document.createElement("li");
+  Object.keys(errors || {}).forEach((name) => {
+    errors[name].forEach((text) => {
+      const item = document.createElement("li");
       item.textContent = text;
       list.appendChild(item);
     });
@@ -66,11 +66,11 @@ function showErrors(errors) {
   if (list.firstChild) list.scrollIntoView({ block: "nearest" });
 }
 
-var sending = false;
+let sending = false;
 // Too many sends (429): nothing goes before this time, and the count is kept
 // to go by itself then.
-var heldUntil = 0;
-var heldErrors = null;
+let heldUntil = 0;
+let heldErrors = null;
 
 function hold(seconds, errors, fields) {
   heldUntil = Date.now() + seconds * 1000;
@@ -87,15 +87,15 @@ function held() {
 function send(fields) {
   if (sending) return Promise.resolve();
   sending = true;
-  var el = form();
-  var token = el && el.querySelector('[name="csrfmiddlewaretoken"]');
-  var body = new URLSearchParams();
-  fields.forEach(function (pair) {
+  const el = form();
+  const token = el && el.querySelector('[name="csrfmiddlewaretoken"]');
+  const body = new URLSearchParams();
+  fields.forEach((pair) => {
     // The page's own CSRF token: a count kept from an earlier page carries its own.
-    var value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
+    const value = pair[0] === "csrfmiddlewaretoken" && token ? token.value : pair[1];
     body.append(pair[0], value);
   });
-  var button = el && el.querySelector('button[type="submit"]');
+  const button = el && el.querySelector('button[type="submit"]');
   if (button) button.disabled = true;
   return fetch(el ? el.action : location.pathname, {
     method: "POST",
@@ -106,17 +106,17 @@ function send(fields) {
     },
     body: body.toString(),
   })
-    .then(function (response) {
-      var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+    .then((response) => {
+      const json = (response.headers.get("Content-Type") || "").includes("json");
       if (!json) {
         // Answered, but not by the seat (a 403, a 500, a proxy's page): kept, said.
         keep(fields);
         showErrors({ server: [strings.dataset.failed] });
         return;
       }
-      return response.json().then(function (answer) {
+      return response.json().then((answer) => {
         if (response.status === 429) {
-          var seconds = Number(response.headers.get("Retry-After")) || answer.retry_after || 60;
+          const seconds = Number(response.headers.get("Retry-After")) || answer.retry_after || 60;
           hold(seconds, answer.errors, fields);
           return;
         }
@@ -131,22 +131,22 @@ function send(fields) {
         }
       });
     })
-    .catch(function () {
+    .catch(() => {
       // No answer (no network, or it dropped mid-send): kept to send again.
       keep(fields);
       say("seat-offline", strings.dataset.offline);
     })
-    .finally(function () {
+    .finally(() => {
       sending = false;
       if (button) button.disabled = false;
     });
 }
 
-document.addEventListener("submit", function (event) {
-  var el = form();
+document.addEventListener("submit", (event) => {
+  const el = form();
   if (event.target !== el) return;
   event.preventDefault();
-  var fields = fieldsOf(el);
+  const fields = fieldsOf(el);
   if (held()) {
     keep(fields);
     showErrors(heldErrors);
@@ -162,20 +162,20 @@ document.addEventListener("submit", function (event) {
 
 function sendKept() {
   if (held()) return;
-  var fields = kept();
+  const fields = kept();
   if (fields && navigator.onLine) send(fields);
 }
 
 // A count kept from before: shown in the form, and sent once there is a network.
 (function restore() {
-  var fields = kept();
-  var el = form();
+  const fields = kept();
+  const el = form();
   if (!fields || !el) return;
-  fields.forEach(function (pair) {
-    var input = el.querySelector('[name="' + pair[0] + '"]');
+  fields.forEach((pair) => {
+    const input = el.querySelector('[name="' + pair[0] + '"]');
     if (!input) return;
     if (input.type === "radio") {
-      var radio = el.querySelector('[name="' + pair[0] + '"][value="' + pair[1] + '"]');
+      const radio = el.querySelector('[name="' + pair[0] + '"][value="' + pair[1] + '"]');
       if (radio) radio.checked = true;
     } else if (input.type === "checkbox") {
       input.checked = true;
@@ -188,10 +188,10 @@ function sendKept() {
 })();
 
 window.addEventListener("online", sendKept);
-window.addEventListener("offline", function () {
+window.addEventListener("offline", () => {
   if (kept()) say("seat-offline", strings.dataset.offline);
 });
 // A poll answered: the network is back even if the browser did not say so.
-window.addEventListener("marriage-live", function (event) {
+window.addEventListener("marriage-live", (event) => {
   if (event.detail && event.detail.answered) sendKept();
 });

@@ -9,7 +9,7 @@
 // item's values first, then those around it), and data-hook-* sets an attribute
 // (data-hook-class adds classes). Text only: a value is never read as HTML.
 export function filled(template, data) {
-  var copy = template.content.cloneNode(true);
+  const copy = template.content.cloneNode(true);
   fill(copy, data);
   return copy;
 }
@@ -20,14 +20,14 @@ function value(data, name) {
 }
 
 function fill(root, data) {
-  root.querySelectorAll("*").forEach(function (node) {
-    Array.from(node.attributes).forEach(function (attribute) {
-      if (attribute.name.indexOf("data-hook-") !== 0) return;
-      var target = attribute.name.slice("data-hook-".length);
-      var given = String(value(data, attribute.value));
+  root.querySelectorAll("*").forEach((node) => {
+    Array.from(node.attributes).forEach((attribute) => {
+      if (!attribute.name.startsWith("data-hook-")) return;
+      const target = attribute.name.slice("data-hook-".length);
+      const given = String(value(data, attribute.value));
       node.removeAttribute(attribute.name);
       if (target === "class") {
-        given.split(" ").forEach(function (name) {
+        given.split(" ").forEach((name) => {
           if (name) node.classList.add(name);
         });
       } else {
@@ -36,20 +36,20 @@ function fill(root, data) {
     });
   });
   // Only the parts at this level: those inside a part are filled with it.
-  root.querySelectorAll("template").forEach(function (part) {
-    var hook = part.dataset;
-    var parts = [];
+  root.querySelectorAll("template").forEach((part) => {
+    const hook = part.dataset;
+    let parts = [];
     if ("slot" in hook) {
       parts = [document.createTextNode(String(value(data, hook.slot)))];
     } else if ("if" in hook || "unless" in hook) {
-      var given = value(data, "if" in hook ? hook.if : hook.unless);
-      var holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
+      const given = value(data, "if" in hook ? hook.if : hook.unless);
+      const holds = Array.isArray(given) ? given.length > 0 : Boolean(given); // as {% if %}
       if (holds === "if" in hook) parts = [filled(part, data)];
     } else if ("each" in hook) {
-      parts = value(data, hook.each).map(function (item) {
-        return filled(part, Object.assign(Object.create(data), item));
-      });
+      parts = value(data, hook.each).map((item) =>
+        filled(part, Object.assign(Object.create(data), item)),
+      );
     }
-    part.replaceWith.apply(part, parts);
+    part.replaceWith(...parts);
   });
 }

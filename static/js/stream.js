@@ -19,8 +19,8 @@ const POLL_MAX_MS = 16000; // a failed poll doubles the wait for the next, up to
 
 // answered: the server said anything; fresh: what the page shows is as of now.
 export function told(answered, fresh = answered) {
-  const detail = { answered: answered, fresh: fresh };
-  window.dispatchEvent(new CustomEvent("marriage-live", { detail: detail }));
+  const detail = { answered, fresh };
+  window.dispatchEvent(new CustomEvent("marriage-live", { detail }));
 }
 
 // streamUrl(): the stream's address now ("" for none); poll(): one conditional

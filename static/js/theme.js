@@ -4,10 +4,10 @@
 // A classic script, not a module: a module is always deferred, after the first paint.
 (function () {
   "use strict";
-  var root = document.documentElement;
+  const root = document.documentElement;
   root.classList.add("js");
   try {
-    var theme = localStorage.getItem("theme");
+    const theme = localStorage.getItem("theme");
     if (theme === "light" || theme === "dark") root.dataset.theme = theme;
   } catch (e) {
     // Storage refused (private mode, settings): the phone's setting decides.

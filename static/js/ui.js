@@ -3,7 +3,7 @@
 // their round, and the cue on tables that scroll sideways. Everything here is
 // an addition: without it the menu is a list of links and the ledger's round
 // numbers are links.
-var root = document.documentElement;
+const root = document.documentElement;
 
 function remember(key, value) {
   try {
@@ -30,19 +30,19 @@ function recall(key) {
 }
 
 // --- Menu: on a phone the links fold under a button instead of running off the screen.
-var menuButton = document.querySelector("[data-menu-button]");
-var nav = document.getElementById("topnav");
+const menuButton = document.querySelector("[data-menu-button]");
+const nav = document.getElementById("topnav");
 if (menuButton && nav) {
   menuButton.hidden = false;
   nav.classList.add("collapsible");
-  var setOpen = function (open) {
+  const setOpen = (open) => {
     menuButton.setAttribute("aria-expanded", open ? "true" : "false");
     nav.classList.toggle("open", open);
   };
-  menuButton.addEventListener("click", function () {
+  menuButton.addEventListener("click", () => {
     setOpen(menuButton.getAttribute("aria-expanded") !== "true");
   });
-  document.addEventListener("keydown", function (event) {
+  document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && nav.classList.contains("open")) {
       setOpen(false);
       menuButton.focus();
@@ -51,8 +51,8 @@ if (menuButton && nav) {
 }
 
 // --- Dark theme: follows the phone until the switch is used, then remembered.
-var themeSwitch = document.querySelector("[data-theme-switch]");
-var prefersDark = window.matchMedia("(prefers-color-scheme: dark)");
+const themeSwitch = document.querySelector("[data-theme-switch]");
+const prefersDark = window.matchMedia("(prefers-color-scheme: dark)");
 function isDark() {
   return root.dataset.theme ? root.dataset.theme === "dark" : prefersDark.matches;
 }
@@ -62,8 +62,8 @@ function showTheme() {
 if (themeSwitch) {
   themeSwitch.hidden = false;
   showTheme();
-  themeSwitch.addEventListener("click", function () {
-    var theme = isDark() ? "light" : "dark";
+  themeSwitch.addEventListener("click", () => {
+    const theme = isDark() ? "light" : "dark";
     if (theme === (prefersDark.matches ? "dark" : "light")) {
       // Back to what the phone says: follow it again (at night, by its schedule).
       delete root.dataset.theme;
@@ -80,31 +80,31 @@ if (themeSwitch) {
 // --- Keep the screen awake (Screen Wake Lock API) on the pages that ask for it.
 // On by default, the switch is remembered; the browser drops the lock whenever the
 // page is hidden, so it is asked for again each time the page comes back.
-var wakeSwitch = document.querySelector("[data-wake-switch]");
+const wakeSwitch = document.querySelector("[data-wake-switch]");
 if (wakeSwitch && "wakeLock" in navigator) {
-  var lock = null;
-  var wanted = recall("keep-awake") !== "off";
-  var acquire = function () {
+  let lock = null;
+  let wanted = recall("keep-awake") !== "off";
+  const acquire = () => {
     if (!wanted || lock || document.visibilityState !== "visible") return;
     navigator.wakeLock.request("screen").then(
-      function (sentinel) {
+      (sentinel) => {
         lock = sentinel;
-        lock.addEventListener("release", function () {
+        lock.addEventListener("release", () => {
           lock = null;
         });
       },
-      function () {
+      () => {
         lock = null; // refused (battery saver, no permission): the screen may sleep
       },
     );
   };
-  var showWake = function () {
+  const showWake = () => {
     wakeSwitch.setAttribute("aria-pressed", wanted ? "true" : "false");
   };
   wakeSwitch.hidden = false;
   showWake();
   acquire();
-  wakeSwitch.addEventListener("click", function () {
+  wakeSwitch.addEventListener("click", () => {
     wanted = !wanted;
     remember("keep-awake", wanted ? "on" : "off");
     showWake();
@@ -116,8 +116,8 @@ if (wakeSwitch && "wakeLock" in navigator) {
 
 // --- Ledger: a tap anywhere on a round's rows opens the round. The round number
 // stays a real link for keyboards and screen readers.
-document.addEventListener("click", function (event) {
-  var row = event.target.closest("tr[data-href]");
+document.addEventListener("click", (event) => {
+  const row = event.target.closest("tr[data-href]");
   if (!row || event.target.closest("a, button, input, label")) return;
   if (window.getSelection && String(window.getSelection())) return; // selecting text
   window.location.href = row.dataset.href;
@@ -126,10 +126,10 @@ document.addEventListener("click", function (event) {
 // --- Tables wider than the screen: a shade at the edge with more beyond it, and
 // on the ledger a line that says so.
 function cue(scroller) {
-  var more = scroller.scrollWidth - scroller.clientWidth - scroller.scrollLeft > 1;
+  const more = scroller.scrollWidth - scroller.clientWidth - scroller.scrollLeft > 1;
   scroller.classList.toggle("more-right", more);
   scroller.classList.toggle("more-left", scroller.scrollLeft > 1);
-  var hint = scroller.dataset.scrollCue && document.getElementById(scroller.dataset.scrollCue);
+  const hint = scroller.dataset.scrollCue && document.getElementById(scroller.dataset.scrollCue);
   if (hint) hint.hidden = scroller.scrollWidth <= scroller.clientWidth;
 }
 function cueAll() {
@@ -137,7 +137,7 @@ function cueAll() {
 }
 document.addEventListener(
   "scroll",
-  function (event) {
+  (event) => {
     if (event.target.classList && event.target.classList.contains("table-scroll")) {
       cue(event.target);
     }
@@ -150,8 +150,8 @@ cueAll();
 
 // --- An amount box selects what it holds when focused: typing 30 over a
 // suggested "51.00" gives 30, never "51.0030".
-document.addEventListener("focusin", function (event) {
-  var box = event.target;
+document.addEventListener("focusin", (event) => {
+  const box = event.target;
   if (!(box instanceof HTMLInputElement) || !box.hasAttribute("data-select-on-focus")) {
     return;
   }
@@ -159,7 +159,7 @@ document.addEventListener("focusin", function (event) {
   // The tap's own mouseup would put the caret back in place of the selection.
   box.addEventListener(
     "mouseup",
-    function (up) {
+    (up) => {
       up.preventDefault();
     },
     { once: true },

@@ -67,7 +67,11 @@ async function setUser(user) {
   await meta.put(USER_KEY, new Response(user));
   // Someone else signed in: nothing of the one before is shown, or kept.
   for (const name of await caches.keys()) {
-    if (name.startsWith(PAGES_PREFIX) && name !== PAGES_PREFIX + user && name !== PAGES_PREFIX + "public") {
+    if (
+      name.startsWith(PAGES_PREFIX) &&
+      name !== PAGES_PREFIX + user &&
+      name !== PAGES_PREFIX + "public"
+    ) {
       await caches.delete(name);
     }
   }
@@ -102,10 +106,12 @@ async function keptCopy(request) {
   for (const name of [PAGES_PREFIX + user, PAGES_PREFIX + "public"]) {
     if (!(await caches.has(name))) continue;
     const cache = await caches.open(name);
-    const hit = (await cache.match(request)) || (await cache.match(request.url, { ignoreSearch: true }));
+    const hit =
+      (await cache.match(request)) || (await cache.match(request.url, { ignoreSearch: true }));
     if (!hit) continue;
     const stored = hit.headers.get("X-Offline-Stored") || "";
-    const marks = ' data-offline-stored="' + stored + '" data-offline-recheck="' + CONFIG.recheck + '"';
+    const marks =
+      ' data-offline-stored="' + stored + '" data-offline-recheck="' + CONFIG.recheck + '"';
     const html = (await hit.text()).replace("<body", "<body" + marks);
     return new Response(html, { status: 200, headers: hit.headers });
   }
@@ -157,9 +163,13 @@ async function navigate(event) {
 // again after one that arrived would be refused as a conflict.)
 async function saveRound(event, match) {
   const request = event.request;
-  const form = await request.clone().formData().catch(() => null);
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
   const giveUp = new AbortController();
-  const timer = form && form.get("save_key") ? setTimeout(() => giveUp.abort(), SAVE_TIMEOUT) : null;
+  const timer =
+    form && form.get("save_key") ? setTimeout(() => giveUp.abort(), SAVE_TIMEOUT) : null;
   try {
     return await fetch(request, { signal: giveUp.signal });
   } catch (error) {
@@ -175,7 +185,10 @@ async function saveRound(event, match) {
     });
     await Queue.put(record);
     await Queue.askForSync(self.registration);
-    return Response.redirect("/sessions/" + match[1] + "/?queued=" + encodeURIComponent(record.key), 303);
+    return Response.redirect(
+      "/sessions/" + match[1] + "/?queued=" + encodeURIComponent(record.key),
+      303,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -190,7 +203,8 @@ async function olderStatic(request) {
     // A module a kept page imports is named as that deploy named it: hashed in
     // production, so found as it is; where the deploy is a query instead
     // (`?v=`, the browser tests'), the import names none, so any kept copy.
-    const hit = (await caches.match(request)) || (await caches.match(request, { ignoreSearch: true }));
+    const hit =
+      (await caches.match(request)) || (await caches.match(request, { ignoreSearch: true }));
     if (hit) return hit;
     throw error;
   }
@@ -214,7 +228,9 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.method === "GET" && CONFIG.precache.includes(url.pathname + url.search)) {
-    event.respondWith(caches.match(request, { cacheName: STATIC_CACHE }).then((hit) => hit || fetch(request)));
+    event.respondWith(
+      caches.match(request, { cacheName: STATIC_CACHE }).then((hit) => hit || fetch(request)),
+    );
     return;
   }
   // Another static file: one a page kept before a deploy names. The network's,
@@ -241,7 +257,11 @@ self.addEventListener("message", (event) => {
   if (data.type === "user") event.waitUntil(setUser(data.user));
   if (data.type === "forget") event.waitUntil(forget(data.user));
   // A page opened before this worker ran: fetched once more, to be kept.
-  if (data.type === "keep" && typeof data.url === "string" && new URL(data.url).origin === self.location.origin) {
+  if (
+    data.type === "keep" &&
+    typeof data.url === "string" &&
+    new URL(data.url).origin === self.location.origin
+  ) {
     event.waitUntil(
       fetch(data.url, { credentials: "same-origin" })
         .then(keep)
