@@ -64,6 +64,7 @@ from ..web_helpers import make_session
 from .conftest import TOUCH_PHONE
 from .test_axe import violations
 from .test_offline import (
+    Line,
     goto,
     open_kept,
     saved_here,
@@ -134,9 +135,11 @@ def servers_preview(page) -> None:
 
 def offline_on(page, live_server, form: str) -> None:
     """The network gone, the kept form opened again from the phone, empty: the
-    draft of what was typed with the network is dropped (it would fill the form)."""
+    draft of what was typed with the network is dropped (it would fill the form).
+    The phone knows it is offline, as a phone does, whatever this Chromium's own
+    emulation makes navigator.onLine say (Line, "page")."""
     page.evaluate("() => localStorage.clear()")
-    page.context.set_offline(True)
+    Line(page, live_server, "page").down()
     goto(page, live_server.url + form)
 
 
@@ -538,7 +541,8 @@ def test_the_phones_breakdown_is_the_saved_rounds(logged_in_page, live_server, n
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
 
     # No network: the round entered on the form kept on the phone.
-    page.context.set_offline(True)
+    line = Line(page, live_server, "page")
+    line.down()
     goto(page, live_server.url + form)
     fill(page)
     expect(page.locator("#preview .offline-note")).to_be_visible()
@@ -549,7 +553,7 @@ def test_the_phones_breakdown_is_the_saved_rounds(logged_in_page, live_server, n
     to_the_session(page, live_server, session)
 
     # The network back: the round is sent, and its page is the server's breakdown.
-    page.context.set_offline(False)
+    line.up()
     wait_until(page, "async () => navigator.onLine")
     expect(page.locator(".offline-queue .queued-round")).to_have_count(0)
     wait_until_all_sent(page)
