@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import connection
 
+from scoring.engine.ledger import at_stake
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Player, Round, RoundEntry
@@ -189,7 +190,7 @@ class Piece:
                     row = rows.setdefault(e.key, [e.name, 0, 0, 0])
                     row[2] += e.net
             self._board = {
-                key: (name, count, points, points * stake, wins)
+                key: (name, count, points, at_stake(points, stake), wins)
                 for key, (name, count, points, wins) in rows.items()
             }
         return self._board
@@ -535,7 +536,7 @@ class PlayerSession:
 
     @property
     def money(self) -> Decimal:
-        return self.points * self.session.stake
+        return at_stake(self.points, self.session.stake)
 
 
 @dataclass(slots=True)
@@ -605,7 +606,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
             part = by_session.setdefault(r.session.id, PlayerSession(r.session))
             part.points += paid
             stats.points += paid
-            money[r.session.currency] += paid * r.session.stake
+            money[r.session.currency] += at_stake(paid, r.session.stake)
         if mine is None:
             continue
         won = r.winner_id == mine.player_id
@@ -615,7 +616,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
         stats.rounds += 1
         stats.points += mine.net
         stats.maal_total += mine.maal
-        money[r.session.currency] += mine.net * r.session.stake
+        money[r.session.currency] += at_stake(mine.net, r.session.stake)
         if mine.status == "seen":
             stats.seen += 1
         else:
@@ -683,14 +684,14 @@ def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
             row = rows[currency].setdefault(e.key, BoardRow(e.key, names[e.key]))
             row.rounds += 1
             row.points += e.net
-            row.money += e.net * r.session.stake
+            row.money += at_stake(e.net, r.session.stake)
             if r.winner_id == e.player_id:
                 row.wins += 1
             seen_sessions[currency][e.key].add(r.session.id)
         for e in r.outside:
             row = rows[currency].setdefault(e.key, BoardRow(e.key, names.get(e.key, e.name)))
             row.points += e.net
-            row.money += e.net * r.session.stake
+            row.money += at_stake(e.net, r.session.stake)
     for currency, board in rows.items():
         for row in board.values():
             row.sessions = len(seen_sessions[currency][row.key])

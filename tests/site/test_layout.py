@@ -7,6 +7,7 @@ hide in a function body."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,76 @@ def test_the_check_sees_the_layers():
     assert _layer("groups.services") == "services"
     assert _layer("scoring.views.rounds") == "views"
     assert "scoring.selectors.saves" in GRAPH["scoring.services.rounds"]
+
+
+# --- money has one home -------------------------------------------------------------------------
+
+# A multiplication with a stake on either side: `x * stake`, `stake_per_point * x`,
+# `e.net * r.session.stake`, in code or inside a string (an SQL aggregate).
+_TIMES_STAKE = re.compile(
+    r"(?<!\*)\*(?!\*)\s*[\w.\[\]()\"']*stake|\bstake\w*[\w.\[\]()]*\s*\*(?!\*)"
+)
+
+# Where a stake may be multiplied outside scoring/engine/, and why.
+MONEY_TWINS = {
+    # Call Break's own engine: settlement by rank (its spec, CALLBREAK.md), not
+    # points × stake; a pure engine like scoring's.
+    "callbreak/engine/game.py",
+    # The browser's copy of the standings Save shows at once, held to the
+    # server's figures by tests/offline/test_standings_parity.py.
+    "static/js/standings.js",
+}
+
+
+def _money_sources() -> list[Path]:
+    found = [
+        path
+        for path in MODULES.values()
+        if not path.relative_to(ROOT).as_posix().startswith("scoring/engine/")
+    ]
+    found += sorted((ROOT / "static" / "js").glob("*.js"))
+    return found
+
+
+def _multiplies_a_stake(path: Path) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT).as_posix()}:{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _TIMES_STAKE.search(line) and not line.lstrip().startswith(("#", "//"))
+    ]
+
+
+def test_nothing_outside_the_engine_multiplies_by_a_stake():
+    """Points become money in one engine function (ledger.money_by_round,
+    through at_stake/money/Transfer.money): a stake per round later changes
+    that function, not the pages, files, CSVs and SQL sums that show money."""
+    found = [
+        line
+        for path in _money_sources()
+        if path.relative_to(ROOT).as_posix() not in MONEY_TWINS
+        for line in _multiplies_a_stake(path)
+    ]
+    assert found == []
+
+
+def test_the_money_check_sees_a_multiplication_by_a_stake():
+    for line in (
+        "money=total[player.id] * stake,",
+        "row.money += e.net * r.session.stake",
+        "Payment(t.payer, t.payee, t.points, t.points * stake)",
+        "key: (name, count, points, points * stake, wins)",
+        '"SELECT SUM(e.net) * s.stake_per_point FROM x"',
+        "amount = stake_per_point * points",
+        "const amount = BigInt(points) * stake;",
+    ):
+        assert _TIMES_STAKE.search(line), line
+    for line in (
+        "at_stake(points, stake)",
+        "stake ** 2",
+        "money: Decimal = stake",
+        "# points × stake",
+    ):
+        assert not _TIMES_STAKE.search(line), line
+    # The twins named are real files that do multiply (an exception not needed is stale).
+    for twin in MONEY_TWINS:
+        assert _multiplies_a_stake(ROOT / twin), twin
