@@ -28,7 +28,7 @@ from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.selectors.snapshot import read_snapshot
-from scoring.selectors.versions import _version
+from scoring.selectors.versions import version_from
 
 
 def name_key(name: str) -> str:
@@ -263,7 +263,7 @@ def load_pieces(owner) -> list[Piece]:
         cursor.execute(f"SELECT id, updated_at FROM {table} WHERE owner_id = %s", [owner.pk])
         # The session's own version (its updated_at), without the owner's counter,
         # which every save moves: a piece is read again only for its own session.
-        versions = {id_: _version(id_, at, None) for id_, at in cursor.fetchall()}
+        versions = {id_: version_from(id_, at, None) for id_, at in cursor.fetchall()}
     return pieces_of(versions)
 
 

@@ -201,3 +201,84 @@ def test_the_money_check_sees_a_multiplication_by_a_stake():
     # The twins named are real files that do multiply (an exception not needed is stale).
     for twin in MONEY_TWINS:
         assert _multiplies_a_stake(ROOT / twin), twin
+
+
+# --- apps meet through public names -----------------------------------------------------------
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _package(name: str) -> str:
+    return name.split(".")[0]
+
+
+def _private_imports(name: str, path: Path) -> set[str]:
+    """Private names `name` imports from another package: `from scoring.x import
+    _y`, a module `_x` on the way (`scoring.management.commands._y`), or
+    `module._y` of a module imported from another package."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    modules: set[str] = set()  # local names bound to another package's modules
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            if _package(target) not in APPS or _package(target) == _package(name):
+                continue
+            for alias in node.names:
+                full = f"{target}.{alias.name}"
+                if any(_private(part) for part in full.split(".")):
+                    found.add(full)
+                if full in MODULES:
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if _package(alias.name) in APPS and _package(alias.name) != _package(name):
+                    if any(_private(part) for part in alias.name.split(".")):
+                        found.add(alias.name)
+                    if alias.asname:
+                        modules.add(alias.asname)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and _private(node.attr)
+        ):
+            found.add(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_private_name_is_imported_across_packages():
+    """Another app uses scoring (or Call Break) through its public names: the
+    version API (`version_from`, `stamp`, `counters_table`), the commands'
+    helpers (`scoring.management.sessionfiles`), and so on."""
+    found = {
+        (name, private)
+        for name, path in MODULES.items()
+        for private in _private_imports(name, path)
+    }
+    assert found == set()
+
+
+def test_the_private_check_sees_a_private_name(tmp_path):
+    module = tmp_path / "versions.py"
+    module.write_text(
+        "from scoring.selectors.versions import _version\n"
+        "from scoring.management.commands._sessionfiles import read_text\n"
+        "from scoring.selectors import versions\n"
+        "from ._own import fine\n"
+        "versions._stamp(1)\n",
+        encoding="utf-8",
+    )
+    assert _private_imports("groups.versions", module) == {
+        "scoring.selectors.versions._version",
+        "scoring.management.commands._sessionfiles.read_text",
+        "versions._stamp",
+    }

@@ -6,7 +6,7 @@ from scoring.models import GameSession
 from scoring.selectors.files import same_evening
 from scoring.services import save_document
 
-from ._sessionfiles import SessionFileCommand, read_session_file
+from ..sessionfiles import SessionFileCommand, read_session_file
 
 SECOND_COPY = "--second-copy"
 
