@@ -18,9 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from table.selectors import seat_sources
-
-from .. import services
+from .. import plugins, services
 from ..engine import RoundError, RoundResult, settle_round, settle_session
 from ..engine.messages import Message, message
 from ..engine.numbers import NotANumber, parse_whole
@@ -119,7 +117,7 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
                 setting=setting,
                 user=request.user,
                 save_key=posted_save_key(request),
-                sources=seat_sources(
+                sources=plugins.round_sources(
                     session, form.number, form.prepared.round_input, form.from_seats
                 ),
             )

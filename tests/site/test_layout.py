@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -282,3 +283,67 @@ def test_the_private_check_sees_a_private_name(tmp_path):
         "scoring.management.commands._sessionfiles.read_text",
         "versions._stamp",
     }
+
+
+# The apps that add to scoring (a session's seats, a family's groups, the
+# record): scoring names none of them, in an import or in an ORM lookup
+# through one of their relations (`co_scorers__user_id`); they join through
+# scoring.plugins.
+PLUGINS = ("groups", "table", "stats")
+
+
+def test_scoring_imports_none_of_its_plugins():
+    found = {
+        (name, other)
+        for name, imported in GRAPH.items()
+        if _package(name) == "scoring"
+        for other in imported
+        if _package(other) in PLUGINS
+    }
+    # Imports hidden from the graph (a plugin module not found is not in it).
+    for name, path in MODULES.items():
+        if _package(name) != "scoring":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                if _package(node.module or "") in PLUGINS:
+                    found.add((name, node.module or ""))
+            elif isinstance(node, ast.Import):
+                found.update((name, a.name) for a in node.names if _package(a.name) in PLUGINS)
+    assert found == set()
+
+
+def _plugin_relations() -> set[str]:
+    """The names by which the plugins' models reach scoring's (related_name and
+    related_query_name of their relations to a scoring model)."""
+    from django.apps import apps
+
+    names = set()
+    for app in PLUGINS:
+        for model in apps.get_app_config(app).get_models():
+            for field in model._meta.get_fields():
+                remote = getattr(field, "remote_field", None)
+                if (
+                    field.is_relation
+                    and not field.auto_created
+                    and remote is not None
+                    and remote.model._meta.app_label == "scoring"
+                ):
+                    names.add(cast(Any, field).related_query_name())
+    return {name for name in names if not name.endswith("+")}  # "+": no way back
+
+
+def test_scoring_names_no_relation_of_its_plugins():
+    relations = _plugin_relations()
+    assert "co_scorers" in relations  # table.CoScorer, the check sees it
+    names = "|".join(map(re.escape, sorted(relations)))
+    # A lookup (`co_scorers__user_id`) or a related manager (`session.co_scorers.`).
+    pattern = re.compile(rf"\b({names})__\w|\.({names})\.")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for name, path in MODULES.items()
+        if _package(name) == "scoring"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
