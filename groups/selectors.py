@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
@@ -619,3 +620,19 @@ def group_records(group: Group) -> list[Season]:
                 )
         season.evenings.reverse()  # newest first, as the group page lists them
     return [seasons[year] for year in sorted(seasons, reverse=True)]
+
+
+def payment_snapshot(payment: Payment) -> dict[str, Any]:
+    """A payment as its history keeps it (PaymentChange before/after)."""
+    return {
+        "payer_id": payment.payer_id,
+        "payer": payment.payer.name,
+        "payee_id": payment.payee_id,
+        "payee": payment.payee.name,
+        "amount": str(payment.amount),
+        "paid_on": payment.paid_on.isoformat(),
+        "method": payment.method,
+        "note": payment.note,
+        "recorded_by_id": payment.recorded_by_id,
+        "recorded_at": payment.recorded_at.isoformat(),
+    }

@@ -111,8 +111,8 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if form.is_valid() and form.prepared is not None:
         try:
             round_ = services.add_round(
-                session,
-                form.prepared,
+                session=session,
+                round_input=form.prepared,
                 players=session_players(session),
                 setting=setting,
                 user=request.user,
@@ -421,8 +421,8 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
         if form.is_valid() and form.prepared is not None:
             try:
                 round_ = services.replace_round(
-                    round_,
-                    form.prepared,
+                    round_=round_,
+                    given=form.prepared,
                     user=request.user,
                     expected_version=opened,
                     save_key=posted_save_key(request),
@@ -491,7 +491,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     round_ = round_for_user(request, session, round_id)
     if request.method == "POST":
         position = position_of(round_)
-        services.delete_round(round_, user=request.user)
+        services.delete_round(round_=round_, user=request.user)
         _deleted_message(request, session, round_.pk, "delete", position)
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "delete")
@@ -512,7 +512,7 @@ def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
             messages.error(request, _("A round was added meanwhile; nothing was undone."))
             return redirect("session_detail", session_id=session.pk)
         position = position_of(round_)
-        services.delete_round(round_, user=request.user, action="undo")
+        services.delete_round(round_=round_, user=request.user, action="undo")
         _deleted_message(request, session, round_.pk, "undo", position)
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "undo")

@@ -347,3 +347,39 @@ def test_scoring_names_no_relation_of_its_plugins():
         if pattern.search(line) and not line.lstrip().startswith("#")
     ]
     assert found == []
+
+
+# --- services take keywords ---------------------------------------------------------------------
+
+
+def _service_modules() -> list[str]:
+    return sorted(
+        name
+        for name in MODULES
+        if _layer(name) == "services" and _package(name) in ("scoring", "groups", "table")
+    )
+
+
+def test_no_public_service_function_has_positional_parameters():
+    """Every write is called with its arguments named (the HackSoft styleguide):
+    `add_round(session=…, round_input=…)`, never in an order to remember."""
+    import importlib
+    import inspect
+
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    found = []
+    for name in _service_modules():
+        module = importlib.import_module(name)
+        for attr, value in vars(module).items():
+            if attr.startswith("_") or not inspect.isfunction(value):
+                continue
+            if value.__module__ != name:
+                continue  # imported from elsewhere: checked where it lives
+            params = inspect.signature(value).parameters.values()
+            found += [f"{name}.{attr}({p.name})" for p in params if p.kind in positional]
+    assert found == []
+
+
+def test_the_service_check_reads_every_service_module():
+    modules = _service_modules()
+    assert {"scoring.services.rounds", "groups.services", "table.services"} <= set(modules)
