@@ -403,3 +403,18 @@ def test_the_views_read_through_selectors(views):
         if _ORM.search(line) and not line.lstrip().startswith("#")
     ]
     assert found == []
+
+
+def test_the_javascript_is_in_one_modern_style():
+    """eslint forbids `var` (and a `let` never reassigned); `make lint` runs it
+    over every script, so none is left."""
+    config = (ROOT / "eslint.config.mjs").read_text(encoding="utf-8")
+    assert '"no-var": "error"' in config and '"prefer-const": "error"' in config
+    declared = re.compile(r"(^|[;{(\s])var\s+[A-Za-z_$]")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "static" / "js").rglob("*.js"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if declared.search(line) and not line.lstrip().startswith("//")
+    ]
+    assert found == []
