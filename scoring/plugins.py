@@ -140,9 +140,17 @@ def imports() -> tuple[ImportInto, ...]:
 
 
 # Where a page includes other apps' templates: the home page's lists, a
-# session page's head and its owner's menu, its settle-up, the form of a new
-# round, and the new-session form.
-SLOTS = ("home", "session_page", "session_menu", "settle_up", "round_new", "session_new")
+# session page's head, its owner's menu (the middle, and the end for files and
+# printouts), its settle-up, the form of a new round, and the new-session form.
+SLOTS = (
+    "home",
+    "session_page",
+    "session_menu",
+    "session_exports",
+    "settle_up",
+    "round_new",
+    "session_new",
+)
 
 
 def parts(slot: str) -> list[str]:

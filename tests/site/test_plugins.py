@@ -35,7 +35,7 @@ def cards_app(tmp_path, settings, monkeypatch):
 
 
 def test_the_apps_that_add_to_scoring_are_registered():
-    assert [p.name for p in plugins.plugins()] == ["table", "groups"]
+    assert [p.name for p in plugins.plugins()] == ["stats", "table", "groups"]
 
 
 def test_a_plugin_adds_its_part_to_the_home_page(logged_in, owner, cards_app):
