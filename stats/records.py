@@ -85,6 +85,12 @@ class RoundRow:
         return sum(e.net for e in self.outside if e.key == key)
 
     @property
+    def stake(self) -> Decimal:
+        """The stake the round was played at: its session's (a stake per
+        round, later, is read onto the round here)."""
+        return self.session.stake
+
+    @property
     def dhoos(self) -> list[EntryRow]:
         """The players given dhoos in the round."""
         return [e for e in self.entries if e.dhoos]
@@ -606,7 +612,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
             part = by_session.setdefault(r.session.id, PlayerSession(r.session))
             part.points += paid
             stats.points += paid
-            money[r.session.currency] += at_stake(paid, r.session.stake)
+            money[r.session.currency] += at_stake(paid, r.stake)
         if mine is None:
             continue
         won = r.winner_id == mine.player_id
@@ -616,7 +622,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
         stats.rounds += 1
         stats.points += mine.net
         stats.maal_total += mine.maal
-        money[r.session.currency] += at_stake(mine.net, r.session.stake)
+        money[r.session.currency] += at_stake(mine.net, r.stake)
         if mine.status == "seen":
             stats.seen += 1
         else:
@@ -684,14 +690,14 @@ def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
             row = rows[currency].setdefault(e.key, BoardRow(e.key, names[e.key]))
             row.rounds += 1
             row.points += e.net
-            row.money += at_stake(e.net, r.session.stake)
+            row.money += at_stake(e.net, r.stake)
             if r.winner_id == e.player_id:
                 row.wins += 1
             seen_sessions[currency][e.key].add(r.session.id)
         for e in r.outside:
             row = rows[currency].setdefault(e.key, BoardRow(e.key, names.get(e.key, e.name)))
             row.points += e.net
-            row.money += at_stake(e.net, r.session.stake)
+            row.money += at_stake(e.net, r.stake)
     for currency, board in rows.items():
         for row in board.values():
             row.sessions = len(seen_sessions[currency][row.key])
