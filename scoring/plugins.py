@@ -80,6 +80,9 @@ _plugins: list[Plugin] = []
 def register(plugin: Plugin) -> None:
     """Called from an AppConfig.ready(); registering the same name again
     replaces it (a test's settings may reload an app)."""
+    unknown = set(plugin.parts) - set(SLOTS)
+    if unknown:  # a part no page would show
+        raise ValueError(f"{plugin.name}: no slot {', '.join(sorted(unknown))} (SLOTS)")
     _plugins[:] = [p for p in _plugins if p.name != plugin.name]
     _plugins.append(plugin)
 
