@@ -149,7 +149,7 @@ def make_room(session):
     def prepare():
         rounds = Round.objects.filter(session=session)
         if rounds.count() >= MAX_ROUNDS:
-            delete_round(rounds.order_by("-number")[0])
+            delete_round(round_=rounds.order_by("-number")[0])
 
     return prepare
 
@@ -457,7 +457,7 @@ def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, fl
 
         def save_one(session=session):
             entries = (Entry("Aama", "seen", 3), Entry("Buwa", "seen", 1), Entry("Didi", "unseen"))
-            add_round(session, RoundInput(entries=entries, winner="Aama"))
+            add_round(session=session, round_input=RoundInput(entries=entries, winner="Aama"))
 
         # The log-in page again beside these pages: the machine may be shared.
         seconds, queries = measure(get(reverse("login")), repeat)

@@ -7,4 +7,9 @@ class GroupsConfig(AppConfig):
     verbose_name = "groups"
 
     def ready(self) -> None:
+        from scoring import plugins
+
         from . import signals, versions  # noqa: F401  (a group's version; players are members)
+        from .plugin import PLUGIN
+
+        plugins.register(PLUGIN)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat, currency_label, money_with_currency
 from scoring.engine.groupfile import GroupDoc, export_group_text
-from scoring.engine.ledger import EXACT_SETTLE_LIMIT
+from scoring.engine.ledger import EXACT_SETTLE_LIMIT, at_stake
 from scoring.engine.names import player_key
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
 from scoring.engine.sessionfile import SessionDoc
@@ -48,7 +49,10 @@ def forget_pieces() -> None:
 
 
 def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
-    """Each session's money per player key: its stored nets summed, × its stake.
+    """Each session's money per player key: its stored nets summed, at its stake
+    (`at_stake`, the engine's one money function: the SQL only adds points;
+    with a stake per round, it would add them per stake in force, each part a
+    pair for `money_by_round`).
     One query for all of them, whatever their number."""
     result: dict[int, dict[str, Decimal]] = {sid: {} for sid in session_ids}
     if not session_ids:
@@ -70,9 +74,10 @@ def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
                 chunk,
             )
             for session_id, key, stake, points in cursor.fetchall():
-                result[session_id][key] = int(points) * Decimal(str(stake)).quantize(
-                    Decimal("0.01")
-                )
+                # The stake as the session stores it (a backend may hand a
+                # float); the sum of the nets at it is the engine's money.
+                cents = Decimal(str(stake)).quantize(Decimal("0.01"))
+                result[session_id][key] = at_stake(int(points), cents)
     return result
 
 
@@ -615,3 +620,19 @@ def group_records(group: Group) -> list[Season]:
                 )
         season.evenings.reverse()  # newest first, as the group page lists them
     return [seasons[year] for year in sorted(seasons, reverse=True)]
+
+
+def payment_snapshot(payment: Payment) -> dict[str, Any]:
+    """A payment as its history keeps it (PaymentChange before/after)."""
+    return {
+        "payer_id": payment.payer_id,
+        "payer": payment.payer.name,
+        "payee_id": payment.payee_id,
+        "payee": payment.payee.name,
+        "amount": str(payment.amount),
+        "paid_on": payment.paid_on.isoformat(),
+        "method": payment.method,
+        "note": payment.note,
+        "recorded_by_id": payment.recorded_by_id,
+        "recorded_at": payment.recorded_at.isoformat(),
+    }

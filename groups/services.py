@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -12,7 +11,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.engine.groupfile import GroupDoc
-from scoring.engine.names import player_key
 from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player
 from scoring.services import save_document
@@ -21,6 +19,7 @@ from scoring.services.savekeys import once, remember_save
 from .models import Evening, Group, Member, MemberLink, Payment, PaymentChange, new_link_token
 from .selectors import (
     evening_problem,
+    payment_snapshot,
     removal_problem,
     saved_group,
     saved_member,
@@ -82,7 +81,7 @@ def create_group(
     *, owner, name: str, currency: str, members: list[str], save_key: str | None = None
 ) -> Group:
     return once(
-        lambda: _create_group(
+        save=lambda: _create_group(
             owner=owner, name=name, currency=currency, members=members, save_key=save_key
         ),
         user=owner,
@@ -105,7 +104,7 @@ def _create_group(
 
 def add_member(*, group: Group, name: str, user=None, save_key: str | None = None) -> Member:
     return once(
-        lambda: _add_member(group=group, name=name, user=user, save_key=save_key),
+        save=lambda: _add_member(group=group, name=name, user=user, save_key=save_key),
         user=user,
         key=save_key,
         replay=lambda saved: saved_member(saved, group=group),
@@ -233,21 +232,6 @@ def remove_evening(*, evening: Evening) -> None:
 # --- payments -----------------------------------------------------------------
 
 
-def payment_snapshot(payment: Payment) -> dict[str, Any]:
-    return {
-        "payer_id": payment.payer_id,
-        "payer": payment.payer.name,
-        "payee_id": payment.payee_id,
-        "payee": payment.payee.name,
-        "amount": str(payment.amount),
-        "paid_on": payment.paid_on.isoformat(),
-        "method": payment.method,
-        "note": payment.note,
-        "recorded_by_id": payment.recorded_by_id,
-        "recorded_at": payment.recorded_at.isoformat(),
-    }
-
-
 def _check_members(group: Group, payer: Member, payee: Member) -> None:
     """Called with the group locked: a member removed meanwhile is named."""
     if payer.group_id != group.pk or payee.group_id != group.pk:
@@ -273,7 +257,7 @@ def record_payment(
     """A payment made; with `save_key`, a repeat of the same form saves nothing
     and returns the payment the first one recorded."""
     return once(
-        lambda: _record_payment(
+        save=lambda: _record_payment(
             group=group,
             payer=payer,
             payee=payee,
@@ -428,7 +412,7 @@ def import_group(*, doc: GroupDoc, owner=None, save_key: str | None = None) -> G
     """A parsed group file saved whole (the group, its members, every evening
     as a session, every payment), or on any error not at all."""
     return once(
-        lambda: _import_group(doc=doc, owner=owner, save_key=save_key),
+        save=lambda: _import_group(doc=doc, owner=owner, save_key=save_key),
         user=owner,
         key=save_key,
         replay=lambda saved: saved_group(saved, owner=owner),
@@ -465,7 +449,3 @@ def _import_group(*, doc: GroupDoc, owner, save_key: str | None) -> Group:
         )
     remember_save(user=owner, key=save_key, kind="groupfile", object_pk=group.pk)
     return group
-
-
-def member_key(name: str) -> str:
-    return player_key(name)

@@ -53,11 +53,11 @@ def evening_versions(group_id: int) -> list[tuple[int, str]]:
             [group_id],
         )
         rows = cursor.fetchall()
-    from scoring.selectors.versions import _version
+    from scoring.selectors.versions import version_from
 
     # Each evening's own version (without its owner's counter, which any save
     # of any session moves): a save recomputes that evening alone.
-    return [(session_id, _version(session_id, updated, None)) for session_id, updated in rows]
+    return [(session_id, version_from(session_id, updated, None)) for session_id, updated in rows]
 
 
 def group_version(group_id: int, owner_id: int | None) -> str | None:
@@ -72,10 +72,10 @@ def group_version(group_id: int, owner_id: int | None) -> str | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    from scoring.selectors.versions import _stamp
+    from scoring.selectors.versions import stamp
 
     digest = hashlib.sha256(repr(evening_versions(group_id)).encode()).hexdigest()[:16]
-    return f"g{group_id}-{_stamp(row[0]):.6f}-{digest}"
+    return f"g{group_id}-{stamp(row[0]):.6f}-{digest}"
 
 
 def settle_up_version(session_id: int, owner_id: int | None) -> str | None:
@@ -89,9 +89,9 @@ def settle_up_version(session_id: int, owner_id: int | None) -> str | None:
     quote = connection.ops.quote_name
     sessions, evenings = quote(GameSession._meta.db_table), quote(Evening._meta.db_table)
     groups = quote(Group._meta.db_table)
-    from scoring.selectors.versions import _counters_table
+    from scoring.selectors.versions import counters_table
 
-    counters = _counters_table(connection)
+    counters = counters_table(connection)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT s.id, s.updated_at, c.value, g.id, g.updated_at, "
@@ -107,9 +107,9 @@ def settle_up_version(session_id: int, owner_id: int | None) -> str | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    from scoring.selectors.versions import _version
+    from scoring.selectors.versions import version_from
 
-    own = _version(row[0], row[1], row[2])
+    own = version_from(row[0], row[1], row[2])
     if row[3] is None:
         return own
     return f"{own}+g{row[3]}-{row[4]}-{row[5]}-{row[6]}"

@@ -23,11 +23,12 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import connection
 
+from scoring.engine.ledger import at_stake
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Player, Round, RoundEntry
 from scoring.selectors.snapshot import read_snapshot
-from scoring.selectors.versions import _version
+from scoring.selectors.versions import version_from
 
 
 def name_key(name: str) -> str:
@@ -82,6 +83,12 @@ class RoundRow:
 
     def outside_of(self, key: str) -> int:
         return sum(e.net for e in self.outside if e.key == key)
+
+    @property
+    def stake(self) -> Decimal:
+        """The stake the round was played at: its session's (a stake per
+        round, later, is read onto the round here)."""
+        return self.session.stake
 
     @property
     def dhoos(self) -> list[EntryRow]:
@@ -189,7 +196,7 @@ class Piece:
                     row = rows.setdefault(e.key, [e.name, 0, 0, 0])
                     row[2] += e.net
             self._board = {
-                key: (name, count, points, points * stake, wins)
+                key: (name, count, points, at_stake(points, stake), wins)
                 for key, (name, count, points, wins) in rows.items()
             }
         return self._board
@@ -262,7 +269,7 @@ def load_pieces(owner) -> list[Piece]:
         cursor.execute(f"SELECT id, updated_at FROM {table} WHERE owner_id = %s", [owner.pk])
         # The session's own version (its updated_at), without the owner's counter,
         # which every save moves: a piece is read again only for its own session.
-        versions = {id_: _version(id_, at, None) for id_, at in cursor.fetchall()}
+        versions = {id_: version_from(id_, at, None) for id_, at in cursor.fetchall()}
     return pieces_of(versions)
 
 
@@ -535,7 +542,7 @@ class PlayerSession:
 
     @property
     def money(self) -> Decimal:
-        return self.points * self.session.stake
+        return at_stake(self.points, self.session.stake)
 
 
 @dataclass(slots=True)
@@ -605,7 +612,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
             part = by_session.setdefault(r.session.id, PlayerSession(r.session))
             part.points += paid
             stats.points += paid
-            money[r.session.currency] += paid * r.session.stake
+            money[r.session.currency] += at_stake(paid, r.stake)
         if mine is None:
             continue
         won = r.winner_id == mine.player_id
@@ -615,7 +622,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
         stats.rounds += 1
         stats.points += mine.net
         stats.maal_total += mine.maal
-        money[r.session.currency] += mine.net * r.session.stake
+        money[r.session.currency] += at_stake(mine.net, r.stake)
         if mine.status == "seen":
             stats.seen += 1
         else:
@@ -683,14 +690,14 @@ def leaderboard(rounds: Iterable[RoundRow]) -> list[Board]:
             row = rows[currency].setdefault(e.key, BoardRow(e.key, names[e.key]))
             row.rounds += 1
             row.points += e.net
-            row.money += e.net * r.session.stake
+            row.money += at_stake(e.net, r.stake)
             if r.winner_id == e.player_id:
                 row.wins += 1
             seen_sessions[currency][e.key].add(r.session.id)
         for e in r.outside:
             row = rows[currency].setdefault(e.key, BoardRow(e.key, names.get(e.key, e.name)))
             row.points += e.net
-            row.money += e.net * r.session.stake
+            row.money += at_stake(e.net, r.stake)
     for currency, board in rows.items():
         for row in board.values():
             row.sessions = len(seen_sessions[currency][row.key])

@@ -6,3 +6,10 @@ class TableConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "table"
+
+    def ready(self) -> None:
+        from scoring import plugins
+
+        from .plugin import PLUGIN
+
+        plugins.register(PLUGIN)

@@ -144,7 +144,9 @@ def play(session: GameSession, winner: str | None, rows, win_type="normal", bett
     entries = tuple(
         Entry(player=name, status=status, maal=maal) for name, (status, maal) in rows.items()
     )
-    return services.add_round(session, RoundInput(entries, winner, win_type, better))
+    return services.add_round(
+        session=session, round_input=RoundInput(entries, winner, win_type, better)
+    )
 
 
 # The record's two evenings (the record's tests assert these figures):

@@ -307,8 +307,8 @@ def played(session, *rounds: tuple[str | None, dict[str, bool]]) -> list[Round]:
     names = [p.name for p in session.players.all()]
     return [
         services.add_round(
-            session,
-            RoundInput(
+            session=session,
+            round_input=RoundInput(
                 entries=tuple(Entry(n, dhoos=dhoos.get(n, False)) for n in names), winner=winner
             ),
         )

@@ -1,6 +1,6 @@
 """The scoring engine: pure Python, no Django. Dataclasses in, dataclasses out."""
 
-from .ledger import Transfer, money, settle_up, totals
+from .ledger import Transfer, at_stake, money, money_by_round, settle_up, totals
 from .prepare import PreparedRound, check_tallies, prepare_round
 from .rules import PRESETS, RuleError, Rules, make_rules, rules_from_options
 from .settlement import (
@@ -35,11 +35,13 @@ __all__ = [
     "Rules",
     "SessionResult",
     "Transfer",
+    "at_stake",
     "better_by_default",
     "better_defaults",
     "check_tallies",
     "make_rules",
     "money",
+    "money_by_round",
     "prepare_round",
     "rules_from_options",
     "settle_long_way",

@@ -20,7 +20,7 @@ class Transfer:
     points: int
 
     def money(self, stake_per_point: Decimal) -> Decimal:
-        return self.points * stake_per_point
+        return at_stake(self.points, stake_per_point)
 
 
 def totals(nets: Iterable[Mapping[str, int]], players: Iterable[str] = ()) -> dict[str, int]:
@@ -32,9 +32,35 @@ def totals(nets: Iterable[Mapping[str, int]], players: Iterable[str] = ()) -> di
     return result
 
 
+def money_by_round(rounds: Iterable[tuple[int, Decimal]]) -> Decimal:
+    """Money of points won round by round: each round's points × the stake in
+    force for that round, added up. Exact: Decimal, never float.
+
+    The one place in the project where points become money: every page, file,
+    CSV and the group's sums call it (through `at_stake` or `money`), and
+    `tests/site/test_layout.py` finds no other multiplication by a stake. It
+    takes a stake per round so that a stake changed from round N on needs no
+    other function: pass each round's (points, stake). While a session has one
+    stake, its points added up at that stake are the same figure, and a caller
+    may pass that one pair. No rounds is 0.
+    """
+    total: Decimal | None = None
+    for points, stake in rounds:
+        amount = points * stake
+        # The first amount as it is (its places, "-0.00" for a loss at stake
+        # 0), as the single product was written before there was a sum.
+        total = amount if total is None else total + amount
+    return Decimal(0) if total is None else total
+
+
+def at_stake(points: int, stake: Decimal) -> Decimal:
+    """Points at one stake: `money_by_round` of a single (points, stake)."""
+    return money_by_round(((points, stake),))
+
+
 def money(points: Mapping[str, int], stake_per_point: Decimal) -> dict[str, Decimal]:
-    """Points × stake, exact: Decimal, never float."""
-    return {player: total * stake_per_point for player, total in points.items()}
+    """Each player's points at one stake (a session with one stake)."""
+    return {player: at_stake(total, stake_per_point) for player, total in points.items()}
 
 
 def _zero_sum_groups(balances: list[int]) -> list[list[int]]:

@@ -11,7 +11,7 @@ round settles on its own given what is pending before it (`settle_round`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -794,3 +794,25 @@ def settle_session(
         pending = result.dhoos_pending
         results.append(result)
     return SessionResult(tuple(results), pending, defaults[-1])
+
+
+# --- a round's result as a saved round keeps it ----------------------------------------------
+
+
+def sat_out_nets(result: RoundResult) -> dict[str, int]:
+    """The nets of players who sat the round out: a next_round_winner dhoos
+    booked to its winner (RULES.md 3a)."""
+    inside = {p.player for p in result.players}
+    return {name: net for name, net in result.nets.items() if name not in inside}
+
+
+def outside_nets(result: RoundResult, ids: Mapping[str, int]) -> dict[str, int]:
+    """sat_out_nets by player id (`ids`: name → id) as text, as a saved round
+    stores them (`Round.outside_nets`)."""
+    return {str(ids[name]): net for name, net in sat_out_nets(result).items()}
+
+
+def pending_ids(result: RoundResult, ids: Mapping[str, int]) -> list[list[int]]:
+    """The dhoos pending after the round as [player id, amount, round], as a
+    saved round stores it (`Round.pending_after`)."""
+    return [[ids[d.player], d.amount, d.round] for d in result.dhoos_pending]

@@ -18,7 +18,16 @@ from django.db import connection
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..engine import BetterDefault, Dhoos, Entry, RoundError, RoundInput, settle_session, settle_up
+from ..engine import (
+    BetterDefault,
+    Dhoos,
+    Entry,
+    RoundError,
+    RoundInput,
+    at_stake,
+    settle_session,
+    settle_up,
+)
 from ..engine.ledger import EXACT_SETTLE_LIMIT
 from ..engine.settlement import WinType, better_defaults
 from ..models import GameSession, Player, Round, RoundEntry
@@ -303,13 +312,13 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
                 rank=ahead + 1,
                 player=player,
                 points=total[player.id],
-                money=total[player.id] * stake,
+                money=at_stake(total[player.id], stake),
                 rounds_played=played[column[player.id]],
                 wins=wins[column[player.id]],
             )
         )
     payments = [
-        Payment(t.payer, t.payee, t.points, t.points * stake)
+        Payment(t.payer, t.payee, t.points, t.money(stake))
         for t in settle_up({p.name: total[p.id] for p in players})
     ]
     shown_from = max(0, len(rows) - latest) if latest is not None else 0

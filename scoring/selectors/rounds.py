@@ -3,8 +3,9 @@ rounds, without building model instances."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from django.db.models import Prefetch, QuerySet
 
@@ -120,3 +121,46 @@ def saved_round(saved: SavedKey) -> Round:
     round_.position = position_of(round_)
     round_.replayed = True
     return round_
+
+
+def round_snapshot(
+    round_: Round,
+    entries: list[RoundEntry] | None = None,
+    sources: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, Any]:
+    """The round as the audit trail keeps it: input, nets and maal tallies, with
+    players by id and name (a player may be renamed later). `entries`: the
+    round's entries just written (with their players), when the caller has them.
+    `sources`: by player, the values their own seat's phone sent (a plugin's
+    round_sources), kept as `from_seat`: the scorer saved them, the seat counted."""
+    sources = sources or {}
+    if entries is None:
+        entries = list(round_.entries.all())
+    entries = sorted(entries, key=lambda e: (e.player.position, e.player_id))
+    snapshot: dict[str, Any] = {
+        "number": round_.number,
+        "winner": round_.winner.name if round_.winner else None,
+        "winner_id": round_.winner_id,
+        "win_type": round_.win_type,
+        "better": round_.better,
+        "tiplu": round_.tiplu,
+        "entries": [
+            {
+                "player": e.player.name,
+                "player_id": e.player_id,
+                "status": e.status,
+                "maal": e.maal,
+                "tunnel": e.tunnel,
+                "dhoos": e.dhoos,
+                "net": e.net,
+                "maal_tally": e.maal_tally,
+                # Only when set, so older snapshots read the same.
+                **({"dublees": True} if e.dublees else {}),
+                **({"from_seat": list(seat)} if (seat := sources.get(e.player.name)) else {}),
+            }
+            for e in entries
+        ],
+    }
+    if round_.better_mark != round_.better:  # the round takes its default (None)
+        snapshot["better_mark"] = round_.better_mark
+    return snapshot

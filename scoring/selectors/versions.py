@@ -58,7 +58,7 @@ def version_of(session: GameSession) -> str:
     counter = session.__dict__.get(OWNER_VERSION)
     if counter is None:
         counter = _owner_counter(session.owner_id)
-    return _version(session.pk, session.updated_at, counter)
+    return version_from(session.pk, session.updated_at, counter)
 
 
 def owner_counter(session: GameSession) -> int:
@@ -83,11 +83,15 @@ def with_owner_version(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]
     return sessions.annotate(**{OWNER_VERSION: Subquery(counter[:1])})
 
 
-def _version(session_id: int, updated_at: datetime, counter: int | None) -> str:
-    return f"s{session_id}-{_stamp(updated_at):.6f}-v{counter or 0}"
+def version_from(session_id: int, updated_at: datetime, counter: int | None) -> str:
+    """A session's version from its parts as a query of one's own read them
+    (its id, `updated_at` and owner's counter; None: leave the counter out,
+    for a version that moves with this session alone)."""
+    return f"s{session_id}-{stamp(updated_at):.6f}-v{counter or 0}"
 
 
-def _stamp(updated_at: datetime) -> float:
+def stamp(updated_at: datetime) -> float:
+    """A stored `updated_at` as seconds, the stamp in a version."""
     if updated_at.tzinfo is None:  # a naive time is UTC: how SQLite stores it
         updated_at = updated_at.replace(tzinfo=UTC)
     return updated_at.timestamp()
@@ -98,7 +102,8 @@ def _sessions_table() -> tuple[BaseDatabaseWrapper, str]:
     return connection, connection.ops.quote_name(GameSession._meta.db_table)
 
 
-def _counters_table(connection: BaseDatabaseWrapper) -> str:
+def counters_table(connection: BaseDatabaseWrapper) -> str:
+    """The owners' counters' table, quoted, for a version read in a query of one's own."""
     return connection.ops.quote_name(OwnerVersion._meta.db_table)
 
 
@@ -106,7 +111,7 @@ def _version_where(where: str, params: list[int | str]) -> str | None:
     # Asked on every warm page and every poll, so written out: the ORM takes
     # longer to build this one-row query than the database takes to answer it.
     connection, table = _sessions_table()
-    counters = _counters_table(connection)
+    counters = counters_table(connection)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT s.id, s.updated_at, c.value FROM {table} s "
@@ -114,7 +119,7 @@ def _version_where(where: str, params: list[int | str]) -> str | None:
             params,
         )
         row = cursor.fetchone()
-    return None if row is None else _version(*row)
+    return None if row is None else version_from(*row)
 
 
 def _owner_counter(owner_id: int | None) -> int:
@@ -123,7 +128,7 @@ def _owner_counter(owner_id: int | None) -> int:
     connection = connections[router.db_for_read(OwnerVersion)]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT value FROM {_counters_table(connection)} WHERE owner_id = %s", [owner_id]
+            f"SELECT value FROM {counters_table(connection)} WHERE owner_id = %s", [owner_id]
         )
         row = cursor.fetchone()
     return 0 if row is None else row[0]
@@ -160,7 +165,7 @@ def _move_owner(
     current transaction: (owner, the counter's new value), None for no owner.
     An upsert: the first write of a user makes their row."""
     connection = connections[using]
-    counters = _counters_table(connection)
+    counters = counters_table(connection)
     upsert = (
         f"ON CONFLICT (owner_id) DO UPDATE SET value = {counters}.value + 1 "
         "RETURNING owner_id, value"

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from ..engine import settle_session
 from ..engine.sessionfile import SessionDoc
+from ..engine.settlement import outside_nets, pending_ids
 from ..models import GameSession, Player, Round
 from ..selectors.rounds import players_by_name
 from ..selectors.saves import saved_session
@@ -19,7 +20,7 @@ def save_document(*, doc: SessionDoc, owner=None, save_key: str | None = None) -
     `save_key` (the import form's one-time key), a key saved before returns the
     session it saved and saves nothing (see scoring/services/savekeys.py)."""
     return once(
-        lambda: _save_document(doc=doc, owner=owner, save_key=save_key),
+        save=lambda: _save_document(doc=doc, owner=owner, save_key=save_key),
         user=owner,
         key=save_key,
         replay=lambda saved: saved_session(saved, owner=owner),
@@ -42,6 +43,7 @@ def _save_document(doc: SessionDoc, *, owner, save_key: str | None) -> GameSessi
         Player(session=session, name=name, position=index) for index, name in enumerate(doc.players)
     )
     players = players_by_name(session)
+    ids = {name: player.pk for name, player in players.items()}
     settled = settle_session(doc.rounds, doc.rules)
     for number, (round_input, result) in enumerate(
         zip(doc.rounds, settled.rounds, strict=True), start=1
@@ -55,15 +57,15 @@ def _save_document(doc: SessionDoc, *, owner, save_key: str | None) -> GameSessi
             better=result.better,
             better_mark=round_input.better,
             tiplu=maal.tiplu,
-            outside_nets=rounds.outside_nets(result, players),
-            pending_after=rounds.pending_ids(result, players),
+            outside_nets=outside_nets(result, ids),
+            pending_after=pending_ids(result, ids),
         )
         rounds.write_entries(
-            round_,
-            round_input,
-            doc.rules,
-            players,
-            {name: dict(tally) for name, tally in maal.tallies.items()},
+            round_=round_,
+            round_input=round_input,
+            rules=doc.rules,
+            players=players,
+            tallies={name: dict(tally) for name, tally in maal.tallies.items()},
             result=result,
         )
     # No session on the key: it outlives a deleted session (as a new session's).

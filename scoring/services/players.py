@@ -36,7 +36,7 @@ def add_player(
     With `save_key` (the form's one-time key), a key saved before returns the
     player it added and saves nothing (see scoring/services/savekeys.py)."""
     return once(
-        lambda: _add_player(session=session, name=name, user=user, save_key=save_key),
+        save=lambda: _add_player(session=session, name=name, user=user, save_key=save_key),
         user=user,
         key=save_key,
         replay=lambda saved: saved_player(saved, session=session),
@@ -107,7 +107,7 @@ def remove_player(*, player: Player) -> None:
     player.delete()
 
 
-def draw_card(deck: list[str]) -> str:
+def draw_card(*, deck: list[str]) -> str:
     """One card from what is left of the deck: `secrets`, never `random`."""
     return secrets.choice(deck)
 
@@ -139,7 +139,7 @@ def draw_seats(*, session: GameSession, user=None) -> Draw:
     Kept in the session's changes, so it can be undone before round 1."""
     _before_round_one(session)
     players = list(Player.objects.filter(session=session).order_by("position", "id"))
-    drawn = draw_cards([p.name for p in players], draw_card)
+    drawn = draw_cards([p.name for p in players], lambda deck: draw_card(deck=deck))
     by_name = {p.name: p for p in players}
     _seat(players, [by_name[name].pk for name in drawn.seating])
     RoundChange.objects.create(

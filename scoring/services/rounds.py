@@ -24,10 +24,12 @@ from ..engine import (
 from ..engine.limits import MAX_ROUNDS
 from ..engine.messages import message
 from ..engine.prepare import Tallies, check_tallies
+from ..engine.settlement import outside_nets, pending_ids, sat_out_nets
 from ..models import GameSession, Player, Round, RoundChange, RoundEntry, SavedKey
 from ..selectors.rounds import (
     players_by_name,
     position_of,
+    round_snapshot,
     rounds_with_entries,
     saved_round,
     saved_rounds,
@@ -51,7 +53,7 @@ TOO_MANY_ROUNDS = gettext_noop(
 )
 
 
-def check_room(round_count: int) -> None:
+def check_room(*, round_count: int) -> None:
     """RoundError naming the limit if a session of `round_count` rounds is full.
     Called with the session row locked, so two saves at once cannot both pass."""
     if round_count >= MAX_ROUNDS:
@@ -77,49 +79,6 @@ class RoundConflict(RoundError):
 
     def __init__(self, message: str = CONFLICT_MESSAGE) -> None:
         super().__init__(message)
-
-
-def round_snapshot(
-    round_: Round,
-    entries: list[RoundEntry] | None = None,
-    sources: Mapping[str, Sequence[str]] | None = None,
-) -> dict[str, Any]:
-    """The round as the audit trail keeps it: input, nets and maal tallies, with
-    players by id and name (a player may be renamed later). `entries`: the
-    round's entries just written (with their players), when the caller has them.
-    `sources`: by player, the values their own seat's phone sent (table.selectors
-    seat_sources), kept as `from_seat`: the scorer saved them, the seat counted."""
-    sources = sources or {}
-    if entries is None:
-        entries = list(round_.entries.all())
-    entries = sorted(entries, key=lambda e: (e.player.position, e.player_id))
-    snapshot: dict[str, Any] = {
-        "number": round_.number,
-        "winner": round_.winner.name if round_.winner else None,
-        "winner_id": round_.winner_id,
-        "win_type": round_.win_type,
-        "better": round_.better,
-        "tiplu": round_.tiplu,
-        "entries": [
-            {
-                "player": e.player.name,
-                "player_id": e.player_id,
-                "status": e.status,
-                "maal": e.maal,
-                "tunnel": e.tunnel,
-                "dhoos": e.dhoos,
-                "net": e.net,
-                "maal_tally": e.maal_tally,
-                # Only when set, so older snapshots read the same.
-                **({"dublees": True} if e.dublees else {}),
-                **({"from_seat": list(seat)} if (seat := sources.get(e.player.name)) else {}),
-            }
-            for e in entries
-        ],
-    }
-    if round_.better_mark != round_.better:  # the round takes its default (None)
-        snapshot["better_mark"] = round_.better_mark
-    return snapshot
 
 
 def _fresh_snapshot(
@@ -154,6 +113,7 @@ def _record(
 
 
 def write_entries(
+    *,
     round_: Round,
     round_input: RoundInput,
     rules: Rules,
@@ -181,20 +141,8 @@ def write_entries(
     )
 
 
-def outside_nets(result: RoundResult, players: Mapping[str, Player]) -> dict[str, int]:
-    """The nets of players who sat the round out (a next_round_winner dhoos booked
-    to its winner, RULES.md 3a), as `Round.outside_nets` stores them."""
-    return {str(players[name].pk): net for name, net in _outside(result).items()}
-
-
-def pending_ids(result: RoundResult, players: Mapping[str, Player]) -> list[list[int]]:
-    """The dhoos pending after the round, as `Round.pending_after` stores it."""
-    return [[players[d.player].pk, d.amount, d.round] for d in result.dhoos_pending]
-
-
-def _outside(result: RoundResult) -> dict[str, int]:
-    inside = {p.player for p in result.players}
-    return {name: net for name, net in result.nets.items() if name not in inside}
+def _ids(players: Mapping[str, Player]) -> dict[str, int]:
+    return {name: player.pk for name, player in players.items()}
 
 
 PLAYER_GONE = gettext_noop(
@@ -247,9 +195,9 @@ def _settled_in_place(round_input: RoundInput, rules: Rules, setting: NextRound)
 
 
 def resettle(
+    *,
     session: GameSession,
     rules: Rules,
-    *,
     user=None,
     action: str = "resettle",
     quiet: Collection[int] = (),
@@ -270,15 +218,15 @@ def resettle(
         for r, result in zip(saved, settled.rounds, strict=True)
         if r.better != result.better
         or any(net != result.of(name).net for name, (_id, net) in r.entries.items())
-        or r.outside != _outside(result)
+        or r.outside != sat_out_nets(result)
     }
-    players = players_by_name(session)
+    ids = {name: player.pk for name, player in players_by_name(session).items()}
     # The carried state alone moved (a dhoos still pending, renumbered): kept
     # quietly, nothing the table sees changed.
     carried = [
-        Round(pk=r.pk, pending_after=pending_ids(result, players))
+        Round(pk=r.pk, pending_after=pending_ids(result, ids))
         for r, result in zip(saved, settled.rounds, strict=True)
-        if r.pk not in changed and r.pending_after != pending_ids(result, players)
+        if r.pk not in changed and r.pending_after != pending_ids(result, ids)
     ]
     Round.objects.bulk_update(carried, ["pending_after"], batch_size=500)
     if not changed:
@@ -296,8 +244,8 @@ def resettle(
             if entry.net != net:
                 entry.net = net
                 moved_entries.append(entry)
-        outside = outside_nets(result, players)
-        pending = pending_ids(result, players)
+        outside = outside_nets(result, ids)
+        pending = pending_ids(result, ids)
         if (
             round_.better != result.better
             or round_.outside_nets != outside
@@ -326,9 +274,9 @@ def resettle(
 
 
 def add_round(
+    *,
     session: GameSession,
     round_input: RoundInput | PreparedRound,
-    *,
     players: list[Player] | None = None,
     setting: NextRound | None = None,
     tiplu: str = "",
@@ -406,7 +354,7 @@ def _add_round(
     else:
         settle_round(_checked(round_input), rules)  # refuse before writing anything
         tiplu, checked = check_tallies(round_input, tiplu, tallies, rules)
-    check_room(so_far.count)
+    check_room(round_count=so_far.count)
     position = so_far.count + 1  # the last: every other number is lower
     if in_place is None and claimed and setting is not None and setting.number == position:
         # Appending changes no earlier round: settled in its place at once.
@@ -419,12 +367,19 @@ def _add_round(
         better=in_place.better if in_place else bool(round_input.better),
         better_mark=round_input.better,
         tiplu=tiplu,
-        outside_nets=outside_nets(in_place, by_name) if in_place else {},
-        pending_after=pending_ids(in_place, by_name) if in_place else None,
+        outside_nets=outside_nets(in_place, _ids(by_name)) if in_place else {},
+        pending_after=pending_ids(in_place, _ids(by_name)) if in_place else None,
     )
-    entries = write_entries(round_, round_input, rules, by_name, checked, in_place)
+    entries = write_entries(
+        round_=round_,
+        round_input=round_input,
+        rules=rules,
+        players=by_name,
+        tallies=checked,
+        result=in_place,
+    )
     if in_place is None:
-        resettle(locked, rules, user=who, quiet={round_.pk})
+        resettle(session=locked, rules=rules, user=who, quiet={round_.pk})
         after = _fresh_snapshot(round_.pk, sources)  # settled again, its nets may have moved
     else:
         after = round_snapshot(round_, entries, sources)
@@ -455,9 +410,9 @@ def _rounds_so_far(session: GameSession) -> RoundsSoFar:
 
 @transaction.atomic
 def replace_round(
+    *,
     round_: Round,
     given: RoundInput | PreparedRound,
-    *,
     tiplu: str = "",
     tallies: Tallies | None = None,
     user=None,
@@ -524,8 +479,15 @@ def replace_round(
     # Prepared against the session as it still is: settled in its place already
     # (`resettle` below settles the session again when the rules look back).
     in_place = prepared.result if prepared is not None else None
-    write_entries(round_, round_input, rules, players, checked, in_place)
-    resettle(session, rules, user=user, quiet={round_.pk})
+    write_entries(
+        round_=round_,
+        round_input=round_input,
+        rules=rules,
+        players=players,
+        tallies=checked,
+        result=in_place,
+    )
+    resettle(session=session, rules=rules, user=user, quiet={round_.pk})
     round_.refresh_from_db(fields=["better"])
     _record(session.pk, round_.pk, "edit", user, before=before, after=_fresh_snapshot(round_.pk))
     remember_save(
@@ -541,7 +503,7 @@ def replace_round(
 
 
 @transaction.atomic
-def delete_round(round_: Round, *, user=None, action: str = "delete") -> None:
+def delete_round(*, round_: Round, user=None, action: str = "delete") -> None:
     """Delete a round (action "undo" when it is the undo of the last round); the
     audit trail keeps it, so restore_round can bring it back."""
     session_id = round_.session_id
@@ -556,7 +518,7 @@ def delete_round(round_: Round, *, user=None, action: str = "delete") -> None:
         return  # already deleted by someone else: nothing left to do
     Round.objects.filter(pk=round_pk).delete()
     _record(session_id, round_pk, action, user, before=before)
-    resettle(session, session.get_rules(), user=user)
+    resettle(session=session, rules=session.get_rules(), user=user)
 
 
 class RestoreError(RoundError):
@@ -564,7 +526,7 @@ class RestoreError(RoundError):
 
 
 @transaction.atomic
-def restore_round(change: RoundChange, *, user=None) -> Round:
+def restore_round(*, change: RoundChange, user=None) -> Round:
     """Bring back a deleted round from its audit snapshot, with its old id. It
     returns to its old place (number) if that is still free, else it becomes the
     last round. Its nets are settled again under the session's current rules."""
@@ -578,7 +540,7 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
     if change.restored or Round.objects.filter(pk=change.round_pk).exists():
         raise RestoreError("This round has already been restored.")
     try:
-        check_room(Round.objects.filter(session=session).count())
+        check_room(round_count=Round.objects.filter(session=session).count())
     except RoundError as error:
         raise RestoreError(error.msg) from None
     snap = change.before
@@ -631,10 +593,16 @@ def restore_round(change: RoundChange, *, user=None) -> Round:
         tiplu=snap.get("tiplu", ""),
     )
     tallies = {p.name: e["maal_tally"] for p, e in entries if e.get("maal_tally")}
-    write_entries(round_, round_input, rules, {p.name: p for p, _e in entries}, tallies)
+    write_entries(
+        round_=round_,
+        round_input=round_input,
+        rules=rules,
+        players={p.name: p for p, _e in entries},
+        tallies=tallies,
+    )
     change.restored = True
     change.save(update_fields=["restored"])
-    resettle(session, rules, user=user, quiet={round_.pk})
+    resettle(session=session, rules=rules, user=user, quiet={round_.pk})
     _record(session.pk, round_.pk, "restore", user, after=_fresh_snapshot(round_.pk))
     round_.position = position_of(round_)
     return round_

@@ -20,4 +20,4 @@ def recompute_session(*, session: GameSession, rules: Rules, user=None) -> None:
     settle_session([r.to_input(marked=True) for r in rounds_with_entries(session)], rules)
     session.rules = rules.to_options()
     session.save(update_fields=["rules"])
-    resettle(session, rules, user=user, action="rules", force=True)
+    resettle(session=session, rules=rules, user=user, action="rules", force=True)

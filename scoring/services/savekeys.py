@@ -59,8 +59,8 @@ def remember_save(
 
 
 def once[T](
-    save: Callable[[], T],
     *,
+    save: Callable[[], T],
     user,
     key: str | None,
     replay: Callable[[SavedKey], T],

@@ -28,7 +28,7 @@ def create_session(
     form's one-time key), a key saved before returns the session it saved and
     saves nothing (see scoring/services/savekeys.py)."""
     return once(
-        lambda: _create_session(
+        save=lambda: _create_session(
             owner=owner,
             name=name,
             played_on=played_on,

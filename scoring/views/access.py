@@ -3,7 +3,8 @@
 Each answers 404 for anything the reader does not own, so another user's
 session, round, player or change looks exactly like one that does not exist.
 
-A session's co-scorers (the table app's CoScorer, invited by the owner) are
+A session's co-scorers (the table app's CoScorer, invited by the owner,
+known here through scoring.plugins) are
 let in by the `*_for_scorer` helpers only: the round views (enter, edit,
 delete, undo, restore), the session's page and its history. Every
 other view (the session's details, rules, players, share link, seats, files)
@@ -16,6 +17,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
+from .. import plugins
 from ..models import GameSession, Player, Round, RoundChange, SavedKey
 from ..selectors.rounds import rounds_with_entries
 from ..selectors.saves import earlier_save, posted_save_key, repeated_save
@@ -41,9 +43,17 @@ def _scored_by(request: HttpRequest) -> QuerySet[GameSession]:
     user_id = request.user.pk
     if user_id is None:
         return GameSession.objects.none()
-    # The co-scored sessions as a subquery, not a join: one row per session.
-    co_scored = GameSession.objects.filter(co_scorers__user_id=user_id).values("pk")
-    return GameSession.objects.filter(Q(owner_id=user_id) | Q(pk__in=co_scored))
+    # The sessions scored without owning them (scoring.plugins: the table's
+    # co-scorers) as subqueries, not joins: one row per session.
+    scored = Q(owner_id=user_id)
+    for others in plugins.scored_sessions(user_id):
+        scored |= Q(pk__in=others)
+    return GameSession.objects.filter(scored)
+
+
+def _scores(session: GameSession, user_id: int) -> bool:
+    """Whether `user_id` scores `session` without owning it (scoring.plugins)."""
+    return any(others.filter(pk=session.pk).exists() for others in plugins.scored_sessions(user_id))
 
 
 def session_for_scorer(request: HttpRequest, session_id: int) -> GameSession:
@@ -58,7 +68,7 @@ def session_for_scorer(request: HttpRequest, session_id: int) -> GameSession:
     if (
         session is None
         or user_id is None
-        or (session.owner_id != user_id and not session.co_scorers.filter(user_id=user_id).exists())
+        or (session.owner_id != user_id and not _scores(session, user_id))
     ):
         raise Http404
     session.scorer_id = user_id

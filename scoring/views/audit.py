@@ -236,7 +236,7 @@ def round_restore(request: HttpRequest, session_id: int, change_id: int) -> Http
     session = session_for_scorer(request, session_id)
     change = change_for_user(request, session, change_id)
     try:
-        round_ = services.restore_round(change, user=request.user)
+        round_ = services.restore_round(change=change, user=request.user)
     except RoundError as error:
         messages.error(request, translate(error.msg))
         return redirect("session_changes", session_id=session.pk)

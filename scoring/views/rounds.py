@@ -18,9 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from table.selectors import seat_sources
-
-from .. import services
+from .. import plugins, services
 from ..engine import RoundError, RoundResult, settle_round, settle_session
 from ..engine.messages import Message, message
 from ..engine.numbers import NotANumber, parse_whole
@@ -113,13 +111,13 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
     if form.is_valid() and form.prepared is not None:
         try:
             round_ = services.add_round(
-                session,
-                form.prepared,
+                session=session,
+                round_input=form.prepared,
                 players=session_players(session),
                 setting=setting,
                 user=request.user,
                 save_key=posted_save_key(request),
-                sources=seat_sources(
+                sources=plugins.round_sources(
                     session, form.number, form.prepared.round_input, form.from_seats
                 ),
             )
@@ -423,8 +421,8 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
         if form.is_valid() and form.prepared is not None:
             try:
                 round_ = services.replace_round(
-                    round_,
-                    form.prepared,
+                    round_=round_,
+                    given=form.prepared,
                     user=request.user,
                     expected_version=opened,
                     save_key=posted_save_key(request),
@@ -493,7 +491,7 @@ def round_delete(request: HttpRequest, session_id: int, round_id: int) -> HttpRe
     round_ = round_for_user(request, session, round_id)
     if request.method == "POST":
         position = position_of(round_)
-        services.delete_round(round_, user=request.user)
+        services.delete_round(round_=round_, user=request.user)
         _deleted_message(request, session, round_.pk, "delete", position)
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "delete")
@@ -514,7 +512,7 @@ def round_undo(request: HttpRequest, session_id: int) -> HttpResponse:
             messages.error(request, _("A round was added meanwhile; nothing was undone."))
             return redirect("session_detail", session_id=session.pk)
         position = position_of(round_)
-        services.delete_round(round_, user=request.user, action="undo")
+        services.delete_round(round_=round_, user=request.user, action="undo")
         _deleted_message(request, session, round_.pk, "undo", position)
         return redirect("session_detail", session_id=session.pk)
     return _confirm_delete(request, session, round_, "undo")

@@ -14,17 +14,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from groups.access import settle_up_version_for_user
-from groups.models import Group
-from groups.selectors import evening_group_note
-
-from .. import services
+from .. import plugins, services
 from ..engine.rules import DEFAULT_PRESET, closest_preset, preset_of
 from ..forms import refused_status
 from ..forms.rules import preset_options
@@ -49,6 +45,7 @@ from .access import (
     session_for_scorer,
     session_for_user,
     session_version_for_scorer,
+    session_version_for_user,
 )
 
 
@@ -87,23 +84,13 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
     user = request.user
-    # The sessions the reader co-scores (table.CoScorer): listed apart, and part
-    # of the page's version, so that accepting an invite shows at once.
-    co_scored = list(
-        GameSession.objects.filter(co_scorers__user_id=user.pk)
-        .order_by("-played_on", "-id")
-        .values_list("pk", "name", "owner__username", "played_on")
-    )
-    # The reader's groups (a family purse), with their evenings' count: listed
-    # once there is one, and part of the version like the co-scored sessions.
-    groups = list(
-        Group.objects.filter(owner_id=user.pk)
-        .annotate(evenings_count=Count("evenings"))
-        .values_list("pk", "name", "evenings_count")
-    )
+    # What other apps list here (scoring.plugins: the sessions the reader
+    # co-scores, their groups) is part of the page's version, so that accepting
+    # an invite or making a group shows at once.
+    parts = plugins.home(user.pk)
     owned = owner_version(user.pk)
-    listed = hashlib.sha256(repr((co_scored, groups)).encode()).hexdigest()[:16]
-    version = f"{owned}-co{listed}" if co_scored or groups else owned
+    listed = hashlib.sha256(repr(sorted(parts.items())).encode()).hexdigest()[:16]
+    version = f"{owned}-co{listed}" if any(parts.values()) else owned
     number = request.GET.get("page", "1")
     return render_page(
         request,
@@ -112,8 +99,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "page": remember(
                 f"home-{number[:8]}", owned, lambda: _sessions_with_leaders(user, number)
             ),
-            "co_scored": co_scored,
-            "groups": groups,
+            **parts,
         },
         version=version,
     )
@@ -255,15 +241,13 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "can_edit": True,
             # A co-scorer's page: rounds only, no links to the owner's pages.
             "is_owner": is_owner(request, session),
-            # Followed live: table/views.session_live answers 304 while this holds.
+            # Followed live: views/live.session_live answers 304 while this holds.
             **follow_context(session),
             "preset": preset_of(rules),
             "closest": closest_preset(rules),
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
-            # An evening of a group links back to it (the owner's pages only).
-            "group": Group.objects.filter(evenings__session=session, owner_id=request.user.pk)
-            .only("pk", "name")
-            .first(),
+            # What other apps show here (scoring.plugins: an evening's group).
+            **plugins.session_page(session, request.user.pk),
             # The next round's line follows the rounds kept on the phone (next-round.js).
             "chain": chain_rounds(session),
             "chain_rules": rules,
@@ -311,8 +295,8 @@ def _saved_round(request: HttpRequest, ledger: Ledger) -> dict[str, object] | No
 
 @login_required
 def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
-    # An evening of a group also shows the group's purse: its version too.
-    version = settle_up_version_for_user(request, session_id)
+    # What other apps show here (an evening's purse) is in its version too.
+    version = _settle_up_version(request, session_id)
 
     def context() -> dict[str, object]:
         session = session_for_user(request, session_id)
@@ -320,11 +304,23 @@ def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
             "session": session,
             "ledger": session_ledger(session),
             "can_edit": True,
-            "purse": evening_group_note(session),
+            **plugins.settle_up(session),
             **follow_context(session),
         }
 
     return render_page(request, "scoring/sessions/settle_up.html", context, version=version)
+
+
+def _settle_up_version(request: HttpRequest, session_id: int) -> str:
+    """The settle-up page's version: each plugin's that shows there (with the
+    session's own in it, one query each), else the session's own; another
+    user's session is a 404."""
+    versions = plugins.settle_up_versions(session_id, request.user.pk)
+    if not versions:
+        return session_version_for_user(request, session_id)
+    if None in versions:
+        raise Http404
+    return "+".join(dict.fromkeys(v for v in versions if v is not None))
 
 
 @login_required

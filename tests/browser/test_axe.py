@@ -116,12 +116,18 @@ def a_played_session(user):
             Entry(player=n, status="unseen" if i == 3 else "seen", maal=i * 3)
             for i, n in enumerate(seated)
         )
-        rounds.append(services.add_round(session, RoundInput(entries=entries, winner=seated[0])))
-    services.delete_round(rounds[-1], user=user)
+        rounds.append(
+            services.add_round(
+                session=session, round_input=RoundInput(entries=entries, winner=seated[0])
+            )
+        )
+    services.delete_round(round_=rounds[-1], user=user)
     # An edit, so the history says what changed, value by value.
     first = rounds[0].to_input()
     edited = tuple(replace(e, maal=2) if i == 1 else e for i, e in enumerate(first.entries))
-    rounds[0] = services.replace_round(rounds[0], replace(first, entries=edited), user=user)
+    rounds[0] = services.replace_round(
+        round_=rounds[0], given=replace(first, entries=edited), user=user
+    )
     session.share_token = new_share_token()
     session.save(update_fields=["share_token"])
     # A table of phones: seat links, a co-scorer and an invite waiting.

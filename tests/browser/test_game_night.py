@@ -183,8 +183,10 @@ def test_a_game_night_from_sign_up_to_shared_standings(new_page, live_server):
 
     # A round saved at the table shows up on the guest's phone by itself.
     services.add_round(
-        session,
-        RoundInput(entries=(Entry("Aama", "seen", 0), Entry("Buwa", "seen", 0)), winner="Aama"),
+        session=session,
+        round_input=RoundInput(
+            entries=(Entry("Aama", "seen", 0), Entry("Buwa", "seen", 0)), winner="Aama"
+        ),
     )
     with guest.expect_response(lambda r: "/live/" in r.url, timeout=POLL_WAIT_MS) as polled:
         pass

@@ -38,7 +38,7 @@ def test_settle_up_the_round_and_its_changes_follow_an_edit_made_elsewhere(
 ):
     settle, owner = logged_in_page(**TOUCH_PHONE)
     session = make_session(owner)
-    round_ = services.add_round(session, worked(5), user=owner)
+    round_ = services.add_round(session=session, round_input=worked(5), user=owner)
     url = live_server.url
     settle.goto(url + reverse("settle_up", args=[session.pk]))
     round_page = settle.context.new_page()
@@ -53,7 +53,7 @@ def test_settle_up_the_round_and_its_changes_follow_an_edit_made_elsewhere(
 
     # Another phone changes Aama's maal from 5 to 6: T = 15, Didi takes
     # 17 + 18 − 6 = 29 and Aama receives 15 + 3 − 4×6 = −6.
-    services.replace_round(round_, worked(6), user=owner)
+    services.replace_round(round_=round_, given=worked(6), user=owner)
 
     expect(didi).to_have_text("+29", timeout=WITHIN_MS)
     expect(aama_net).to_have_text("+6", timeout=WITHIN_MS)
@@ -63,12 +63,12 @@ def test_settle_up_the_round_and_its_changes_follow_an_edit_made_elsewhere(
 
 
 def test_a_page_still_follows_after_a_swap_brings_its_script_again(logged_in_page, live_server):
-    """follow.js is a module: a swap that brings table/_follow.html again (its
+    """follow.js is a module: a swap that brings scoring/_follow.html again (its
     #follow and its <script>) does not run it again, and it follows the new
     #follow, read at each poll (here one asking with a mark in its address)."""
     page, owner = logged_in_page(**TOUCH_PHONE)
     session = make_session(owner)
-    round_ = services.add_round(session, worked(5), user=owner)
+    round_ = services.add_round(session=session, round_input=worked(5), user=owner)
     page.goto(live_server.url + reverse("settle_up", args=[session.pk]))
     didi = page.locator('#standings tr[data-player="Didi"] td').nth(2)
     expect(didi).to_have_text("+30")
@@ -84,18 +84,18 @@ def test_a_page_still_follows_after_a_swap_brings_its_script_again(logged_in_pag
         )
     expect(page.locator('script[src$="js/follow.js"]')).to_have_count(2)  # run once all the same
 
-    services.replace_round(round_, worked(6), user=owner)
+    services.replace_round(round_=round_, given=worked(6), user=owner)
     expect(didi).to_have_text("+29", timeout=WITHIN_MS)
 
 
 def test_a_round_page_says_so_when_the_round_is_deleted_elsewhere(logged_in_page, live_server):
     page, owner = logged_in_page(**TOUCH_PHONE)
     session = make_session(owner)
-    round_ = services.add_round(session, worked(5), user=owner)
+    round_ = services.add_round(session=session, round_input=worked(5), user=owner)
     page.goto(live_server.url + reverse("round_detail", args=[session.pk, round_.pk]))
     expect(page.locator('.breakdown-player[data-player="Aama"] .net')).to_have_text("+3")
 
-    services.delete_round(round_, user=owner)  # on another phone
+    services.delete_round(round_=round_, user=owner)  # on another phone
 
     expect(page.get_by_role("alert")).to_contain_text(
         "This round was deleted by someone else since you opened it.", timeout=WITHIN_MS

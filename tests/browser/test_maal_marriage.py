@@ -80,8 +80,8 @@ def test_a_saved_round_with_a_marriage_is_unchanged(logged_in_page, live_server)
     page, user = logged_in_page(**TOUCH_PHONE)
     session = make_session(user)
     round_ = services.add_round(
-        session,
-        RoundInput(
+        session=session,
+        round_input=RoundInput(
             entries=(Entry("Aama", "seen", 12), Entry("Buwa", "seen", 0)),
             winner="Aama",
         ),

@@ -26,7 +26,9 @@ def test_wide_ledger_keeps_round_and_winner_in_view(logged_in_page, live_server)
     for first in range(3):  # five seats a round, moving round the table
         seated = NAMES[first : first + 5]
         entries = tuple(Entry(player=n, status="seen", maal=i) for i, n in enumerate(seated))
-        services.add_round(session, RoundInput(entries=entries, winner=seated[0]))
+        services.add_round(
+            session=session, round_input=RoundInput(entries=entries, winner=seated[0])
+        )
     failed: list[str] = []
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
     page.goto(f"{live_server.url}/sessions/{session.pk}/")

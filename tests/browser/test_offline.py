@@ -545,8 +545,8 @@ def test_a_share_viewer_keeps_the_standings_and_catches_up(
     expect(page.locator("h1")).to_have_text(session.name)
     entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
     services.add_round(
-        session,
-        RoundInput(entries=entries, winner="Didi"),
+        session=session,
+        round_input=RoundInput(entries=entries, winner="Didi"),
         players=list(session.players.all()),
     )
     page.context.set_offline(False)
@@ -733,7 +733,9 @@ def test_a_kept_page_is_shown_from_the_phone_when_the_network_hangs(table, live_
     # Meanwhile a round is saved; then the network answers, late.
     entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
     services.add_round(
-        session, RoundInput(entries=entries, winner="Didi"), players=list(session.players.all())
+        session=session,
+        round_input=RoundInput(entries=entries, winner="Didi"),
+        players=list(session.players.all()),
     )
     held[0].continue_()
     wait_until(page, f"async () => (await ({stored_at(path)})()) > {before}")
@@ -782,7 +784,9 @@ EDITED_NETS = {"Aama": "+15", "Buwa": "-13", "Didi": "+19", "Dai": "-21"}
 def saved_round(session) -> Round:
     entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
     return services.add_round(
-        session, RoundInput(entries=entries, winner="Didi"), players=list(session.players.all())
+        session=session,
+        round_input=RoundInput(entries=entries, winner="Didi"),
+        players=list(session.players.all()),
     )
 
 

@@ -237,7 +237,9 @@ def test_the_form_after_a_kept_round_starts_better_after_a_full_rotation(
     entries = tuple(Entry(name, "seen", HAND[name]) for name in HAND)
     for _ in range(3):
         services.add_round(
-            session, RoundInput(entries=entries, winner="Didi"), players=list(session.players.all())
+            session=session,
+            round_input=RoundInput(entries=entries, winner="Didi"),
+            players=list(session.players.all()),
         )
     open_kept(page, live_server, form)
     page.context.set_offline(True)
@@ -385,7 +387,9 @@ def test_an_edit_kept_on_the_phone_moves_what_the_next_round_books(
         ),
         winner="Aama",
     )
-    round_1 = services.add_round(session, first, players=list(session.players.all()))
+    round_1 = services.add_round(
+        session=session, round_input=first, players=list(session.players.all())
+    )
     edit = f"/sessions/{session.pk}/rounds/{round_1.pk}/edit/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
     goto(page, live_server.url + edit)

@@ -103,7 +103,7 @@ def a_phone_on_the_round_form(
     )
     session = make_session(user, players=PLAYERS, preset=preset)
     for round_ in rounds:
-        services.add_round(session, round_, players=list(session.players.all()))
+        services.add_round(session=session, round_input=round_, players=list(session.players.all()))
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
     expect(page.locator("html")).to_have_attribute("lang", language)
@@ -392,7 +392,9 @@ def test_the_phone_books_a_dhoos_from_a_player_who_sits_out(logged_in_page, live
     session = make_session(user, players=PLAYERS, dhoos_payee="next_round_winner")
     first = tuple(Entry(name, "seen", 3, dhoos=name == "Dai") for name in PLAYERS)
     services.add_round(
-        session, RoundInput(first, winner="Didi"), players=list(session.players.all())
+        session=session,
+        round_input=RoundInput(first, winner="Didi"),
+        players=list(session.players.all()),
     )
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
@@ -536,7 +538,7 @@ def test_the_phones_breakdown_is_the_saved_rounds(logged_in_page, live_server, n
     )
     session = make_session(user, players=PLAYERS, **rules)
     for round_ in before:
-        services.add_round(session, round_, players=list(session.players.all()))
+        services.add_round(session=session, round_input=round_, players=list(session.players.all()))
     form = f"/sessions/{session.pk}/rounds/new/"
     open_kept(page, live_server, f"/sessions/{session.pk}/", form)
 

@@ -107,7 +107,7 @@ def test_an_edit_post_sent_again_saves_nothing_and_answers_as_the_first(
     its key and answers as the edit was answered, not as a stale edit."""
     page, user = logged_in_page(**TOUCH_PHONE)
     session = make_session(user)
-    round_ = services.add_round(session, worked_round(), user=user)
+    round_ = services.add_round(session=session, round_input=worked_round(), user=user)
     page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/edit/")
     page.locator('.player-row[data-player="Aama"] input[name$="-maal"]').fill("9")
     # T = 18: Aama 36 - 21 = +15, Buwa unseen 2·4 - 28 = -20, Dai -21; Didi +26.
@@ -154,14 +154,16 @@ def test_an_evening_imported_twice_is_asked_about_first(logged_in_page, live_ser
 def test_a_stale_edit_links_to_the_round_as_it_is_now(logged_in_page, live_server):
     page, user = logged_in_page(**TOUCH_PHONE)
     session = make_session(user)
-    round_ = services.add_round(session, worked_round(), user=user)
+    round_ = services.add_round(session=session, round_input=worked_round(), user=user)
     page.goto(f"{live_server.url}/sessions/{session.pk}/rounds/{round_.pk}/edit/")
     aama = page.locator('.player-row[data-player="Aama"] input[name$="-maal"]')
     aama.fill("9")
     # Meanwhile another phone saves its own change of the round: Aama 6.
     theirs = worked_round()
     entries = tuple(replace(e, maal=6) if e.player == "Aama" else e for e in theirs.entries)
-    services.replace_round(round_, replace(theirs, entries=entries), user=user, expected_version=1)
+    services.replace_round(
+        round_=round_, given=replace(theirs, entries=entries), user=user, expected_version=1
+    )
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.get_by_role("button", name="Save changes").tap()
     alert = page.get_by_role("alert")

@@ -94,8 +94,8 @@ def test_a_players_sessions_fit_the_phone_in_both_languages(phone, live_server):
     names = ("Hajurba", "Hajurama", "Thulo Buwa", "Sano Aama", "Kanchha")
     session = make_session(user, players=names, stake="1000", name="Dashain at Thulo Buwa's")
     services.add_round(
-        session,
-        RoundInput(entries=tuple(Entry(n, maal=30) for n in names), winner="Hajurama"),
+        session=session,
+        round_input=RoundInput(entries=tuple(Entry(n, maal=30) for n in names), winner="Hajurama"),
     )
     for language in ("en", "ne"):
         page.goto(f"{live_server.url}/players/Hajurba/")

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.engine import Transfer, money, settle_up, totals
+from scoring.engine import Transfer, at_stake, money, money_by_round, settle_up, totals
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT, _settle_group, _zero_sum_groups
 
 NIGHT = [
@@ -36,6 +36,18 @@ def test_money_is_points_times_the_stake_in_decimal():
     assert all(isinstance(a, Decimal) for a in amounts.values())
     # 0.10 × 3 is exactly 0.30 (a float would give 0.30000000000000004).
     assert money({"A": 3}, Decimal("0.10")) == {"A": Decimal("0.30")}
+
+
+def test_money_by_round_uses_each_rounds_stake():
+    # Aama's evening: 30 and 12 points at 2.50, then -10 at 5.00 from round 3 on.
+    rounds = [(30, Decimal("2.50")), (12, Decimal("2.50")), (-10, Decimal("5.00"))]
+    assert str(money_by_round(rounds)) == "55.00"  # 75.00 + 30.00 - 50.00
+    assert str(money_by_round(iter(rounds[2:]))) == "-50.00"
+    assert money_by_round([]) == 0
+    # One stake: the points added up at it, written as the product always was.
+    assert str(at_stake(-23, Decimal("2.50"))) == "-57.50"
+    assert str(at_stake(-3, Decimal("0.00"))) == "-0.00"
+    assert str(at_stake(0, Decimal("0.10"))) == "0.00"
 
 
 def test_transfer_in_money():

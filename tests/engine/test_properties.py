@@ -18,8 +18,10 @@ from scoring.engine import (
     RoundError,
     RoundInput,
     Rules,
+    at_stake,
     make_rules,
     money,
+    money_by_round,
     settle_long_way,
     settle_round,
     settle_session,
@@ -371,6 +373,30 @@ def test_money_is_exact_and_zero_sum(balance, stake):
     assert sum(amounts.values()) == 0
     assert all(amounts[p] == Decimal(balance[p]) * stake for p in balance)
     assert all(t.money(stake) == t.points * stake for t in settle_up(balance))
+
+
+STAKES = st.decimals(min_value=0, max_value=1000, places=2)
+
+
+@FAST
+@given(st.lists(st.tuples(st.integers(-10_000, 10_000), STAKES), max_size=60))
+def test_money_by_round_is_each_rounds_points_at_its_stake(rounds):
+    amount = money_by_round(rounds)
+    assert isinstance(amount, Decimal)
+    # Exact, round by round (a float would drift over a long evening).
+    assert amount == sum((Decimal(points) * stake for points, stake in rounds), Decimal(0))
+    # Split anywhere (a stake changed from round N on), the parts add up.
+    half = len(rounds) // 2
+    assert money_by_round(rounds[:half]) + money_by_round(rounds[half:]) == amount
+
+
+@FAST
+@given(st.lists(st.integers(-10_000, 10_000), max_size=60), STAKES)
+def test_one_stake_money_is_the_points_added_up_at_it(nets, stake):
+    """While a session has one stake, the sum of its points at that stake (what
+    the pages and the group's SQL sums pass) is the money round by round."""
+    assert at_stake(sum(nets), stake) == money_by_round((net, stake) for net in nets)
+    assert str(at_stake(sum(nets), stake)) == str(sum(nets) * stake)
 
 
 # --- properties, every option together ----------------------------------------------------------

@@ -40,7 +40,7 @@ def _sessions():
             entries=tuple(Entry(player=p, status=s, maal=m) for p, s, m in entries),
             winner=winner,
         )
-        saved.append(services.add_round(night, round_input))
+        saved.append(services.add_round(session=night, round_input=round_input))
     edited = RoundInput(
         entries=(
             Entry(player="Aama", status="seen", maal=11, tunnel=1),
@@ -49,8 +49,8 @@ def _sessions():
         ),
         winner="Aama",
     )
-    services.replace_round(saved[1], edited)
-    services.delete_round(saved[0])
+    services.replace_round(round_=saved[1], given=edited)
+    services.delete_round(round_=saved[0])
     # The last round counted with the maal calculator; the night was last Tihar.
     counted = RoundInput(
         entries=(
@@ -61,7 +61,7 @@ def _sessions():
         winner="Aama",
     )
     tally = {"tiplu": 1, "poplu": 2, "jhiplu": 1, "joker_tunnels": 2}
-    services.add_round(night, counted, tiplu="7H", tallies={"Aama": tally})
+    services.add_round(session=night, round_input=counted, tiplu="7H", tallies={"Aama": tally})
     night.played_on = date(2025, 10, 23)
     night.save()
     empty = make_session(owner, players=("Ram", "Shyam"), name="Not started")
@@ -139,7 +139,7 @@ def test_export_all_overwrites_an_older_backup(tmp_path):
     sessions = _sessions()
     call_command("export_session", all=str(tmp_path), stdout=StringIO())
     night = sessions[1]
-    services.delete_round(night.rounds.first())
+    services.delete_round(round_=night.rounds.first())
     call_command("export_session", all=str(tmp_path), stdout=StringIO())
     saved = json.loads((tmp_path / f"session-{night.pk}.json").read_text())
     assert len(saved["rounds"]) == 2  # of 3

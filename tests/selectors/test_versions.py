@@ -24,7 +24,7 @@ def version(session: GameSession) -> str | None:
 @pytest.mark.django_db
 def test_a_player_renamed_in_the_admin_shows_at_once_on_every_page(admin_client, admin_user):
     session = make_session(admin_user)
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     token = services.create_share_link(session=session)
     pages = [
         reverse("session_detail", args=[session.pk]),
@@ -53,7 +53,7 @@ def test_a_player_renamed_in_the_admin_shows_at_once_on_every_page(admin_client,
 @pytest.mark.django_db(transaction=True)
 def test_every_write_of_the_shell_moves_the_version(owner):
     session = make_session(owner)
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     seen = {version(session)}
 
     def moved(what: str) -> None:
@@ -93,15 +93,17 @@ def session_updates(queries: CaptureQueriesContext) -> int:
 @pytest.mark.django_db
 def test_a_round_write_moves_the_version_once(session):
     with CaptureQueriesContext(connection) as queries:
-        round_ = services.add_round(session, worked_round())
+        round_ = services.add_round(session=session, round_input=worked_round())
     assert session_updates(queries) == 1
     with CaptureQueriesContext(connection) as queries:
         # A real change (the same round again writes nothing): its entries
         # deleted and written again.
-        services.replace_round(round_, dataclasses.replace(worked_round(), better=True))
+        services.replace_round(
+            round_=round_, given=dataclasses.replace(worked_round(), better=True)
+        )
     assert session_updates(queries) == 1
     with CaptureQueriesContext(connection) as queries:
-        services.delete_round(round_)  # the round and its four entries
+        services.delete_round(round_=round_)  # the round and its four entries
     assert session_updates(queries) == 1
 
 
@@ -148,13 +150,13 @@ def test_a_save_stamped_earlier_but_committed_later_shows_at_once(logged_in, own
     # last. Each page was read and kept between the two commits.
     clock = Clock(monkeypatch)
     dashain, tihar = make_session(owner, name="Dashain"), make_session(owner, name="Tihar")
-    services.add_round(tihar, worked_round())
+    services.add_round(session=tihar, round_input=worked_round())
     pages = record_pages(dashain)
     for url in pages:
         logged_in.get(url)  # kept, under the version as it is now
     before = {url: logged_in.get(url).content.decode() for url in pages}
     clock.offset = -timedelta(seconds=5)  # began 5 s before the other save committed
-    services.add_round(dashain, worked_round())
+    services.add_round(session=dashain, round_input=worked_round())
     for url in pages:
         html = logged_in.get(url).content.decode()
         assert html != before[url], url
@@ -166,7 +168,7 @@ def test_a_host_30_seconds_behind_changes_every_page_at_once(logged_in, client, 
     clock = Clock(monkeypatch)
     session = make_session(owner)
     token = services.create_share_link(session=session)
-    services.add_round(session, worked_round())  # host A, on time
+    services.add_round(session=session, round_input=worked_round())  # host A, on time
     share = reverse("share_view", args=[token])
     pages = [*record_pages(session), share]
     for url in pages:
@@ -196,7 +198,7 @@ def test_a_stamp_a_session_had_before_is_a_new_version(owner, monkeypatch):
     session = make_session(owner)
     first = version(session)
     now[0] = noon + timedelta(seconds=30)
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     second = version(session)
     now[0] = noon  # host B
     session.refresh_from_db()

@@ -52,7 +52,7 @@ def test_deleting_the_round_that_books_it_makes_it_pending_again(logged_in, owne
     entered(logged_in, session, {**WORKED, "Dai": ("seen", 0, 0, True)}, "Didi")
     entered(logged_in, session, ZEROS, None)
     booking = entered(logged_in, session, ZEROS, "Aama")
-    services.delete_round(booking)
+    services.delete_round(round_=booking)
     assert pending_dhoos(session) == (PendingDhoos("Dai", 15, 1),) == settled_pending(session)
     last = Round.objects.filter(session=session).order_by("-number").first()
     assert last is not None
@@ -101,8 +101,8 @@ def _round(asha_maal=12, asha_tunnel=0):
 
 def test_tiplu_and_tallies_are_stored(session):
     round_ = services.add_round(
-        session,
-        _round(asha_maal=12, asha_tunnel=20),
+        session=session,
+        round_input=_round(asha_maal=12, asha_tunnel=20),
         tiplu="7h",
         # Entered loose, stored as grouped: one marriage and a poplu.
         tallies={"Asha": {"tiplu": 1, "poplu": 2, "jhiplu": 1, "joker_tunnels": 2}},
@@ -118,8 +118,8 @@ def test_tiplu_and_tallies_are_stored(session):
 def test_points_that_differ_from_the_tally_are_refused_and_nothing_is_saved(session):
     with pytest.raises(RoundError) as error:
         services.add_round(
-            session,
-            _round(asha_maal=15),
+            session=session,
+            round_input=_round(asha_maal=15),
             tiplu="7H",
             tallies={"Asha": {"poplu": 1, "marriages": 1}},
         )
@@ -132,7 +132,12 @@ def test_points_that_differ_from_the_tally_are_refused_and_nothing_is_saved(sess
 
 def test_impossible_tally_is_refused(session):
     with pytest.raises(RoundError) as error:
-        services.add_round(session, _round(asha_maal=7), tiplu="7H", tallies={"Asha": {"tiplu": 3}})
+        services.add_round(
+            session=session,
+            round_input=_round(asha_maal=7),
+            tiplu="7H",
+            tallies={"Asha": {"tiplu": 3}},
+        )
     assert str(error.value) == (
         "player Asha, maal: 3 tiplu: only 2 are in play (the third lies under the stock)"
     )
@@ -141,27 +146,34 @@ def test_impossible_tally_is_refused(session):
 
 def test_a_tally_needs_the_tiplu(session):
     with pytest.raises(RoundError) as error:
-        services.add_round(session, _round(), tallies={"Asha": {"poplu": 1, "marriages": 1}})
+        services.add_round(
+            session=session, round_input=_round(), tallies={"Asha": {"poplu": 1, "marriages": 1}}
+        )
     assert str(error.value) == "tiplu: pick the tiplu card to use the maal calculator"
     with pytest.raises(RoundError) as error:
-        services.add_round(session, _round(), tiplu="ZZ")
+        services.add_round(session=session, round_input=_round(), tiplu="ZZ")
     assert str(error.value) == "tiplu: 'ZZ' is not a card: write rank then suit, such as QH or 10S"
 
 
 def test_a_tally_for_someone_not_in_the_round(session):
     with pytest.raises(RoundError) as error:
-        services.add_round(session, _round(), tiplu="7H", tallies={"Dipa": {"poplu": 1}})
+        services.add_round(
+            session=session, round_input=_round(), tiplu="7H", tallies={"Dipa": {"poplu": 1}}
+        )
     assert str(error.value) == "player Dipa: has a maal tally but is not in the round"
 
 
 def test_replace_round_rewrites_tiplu_and_tallies(session):
     round_ = services.add_round(
-        session, _round(), tiplu="7H", tallies={"Asha": {"poplu": 1, "marriages": 1}}
+        session=session,
+        round_input=_round(),
+        tiplu="7H",
+        tallies={"Asha": {"poplu": 1, "marriages": 1}},
     )
     # Asha's marriage and Bikash's tiplu: the two tiplu in play (RULES.md section 4).
     services.replace_round(
-        round_,
-        _round(asha_maal=15),
+        round_=round_,
+        given=_round(asha_maal=15),
         tiplu="KD",
         tallies={"Asha": {"marriages": 1, "poplu": 2}, "Bikash": {"tiplu": 1}},
     )
@@ -173,12 +185,12 @@ def test_replace_round_rewrites_tiplu_and_tallies(session):
         "Bikash": {"tiplu": 1},
         "Chandra": None,
     }
-    services.replace_round(round_, _round(asha_maal=30))
+    services.replace_round(round_=round_, given=_round(asha_maal=30))
     round_.refresh_from_db()
     assert round_.tiplu == ""
     assert all(e.maal_tally is None for e in round_.entries.all())
 
 
 def test_a_tiplu_alone_is_kept(session):
-    round_ = services.add_round(session, _round(), tiplu="10s")
+    round_ = services.add_round(session=session, round_input=_round(), tiplu="10s")
     assert Round.objects.get(pk=round_.pk).tiplu == "10S"

@@ -119,7 +119,7 @@ def test_a_repeat_of_a_round_deleted_since_saves_nothing(logged_in, session, own
     url = reverse("round_new", args=[session.pk])
     data = round_data(session, WORKED, "Didi") | {"save_key": KEY}
     logged_in.get(logged_in.post(url, data)["Location"])  # saved, its message shown
-    services.delete_round(Round.objects.get(), user=owner)
+    services.delete_round(round_=Round.objects.get(), user=owner)
     again = logged_in.post(url, data)
     assert again.status_code == 302
     assert saved_message(again) == ["This round was saved already."]
@@ -335,7 +335,7 @@ def answer(client, url: str, data: dict[str, str]):
 
 @pytest.fixture
 def saved_round(session, owner) -> Round:
-    return services.add_round(session, worked_round(), user=owner)
+    return services.add_round(session=session, round_input=worked_round(), user=owner)
 
 
 def test_the_edit_form_carries_a_fresh_key_each_time(logged_in, session, saved_round):
@@ -437,7 +437,7 @@ def test_a_key_used_for_something_else_is_refused_as_reused_on_an_edit(logged_in
         (KEY, "round", first.pk)
     ]
     # One round's edit key sent with another round's edit: refused too.
-    second = services.add_round(session, worked_round(), user=owner)
+    second = services.add_round(session=session, round_input=worked_round(), user=owner)
     edit = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": "edit-key-1"}
     assert answer(logged_in, url, edit)[1] == ["Round 1 changed."]
     second_url = reverse("round_edit", args=[session.pk, second.pk])
@@ -454,7 +454,7 @@ def test_a_repeat_of_an_edit_whose_round_was_deleted_since_saves_nothing(
     url = reverse("round_edit", args=[session.pk, saved_round.pk])
     data = round_data(session, SEEN_BUWA, "Didi") | {"version": "1", "save_key": KEY}
     assert answer(logged_in, url, data)[1] == ["Round 1 changed."]
-    services.delete_round(Round.objects.get(), user=owner)
+    services.delete_round(round_=Round.objects.get(), user=owner)
     again, said = answer(logged_in, url, data)
     assert again.status_code == 302
     assert again["Location"] == reverse("session_detail", args=[session.pk])
@@ -470,7 +470,7 @@ def test_a_repeat_of_an_edit_whose_round_was_deleted_since_saves_nothing(
 def test_an_edit_sent_twice_at_the_same_moment_is_saved_once(live_server, django_user_model):
     owner = django_user_model.objects.create_user("aama")
     session = make_session(owner)
-    round_ = services.add_round(session, worked_round(), user=owner)
+    round_ = services.add_round(session=session, round_input=worked_round(), user=owner)
     phone = Phone(live_server.url, owner)
     path = f"/sessions/{session.pk}/rounds/{round_.pk}/edit/"
     for attempt in range(3):  # a race can hide once; three times in a row it cannot

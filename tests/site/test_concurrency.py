@@ -65,8 +65,8 @@ def test_six_phones_at_once(table):
 
 def _opened_round(session) -> Round:
     return services.add_round(
-        session,
-        RoundInput(
+        session=session,
+        round_input=RoundInput(
             entries=(
                 Entry(player="Aama", status="seen", maal=5),
                 Entry(player="Buwa", status="unseen", maal=2),

@@ -333,8 +333,8 @@ def test_round_edit_saves_whole_or_refuses_with_a_message(table, data):
     round_ = Round.objects.filter(session=session).first()
     if round_ is None:
         round_ = services.add_round(
-            session,
-            RoundInput(
+            session=session,
+            round_input=RoundInput(
                 entries=(
                     Entry(player="Aama", status="seen", maal=5),
                     Entry(player="Buwa", status="seen", maal=3),

@@ -83,7 +83,7 @@ def test_the_previews_round_number_never_answers_500(logged_in, session, number)
 
 @pytest.mark.parametrize("version", ["²", "٣", "５", "9" * 5000, "1_0"])
 def test_an_edits_version_that_is_no_number_is_refused_with_400(logged_in, session, version):
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     url = reverse("round_edit", args=[session.pk, round_.pk])
     data = round_data(session, WORKED, "Dai") | {"version": version}
     response = logged_in.post(url, data)
@@ -382,7 +382,7 @@ def test_a_round_saved_while_a_player_is_removed_is_refused_with_a_message(
 def test_an_edit_saved_while_a_player_is_renamed_is_saved_with_that_player(
     logged_in, session, monkeypatch
 ):
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     didi = session.players.get(name="Didi")
     real = services.replace_round
 
@@ -407,7 +407,7 @@ def test_the_service_finds_players_by_id_when_the_names_moved(session):
     Player.objects.filter(pk=aama.pk).update(name="Tmp")
     Player.objects.filter(pk=buwa.pk).update(name="Aama")
     Player.objects.filter(pk=aama.pk).update(name="Buwa")
-    round_ = services.add_round(session, worked_round(), players=players)
+    round_ = services.add_round(session=session, round_input=worked_round(), players=players)
     by_id = dict(round_.entries.values_list("player_id", "net"))
     assert (by_id[aama.pk], by_id[buwa.pk]) == (3, -16)
 
@@ -438,7 +438,7 @@ def test_a_session_key_replayed_as_a_round_looks_up_no_round(logged_in, owner):
     assert created.status_code == 302
     session = GameSession.objects.get()
     # A round whose id is the session's: the key must not answer with it.
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     if connection.vendor == "sqlite":  # PostgreSQL's sequences are not reset between tests
         assert round_.pk == session.pk
     replayed = logged_in.post(
@@ -484,7 +484,7 @@ def test_a_concurrent_repeat_of_another_kind_is_refused_not_replayed(session, ow
     from scoring.selectors.saves import SaveKeyRefused
 
     with pytest.raises(SaveKeyRefused):
-        services.add_round(session, worked_round(), user=owner, save_key=KEY)
+        services.add_round(session=session, round_input=worked_round(), user=owner, save_key=KEY)
     assert not Round.objects.exists()
     assert SavedKey.objects.get().object_pk == created.pk
 
@@ -497,7 +497,7 @@ def test_the_repeat_of_the_last_round_a_session_holds_is_answered_as_saved(
     monkeypatch.setattr(round_services, "MAX_ROUNDS", 3)
     session = make_session(owner)
     for _ in range(2):
-        services.add_round(session, worked_round())
+        services.add_round(session=session, round_input=worked_round())
     url = reverse("round_new", args=[session.pk])
     data = round_data(session, WORKED, "Didi") | {"save_key": KEY}
     first = logged_in.post(url, data)
@@ -610,7 +610,7 @@ def test_a_point_table_reads_ascii_and_devanagari_digits_only(logged_in, session
 
 def test_every_refused_form_answers_422_and_an_unsent_one_200(logged_in, session, client):
     player = session.players.get(name="Dai")
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     pages = [
         (reverse("session_new"), session_post(name=" ")),
         (reverse("session_edit", args=[session.pk]), {"name": ""}),
@@ -696,7 +696,7 @@ def test_a_concurrent_group_save_under_another_kinds_key_is_refused(session, own
     from groups.models import Group
     from scoring.selectors.saves import SaveKeyRefused
 
-    services.add_round(session, worked_round(), user=owner, save_key=KEY)
+    services.add_round(session=session, round_input=worked_round(), user=owner, save_key=KEY)
     with pytest.raises(SaveKeyRefused):
         group_services.create_group(
             owner=owner, name="Family", currency="NPR", members=["A", "B"], save_key=KEY

@@ -248,8 +248,8 @@ def test_a_session_at_the_limits_exports_and_imports_again(owner, tmp_path):
     seated = names[:MAX_ROUND_ENTRIES]
     entries = tuple(Entry(name, "seen", 2, tunnel=1) for name in seated[1:])
     first = services.add_round(
-        session,
-        RoundInput(entries=(Entry(seated[0], "seen", 3), *entries), winner=seated[0]),
+        session=session,
+        round_input=RoundInput(entries=(Entry(seated[0], "seen", 3), *entries), winner=seated[0]),
         tiplu="7H",
         tallies={seated[0]: {"tiplu": 1}},
     )
@@ -287,7 +287,7 @@ def test_a_session_at_the_limits_exports_and_imports_again(owner, tmp_path):
     assert again.getvalue() == out.getvalue()
     # Full: the web saves no more rounds, so no backup holds more than a file may.
     with pytest.raises(RoundError, match=r"^a session holds at most 1,000 rounds; start a new "):
-        services.add_round(copy_, RoundInput(entries=entries, winner=seated[1]))
+        services.add_round(session=copy_, round_input=RoundInput(entries=entries, winner=seated[1]))
     assert copy_.rounds.count() == MAX_ROUNDS
 
 
@@ -296,7 +296,7 @@ def full_session(owner, monkeypatch, limit: int = 3):
     monkeypatch.setattr(round_services, "MAX_ROUNDS", limit)
     session = make_session(owner)
     for _ in range(limit):
-        services.add_round(session, worked_round())
+        services.add_round(session=session, round_input=worked_round())
     return session
 
 
@@ -323,11 +323,11 @@ def test_a_round_past_the_limit_is_refused_on_the_round_form(owner, client, monk
 
 def test_a_restore_past_the_limit_is_refused(owner, client, monkeypatch):
     session = full_session(owner, monkeypatch)
-    services.delete_round(session.rounds.order_by("number").last(), user=owner)
-    services.add_round(session, worked_round())  # full again
+    services.delete_round(round_=session.rounds.order_by("number").last(), user=owner)
+    services.add_round(session=session, round_input=worked_round())  # full again
     change = RoundChange.objects.get(action="delete")
     with pytest.raises(services.RestoreError, match="at most 3 rounds"):
-        services.restore_round(change)
+        services.restore_round(change=change)
     client.force_login(owner)
     client.cookies["django_language"] = "ne"
     response = client.post(reverse("round_restore", args=[session.pk, change.pk]), follow=True)

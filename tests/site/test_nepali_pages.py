@@ -160,12 +160,15 @@ def world(django_user_model):
         Entry("Didi", "seen", 7),
         Entry("Dai", "seen", 0, dhoos=True),
     )
-    services.add_round(session, RoundInput(entries=entries, winner="Didi"))
+    services.add_round(session=session, round_input=RoundInput(entries=entries, winner="Didi"))
     services.add_round(
-        session, RoundInput(entries=entries[:3], winner="Aama", win_type="dublee", better=True)
+        session=session,
+        round_input=RoundInput(entries=entries[:3], winner="Aama", win_type="dublee", better=True),
     )
-    doomed = services.add_round(session, RoundInput(entries=entries[:2], winner="Aama"))
-    services.delete_round(doomed, user=owner)
+    doomed = services.add_round(
+        session=session, round_input=RoundInput(entries=entries[:2], winner="Aama")
+    )
+    services.delete_round(round_=doomed, user=owner)
     create_share_link(session=session)
     # A family group with this evening and a payment (the purse's pages).
     group = create_group(owner=owner, name="पोखरा परिवार", currency="NPR", members=list(PLAYERS))

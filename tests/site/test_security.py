@@ -124,8 +124,8 @@ def people(db):
 def _one_round(session: GameSession) -> None:
     names = [p.name for p in session.players.all()]
     services.add_round(
-        session,
-        RoundInput(
+        session=session,
+        round_input=RoundInput(
             entries=(
                 Entry(player=names[0], status="seen", maal=5),
                 Entry(player=names[1], status="unseen", maal=2),

@@ -228,7 +228,7 @@ def test_pages_partials_the_worker_and_the_manifest_go_out_gzipped(logged_in, se
     from scoring import services
     from tests.web_helpers import worked_round
 
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     token = services.create_share_link(session=session)
     gz = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
     round_form = logged_in.get(reverse("round_new", args=[session.pk]), **gz)

@@ -24,8 +24,8 @@ MODELS = [GameSession, Player, Round, RoundEntry]
 def admin_session(admin_user):
     session = make_session(admin_user)
     services.add_round(
-        session,
-        worked_round(),
+        session=session,
+        round_input=worked_round(),
     )
     return session
 

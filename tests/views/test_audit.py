@@ -61,7 +61,7 @@ def nets(snap) -> dict[str, int]:
 
 
 def test_create_edit_delete_are_recorded_with_who_and_what(session, owner):
-    round_ = services.add_round(session, worked_input(), user=owner)
+    round_ = services.add_round(session=session, round_input=worked_input(), user=owner)
     created = RoundChange.objects.get()
     assert (created.action, created.user, created.round_pk) == ("create", owner, round_.pk)
     assert created.before is None
@@ -69,7 +69,7 @@ def test_create_edit_delete_are_recorded_with_who_and_what(session, owner):
     assert created.after["winner"] == "Didi"
     assert nets(created.after) == {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17}
 
-    services.replace_round(round_, second_input(), user=owner, expected_version=1)
+    services.replace_round(round_=round_, given=second_input(), user=owner, expected_version=1)
     edit = RoundChange.objects.filter(action="edit").get()
     assert edit.before == created.after
     assert edit.after["winner"] == "Aama"
@@ -86,7 +86,7 @@ def test_create_edit_delete_are_recorded_with_who_and_what(session, owner):
     round_.refresh_from_db()
     assert round_.version == 2
 
-    services.delete_round(round_, user=owner)
+    services.delete_round(round_=round_, user=owner)
     deleted = RoundChange.objects.filter(action="delete").get()
     assert deleted.before == edit.after
     assert deleted.after is None
@@ -95,8 +95,8 @@ def test_create_edit_delete_are_recorded_with_who_and_what(session, owner):
 
 
 def test_undo_is_recorded_as_undo(session, owner, client):
-    services.add_round(session, worked_input(), user=owner)
-    services.add_round(session, second_input(), user=owner)
+    services.add_round(session=session, round_input=worked_input(), user=owner)
+    services.add_round(session=session, round_input=second_input(), user=owner)
     last = session.rounds.order_by("-number").first()
     response = client.post(reverse("round_undo", args=[session.pk]), {"round": last.pk})
     assert response.status_code == 302
@@ -107,11 +107,11 @@ def test_undo_is_recorded_as_undo(session, owner, client):
 
 
 def test_edit_opened_at_an_old_version_is_refused(session, owner):
-    round_ = services.add_round(session, worked_input())
-    services.replace_round(round_, second_input(), expected_version=1)
+    round_ = services.add_round(session=session, round_input=worked_input())
+    services.replace_round(round_=round_, given=second_input(), expected_version=1)
     stale = Round.objects.get(pk=round_.pk)
     with pytest.raises(services.RoundConflict) as caught:
-        services.replace_round(stale, worked_input(), expected_version=1)
+        services.replace_round(round_=stale, given=worked_input(), expected_version=1)
     assert str(caught.value) == (
         "This round was changed by someone else since you opened it; reload to see their version."
     )
@@ -123,22 +123,22 @@ def test_edit_opened_at_an_old_version_is_refused(session, owner):
 
 
 def test_editing_a_deleted_round_is_refused(session):
-    round_ = services.add_round(session, worked_input())
+    round_ = services.add_round(session=session, round_input=worked_input())
     stale = Round.objects.get(pk=round_.pk)
-    services.delete_round(round_)
+    services.delete_round(round_=round_)
     with pytest.raises(services.RoundConflict, match="deleted by someone else"):
-        services.replace_round(stale, second_input(), expected_version=1)
+        services.replace_round(round_=stale, given=second_input(), expected_version=1)
     assert not Round.objects.exists()
 
 
 def test_restore_puts_a_deleted_round_back_in_its_place(session, owner):
-    first = services.add_round(session, worked_input())
-    second = services.add_round(session, second_input())
-    third = services.add_round(session, worked_input())
+    first = services.add_round(session=session, round_input=worked_input())
+    second = services.add_round(session=session, round_input=second_input())
+    third = services.add_round(session=session, round_input=worked_input())
     totals_before = session_totals(session)
-    services.delete_round(second, user=owner)
+    services.delete_round(round_=second, user=owner)
     change = RoundChange.objects.get(action="delete")
-    restored = services.restore_round(change, user=owner)
+    restored = services.restore_round(change=change, user=owner)
     assert restored.pk == second.pk  # old links to the round work again
     assert restored.number == 2
     assert [r.pk for r in session.rounds.order_by("number")] == [first.pk, second.pk, third.pk]
@@ -149,35 +149,35 @@ def test_restore_puts_a_deleted_round_back_in_its_place(session, owner):
     assert (log.action, log.user, log.round_pk) == ("restore", owner, second.pk)
     assert nets(log.after) == nets(change.before)
     with pytest.raises(services.RestoreError, match="already been restored"):
-        services.restore_round(change)
+        services.restore_round(change=change)
 
 
 def test_restore_goes_to_the_end_when_its_place_was_taken(session):
-    services.add_round(session, worked_input())
-    last = services.add_round(session, second_input())
-    services.delete_round(last, action="undo")
-    newer = services.add_round(session, worked_input())  # takes number 2
-    restored = services.restore_round(RoundChange.objects.get(action="undo"))
+    services.add_round(session=session, round_input=worked_input())
+    last = services.add_round(session=session, round_input=second_input())
+    services.delete_round(round_=last, action="undo")
+    newer = services.add_round(session=session, round_input=worked_input())  # takes number 2
+    restored = services.restore_round(change=RoundChange.objects.get(action="undo"))
     assert (newer.number, restored.number) == (2, 3)
 
 
 def test_restore_is_refused_when_a_player_was_removed(session):
-    round_ = services.add_round(session, worked_input())
-    services.delete_round(round_)
+    round_ = services.add_round(session=session, round_input=worked_input())
+    services.delete_round(round_=round_)
     session.players.filter(name="Dai").delete()
     with pytest.raises(
         services.RestoreError,
         match=re.escape("Dai is no longer in this session, so the round cannot be restored."),
     ):
-        services.restore_round(RoundChange.objects.get(action="delete"))
+        services.restore_round(change=RoundChange.objects.get(action="delete"))
     assert not Round.objects.exists()
 
 
 def test_restore_follows_a_renamed_player(session):
-    round_ = services.add_round(session, worked_input())
-    services.delete_round(round_)
+    round_ = services.add_round(session=session, round_input=worked_input())
+    services.delete_round(round_=round_)
     session.players.filter(name="Dai").update(name="Dai (Kathmandu)")
-    restored = services.restore_round(RoundChange.objects.get(action="delete"))
+    restored = services.restore_round(change=RoundChange.objects.get(action="delete"))
     assert {e.player.name for e in restored.entries.all()} >= {"Dai (Kathmandu)"}
 
 
@@ -198,8 +198,8 @@ def session_totals(session) -> dict[str, int]:
 
 
 def test_round_history_page_shows_who_when_before_and_after(session, owner, client):
-    round_ = services.add_round(session, worked_input(), user=owner)
-    services.replace_round(round_, second_input(), user=owner)
+    round_ = services.add_round(session=session, round_input=worked_input(), user=owner)
+    services.replace_round(round_=round_, given=second_input(), user=owner)
     page = client.get(reverse("round_changes", args=[session.pk, round_.pk]))
     assert page.status_code == 200
     body = page.content.decode()
@@ -226,12 +226,12 @@ def test_an_edit_of_one_value_marks_that_value_alone(session, owner, client):
     """The family's trip: Bhai's maal 0 → 4 changed every net, and every line
     was bold. Now the maal is said and marked; the nets that follow are
     marked as values, never the whole line."""
-    round_ = services.add_round(session, worked_input(), user=owner)
+    round_ = services.add_round(session=session, round_input=worked_input(), user=owner)
     edited = RoundInput(
         entries=tuple(Entry(n, s, m if n != "Dai" else 4) for n, (s, m) in WORKED.items()),
         winner="Didi",
     )
-    services.replace_round(round_, edited, user=owner)
+    services.replace_round(round_=round_, given=edited, user=owner)
     body = client.get(reverse("round_changes", args=[session.pk, round_.pk])).content.decode()
     start = body.index('class="card change change-edit"')
     edit = body[start : body.index('class="card change change-create"')]  # newest first
@@ -245,8 +245,8 @@ def test_an_edit_of_one_value_marks_that_value_alone(session, owner, client):
 
 
 def test_session_history_lists_deleted_rounds_and_restores_them(session, owner, client):
-    services.add_round(session, worked_input(), user=owner)
-    second = services.add_round(session, second_input(), user=owner)
+    services.add_round(session=session, round_input=worked_input(), user=owner)
+    second = services.add_round(session=session, round_input=second_input(), user=owner)
     client.post(reverse("round_delete", args=[session.pk, second.pk]))
     assert not Round.objects.filter(pk=second.pk).exists()
     page = client.get(reverse("session_changes", args=[session.pk])).content.decode()
@@ -281,14 +281,14 @@ def test_round_saved_through_the_form_records_the_user(session, owner, client):
 
 
 def test_edit_form_carries_the_version_it_was_opened_at(session, owner, client):
-    round_ = services.add_round(session, worked_input(), user=owner)
-    services.replace_round(round_, second_input(), user=owner)
+    round_ = services.add_round(session=session, round_input=worked_input(), user=owner)
+    services.replace_round(round_=round_, given=second_input(), user=owner)
     page = client.get(reverse("round_edit", args=[session.pk, round_.pk])).content.decode()
     assert '<input type="hidden" name="version" value="2">' in page
 
 
 def test_session_and_round_pages_link_to_their_history(session, owner, client):
-    round_ = services.add_round(session, worked_input(), user=owner)
+    round_ = services.add_round(session=session, round_input=worked_input(), user=owner)
     page = client.get(reverse("session_detail", args=[session.pk])).content.decode()
     assert f'href="{reverse("session_changes", args=[session.pk])}"' in page
     page = client.get(reverse("round_detail", args=[session.pk, round_.pk])).content.decode()
@@ -296,8 +296,8 @@ def test_session_and_round_pages_link_to_their_history(session, owner, client):
 
 
 def test_a_rules_change_records_every_round_it_re_settles(session, owner, client):
-    services.add_round(session, worked_input(), user=owner)
-    services.add_round(session, second_input(), user=owner)
+    services.add_round(session=session, round_input=worked_input(), user=owner)
+    services.add_round(session=session, round_input=second_input(), user=owner)
     # Murder: unseen maal is void. Only round 1 had an unseen player (Buwa, 2 maal).
     data = rules_post(session.get_rules(), unseen_maal="void", recompute="on")
     assert client.post(reverse("session_rules", args=[session.pk]), data).status_code == 302
@@ -314,7 +314,7 @@ def test_a_rules_change_records_every_round_it_re_settles(session, owner, client
 
 
 def test_rules_change_label_in_nepali(session, owner, client):
-    services.add_round(session, worked_input(), user=owner)
+    services.add_round(session=session, round_input=worked_input(), user=owner)
     data = rules_post(session.get_rules(), unseen_maal="void", recompute="on")
     client.post(reverse("session_rules", args=[session.pk]), data)
     client.cookies["django_language"] = "ne"

@@ -149,8 +149,8 @@ def test_import_without_a_file(logged_in):
 def test_export_downloads_the_same_json_as_the_command(logged_in, owner):
     session = make_session(owner, name="Tihar night")
     services.add_round(
-        session,
-        worked_round(),
+        session=session,
+        round_input=worked_round(),
     )
     response = logged_in.get(reverse("session_export", args=[session.pk]))
     assert response.status_code == 200

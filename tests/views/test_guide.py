@@ -48,7 +48,9 @@ def test_the_page_is_public_and_linked(client, owner, logged_in):
     assert href in client.get(reverse("home")).content.decode()  # the top bar, signed out
     session = make_session(owner)
     entries = (Entry("Aama", "seen", 5), Entry("Buwa", "unseen", 2), Entry("Didi", "seen", 7))
-    round_ = services.add_round(session, RoundInput(entries=entries, winner="Didi"))
+    round_ = services.add_round(
+        session=session, round_input=RoundInput(entries=entries, winner="Didi")
+    )
     session.share_token = new_share_token()
     session.save(update_fields=["share_token"])
     for url in (

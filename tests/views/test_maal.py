@@ -184,8 +184,8 @@ def test_editor_refuses_bad_tiers_with_a_message_and_saves_nothing(client, sessi
 
 def test_editor_after_rounds_needs_recompute(client, session):
     services.add_round(
-        session,
-        RoundInput(
+        session=session,
+        round_input=RoundInput(
             entries=(Entry("Aama", maal=3), Entry("Buwa"), Entry("Didi"), Entry("Dai")),
             winner="Aama",
         ),
@@ -209,8 +209,8 @@ def test_editor_after_rounds_needs_recompute(client, session):
 
 def test_round_page_helpers(session):
     round_ = services.add_round(
-        session,
-        RoundInput(
+        session=session,
+        round_input=RoundInput(
             entries=(Entry("Aama", maal=12), Entry("Buwa"), Entry("Didi"), Entry("Dai")),
             winner="Aama",
         ),

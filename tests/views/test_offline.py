@@ -240,8 +240,8 @@ def test_the_new_round_form_says_where_the_session_stands(owner, owner_client):
     session = make_session(owner, preset="nepal", better_after_rotation=True)
     entries = (Entry("Aama", "seen", 6), Entry("Buwa", "seen", 2), Entry("Didi", dhoos=True))
     round_ = services.add_round(
-        session,
-        RoundInput(entries=(*entries, Entry("Dai", "seen", 3)), winner="Aama"),
+        session=session,
+        round_input=RoundInput(entries=(*entries, Entry("Dai", "seen", 3)), winner="Aama"),
         players=list(session.players.all()),
     )
     chain = chain_of(owner_client.get(reverse("round_new", args=[session.pk])).content.decode())
@@ -283,7 +283,10 @@ def test_the_session_page_and_the_form_carry_the_saved_rounds_for_kept_edits(own
         winner="Aama",
     )
     plain = RoundInput((Entry("Aama", "seen", 3), Entry("Buwa", "seen", 4)), winner="Buwa")
-    rounds = [services.add_round(session, r, players=players) for r in (plain, given, plain)]
+    rounds = [
+        services.add_round(session=session, round_input=r, players=players)
+        for r in (plain, given, plain)
+    ]
     for url in (f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/"):
         chain = chain_of(owner_client.get(url).content.decode())
         assert chain["start"]["number"] == 4

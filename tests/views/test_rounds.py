@@ -489,8 +489,10 @@ def test_a_save_after_another_phones_change_reads_everything_again(owner):
     session = make_session(owner)
     stale = GameSession.objects.get(pk=session.pk)
     players = list(stale.players.all())
-    services.add_round(session, worked_round())  # another phone, after this one read
-    round_ = services.add_round(stale, worked_round(), players=players)
+    services.add_round(
+        session=session, round_input=worked_round()
+    )  # another phone, after this one read
+    round_ = services.add_round(session=stale, round_input=worked_round(), players=players)
     assert (round_.number, round_.position) == (2, 2)
     assert list(Round.objects.filter(session=session).values_list("number", flat=True)) == [1, 2]
 
@@ -695,7 +697,7 @@ def test_deleting_the_round_with_the_dhoos_re_settles_the_later_round(logged_in,
     assert "Re-settled after an earlier round changed" in history
     # Restoring it books the dhoos again.
     deleted = RoundChange.objects.get(round_pk=first.pk, action="delete")
-    services.restore_round(deleted)
+    services.restore_round(change=deleted)
     assert nets(third) == {"Aama": -3, "Buwa": 21, "Dai": -18}
 
 
@@ -948,7 +950,7 @@ def test_a_key_twice_in_a_tally_is_refused(logged_in, session):
 
 
 def test_an_edit_without_its_version_is_refused(logged_in, session):
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     before = everything()
     data = round_data(session, {**WORKED, "Dai": ("seen", 3)}, "Didi")
     response = logged_in.post(reverse("round_edit", args=[session.pk, round_.pk]), data)
@@ -961,10 +963,10 @@ def test_an_edit_without_its_version_is_refused(logged_in, session):
 
 
 def test_editing_a_round_deleted_meanwhile_says_so(logged_in, session):
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     url = reverse("round_edit", args=[session.pk, round_.pk])
     opened = {**round_data(session, WORKED, "Didi"), "version": "1"}
-    services.delete_round(round_)  # another phone
+    services.delete_round(round_=round_)  # another phone
     before = everything()
     response = logged_in.post(url, opened)
     html = unescape(response.content.decode())
@@ -981,8 +983,8 @@ def test_editing_a_round_deleted_meanwhile_says_so(logged_in, session):
 
 
 def test_the_deleted_round_page_in_nepali(logged_in, session):
-    round_ = services.add_round(session, worked_round())
-    services.delete_round(round_)
+    round_ = services.add_round(session=session, round_input=worked_round())
+    services.delete_round(round_=round_)
     logged_in.cookies["django_language"] = "ne"
     response = logged_in.get(reverse("round_edit", args=[session.pk, round_.pk]))
     assert "तपाईंले खोलेपछि यो राउन्ड अरू कसैले मेटाइसक्नुभयो।" in response.content.decode()
@@ -1089,11 +1091,16 @@ def test_a_round_prepared_before_the_session_changed_is_prepared_again(session, 
     assert form.is_valid()
     assert form.prepared is not None
     # Another phone saves a round meanwhile: the session's version moves.
-    services.add_round(session.__class__.objects.get(pk=session.pk), form.prepared.round_input)
+    services.add_round(
+        session=session.__class__.objects.get(pk=session.pk), round_input=form.prepared.round_input
+    )
     counted["settle"].reset_mock()
     counted["tallies"].reset_mock()
     round_ = services.add_round(
-        session, form.prepared, players=list(session.players.all()), setting=None
+        session=session,
+        round_input=form.prepared,
+        players=list(session.players.all()),
+        setting=None,
     )
     assert counted["tallies"].call_count == 1  # checked again
     assert counted["settle"].call_count >= 1  # and settled again
@@ -1412,7 +1419,7 @@ def test_an_edit_from_the_phone_is_answered_in_place(logged_in, session):
 def test_an_edit_of_a_round_deleted_meanwhile_is_answered_so(logged_in, session):
     enter(logged_in, session, WORKED, "Didi")
     round_ = Round.objects.get(session=session)
-    services.delete_round(round_)
+    services.delete_round(round_=round_)
     url = reverse("round_edit", args=[session.pk, round_.pk])
     response = logged_in.post(url, round_data(session, WORKED, "Didi") | {"version": "1"}, **JSON)
     assert response.status_code == 409

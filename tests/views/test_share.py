@@ -123,7 +123,7 @@ def test_create_and_revoke_are_post_only(logged_in, session):
 
 
 def test_public_page_shows_standings_logged_out(logged_in, client, session):
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     path = create_link(logged_in, session)
     logged_in.logout()
     response = client.get(path)
@@ -180,7 +180,7 @@ def test_live_partial_is_304_until_a_round_is_added(logged_in, client, session):
     assert same.content == b""
     assert same["ETag"] == etag
 
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     changed = poll(client, live, etag)
     assert changed.status_code == 200
     assert changed["ETag"] != etag
@@ -190,14 +190,16 @@ def test_live_partial_is_304_until_a_round_is_added(logged_in, client, session):
 
 @pytest.mark.parametrize("change", ["edit", "delete", "player"])
 def test_live_partial_changes_on_edit_delete_and_new_player(logged_in, client, session, change):
-    round_ = services.add_round(session, worked_round())
+    round_ = services.add_round(session=session, round_input=worked_round())
     create_link(logged_in, session)
     live = reverse("share_live", args=[session.share_token])
     etag = poll(client, live)["ETag"]
     if change == "edit":
-        services.replace_round(round_, RoundInput(worked_round().entries, winner="Aama"))
+        services.replace_round(
+            round_=round_, given=RoundInput(worked_round().entries, winner="Aama")
+        )
     elif change == "delete":
-        services.delete_round(round_)
+        services.delete_round(round_=round_)
     else:
         services.add_player(session=session, name="Bhai")
     assert poll(client, live, etag).status_code == 200
@@ -235,7 +237,7 @@ def test_share_link_command_unknown_session():
 
 def test_an_unchanged_poll_costs_one_query(logged_in, client, session, django_assert_num_queries):
     for _ in range(5):
-        services.add_round(session, worked_round())
+        services.add_round(session=session, round_input=worked_round())
     create_link(logged_in, session)
     logged_in.logout()
     live = reverse("share_live", args=[session.share_token])
@@ -248,7 +250,7 @@ def test_public_page_is_rendered_once_per_change_for_visitors(session, django_as
     from django.test import Client
 
     path = reverse("share_view", args=[create_share_link(session=session)])
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     assert "+30" in first.get(path).content.decode()
     with django_assert_num_queries(1):  # the session; its ledger comes from the cache
@@ -263,12 +265,12 @@ def test_public_page_is_rendered_once_per_change_for_visitors(session, django_as
     )
     assert switched.status_code == 302
     # A new round is a new page at once.
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     assert "+60" in second.get(path).content.decode()
 
 
 def test_a_new_link_polls_itself_not_the_old_one(logged_in, client, session):
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     old = create_share_link(session=session)
     assert f"/s/{old}/live/" in client.get(reverse("share_view", args=[old])).content.decode()
     new = create_share_link(session=session)
@@ -302,13 +304,13 @@ def test_every_visible_change_ends_the_304s():
         assert reader.get(url, headers={"if-none-match": etag}).status_code == 304
 
     assert reader.get(url, headers={"if-none-match": etag}).status_code == 304
-    round_ = services.add_round(session, hand(5))
+    round_ = services.add_round(session=session, round_input=hand(5))
     changed("a round saved")
-    services.replace_round(round_, hand(9))
+    services.replace_round(round_=round_, given=hand(9))
     changed("a round edited")
-    services.delete_round(round_)
+    services.delete_round(round_=round_)
     changed("a round deleted")
-    services.restore_round(RoundChange.objects.get(action="delete"))
+    services.restore_round(change=RoundChange.objects.get(action="delete"))
     changed("a round restored")
     services.add_player(session=session, name="Bahini")
     changed("a player added")

@@ -176,8 +176,8 @@ def test_ledger_csv_no_winner_better_and_formula_names(logged_in, owner):
     # A round with no winner: only dhoos is paid (=SUM(A1) pays Buwa 15).
 
     services.add_round(
-        session,
-        RoundInput((Entry("=SUM(A1)", dhoos=True), Entry("Buwa")), winner=None),
+        session=session,
+        round_input=RoundInput((Entry("=SUM(A1)", dhoos=True), Entry("Buwa")), winner=None),
     )
     text = logged_in.get(reverse("ledger_csv", args=[session.pk])).content.decode()
     assert text == (

@@ -49,7 +49,7 @@ def renders(client: Client, url: str) -> tuple[str, int]:
 @pytest.mark.django_db
 def test_a_warm_page_is_rendered_once_and_each_answer_has_its_own_token_and_key(owner):
     session = make_session(owner)
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     url = reverse("round_new", args=[session.pk])
     first, second = Client(), Client()
     first.force_login(owner)
@@ -90,7 +90,7 @@ def test_a_change_is_a_new_page_and_a_message_shows_once(logged_in, owner):
 @pytest.mark.django_db
 def test_a_warm_page_reads_only_its_version(logged_in, owner):
     session = make_session(owner)
-    services.add_round(session, worked_round())
+    services.add_round(session=session, round_input=worked_round())
     url = reverse("settle_up", args=[session.pk])
     logged_in.get(url)
     with CaptureQueriesContext(connection) as queries:

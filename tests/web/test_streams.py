@@ -73,7 +73,9 @@ def test_a_seat_stream_says_the_version_at_once_and_at_each_round_saved(owner):
         assert "no-cache" in response["Cache-Control"]
         assert "no-transform" in response["Cache-Control"]
         assert await read(events) == ("version", etag_of(polled))
-        await in_thread(lambda: services.add_round(session, worked_round(), user=owner))
+        await in_thread(
+            lambda: services.add_round(session=session, round_input=worked_round(), user=owner)
+        )
         name, version = await read(events)
         assert name == "version" and version != etag_of(polled)
         # The page's poll with the old validator now answers the change, with this one.
@@ -112,7 +114,9 @@ def test_a_share_stream_follows_saves_and_ends_when_the_link_is_turned_off(owner
     async def guest():
         _response, events = await stream(AsyncClient(), reverse("share_stream", args=[token]))
         assert await read(events) == ("version", etag_of(polled))
-        await in_thread(lambda: services.add_round(session, worked_round(), user=owner))
+        await in_thread(
+            lambda: services.add_round(session=session, round_input=worked_round(), user=owner)
+        )
         assert (await read(events))[0] == "version"
         await in_thread(lambda: services.revoke_share_link(session=session))
         assert await read(events) == ("gone", "")
@@ -143,13 +147,17 @@ def test_the_owners_stream_needs_the_owner_or_a_co_scorer(owner):
         _response, theirs = await stream(helpers, url)
         assert await read(mine) == ("version", etag)
         assert await read(theirs) == ("version", etag)
-        await in_thread(lambda: services.add_round(session, worked_round(), user=helper))
+        await in_thread(
+            lambda: services.add_round(session=session, round_input=worked_round(), user=helper)
+        )
         assert (await read(mine))[0] == "version"
         assert (await read(theirs))[0] == "version"
         # The owner takes the co-scorer off: their stream ends, the owner's goes on.
         await in_thread(lambda: table_services.remove_co_scorer(co_scorer=co_scorer))
         assert await read(theirs) == ("gone", "")
-        await in_thread(lambda: services.add_round(session, worked_round(), user=owner))
+        await in_thread(
+            lambda: services.add_round(session=session, round_input=worked_round(), user=owner)
+        )
         assert (await read(mine))[0] == "version"
         await mine.aclose()
 
@@ -165,7 +173,9 @@ def test_a_log_out_ends_the_owners_stream(owner):
         _response, events = await stream(owners, reverse("session_stream", args=[session.pk]))
         assert (await read(events))[0] == "version"
         await owners.post(reverse("logout"))  # on this phone or any other: the log-in is gone
-        await in_thread(lambda: services.add_round(session, worked_round(), user=owner))
+        await in_thread(
+            lambda: services.add_round(session=session, round_input=worked_round(), user=owner)
+        )
         assert await read(events) == ("gone", "")
 
     asyncio.run(table())
@@ -319,12 +329,12 @@ def test_a_change_is_published_once_when_it_commits(owner, heard):
     other = make_session(owner, name="Other")
     heard.sessions.clear()
     with transaction.atomic():
-        services.add_round(session, worked_round(), user=owner)
+        services.add_round(session=session, round_input=worked_round(), user=owner)
         # More writes in the same transaction, some in savepoints: still once.
         with transaction.atomic():
             session.save()
         with transaction.atomic():
-            services.add_round(session, worked_round(), user=owner)
+            services.add_round(session=session, round_input=worked_round(), user=owner)
         other.save()
         assert heard.sessions == []  # nothing before the commit
     assert sorted(heard.sessions) == sorted([session.pk, other.pk])
@@ -334,14 +344,14 @@ def test_a_change_rolled_back_is_never_published(owner, heard):
     session = make_session(owner)
     heard.sessions.clear()
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.add_round(session, worked_round(), user=owner)
+        services.add_round(session=session, round_input=worked_round(), user=owner)
         raise RuntimeError
     assert heard.sessions == []
     # Rolled back to a savepoint, the outer change still commits: once.
     with transaction.atomic():
         session.save()
         with pytest.raises(RuntimeError), transaction.atomic():
-            services.add_round(session, worked_round(), user=owner)
+            services.add_round(session=session, round_input=worked_round(), user=owner)
             raise RuntimeError
     assert heard.sessions == [session.pk]
 
@@ -353,7 +363,7 @@ def test_a_change_in_a_savepoint_rolled_back_leaves_a_later_one_published(owner,
         with pytest.raises(RuntimeError), transaction.atomic():
             session.save()
             raise RuntimeError
-        services.add_round(session, worked_round(), user=owner)
+        services.add_round(session=session, round_input=worked_round(), user=owner)
     assert heard.sessions == [session.pk]
 
 

@@ -12,7 +12,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from callbreak.engine.limits import DocumentError, loads
 from callbreak.engine.refusals import Refusal
-from scoring.management.commands._sessionfiles import SessionFileCommand, read_text
+from scoring.management.sessionfiles import SessionFileCommand, read_text
 
 __all__ = ["GameFileCommand", "add_arguments", "settle_file"]
 GameFileCommand = SessionFileCommand

@@ -5,7 +5,7 @@ from django.core.management.base import CommandError
 
 from localise.sessionfiles import load_group
 from scoring.engine.groupfile import GroupDoc, GroupFileError
-from scoring.management.commands._sessionfiles import SessionFileCommand, read_text
+from scoring.management.sessionfiles import SessionFileCommand, read_text
 
 __all__ = ["GroupFileCommand", "read_group_file"]
 GroupFileCommand = SessionFileCommand

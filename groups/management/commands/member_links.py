@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from groups import services
 from groups.models import Group
-from scoring.management.commands._sessionfiles import SessionFileCommand
+from scoring.management.sessionfiles import SessionFileCommand
 from table.lan import lan_url, private_addresses
 
 

@@ -1,4 +1,4 @@
-from callbreak.management.commands._gamefiles import GameFileCommand, add_arguments, settle_file
+from callbreak.management.gamefiles import GameFileCommand, add_arguments, settle_file
 from pots.engine import refusals, settle_document
 
 

@@ -10,8 +10,8 @@ from scoring.models import GameSession
 from scoring.selectors.files import export_session
 from scoring.selectors.snapshot import read_snapshot
 
-from ._sessionfiles import SessionFileCommand
-from ._sessionfiles import session_id as session_id_arg
+from ..sessionfiles import SessionFileCommand
+from ..sessionfiles import session_id as session_id_arg
 
 
 def write_atomically(path: Path, text: str) -> None:

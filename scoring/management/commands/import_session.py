@@ -2,11 +2,13 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
 from localise.templatetags.local_format import local_date
+from scoring import plugins
 from scoring.models import GameSession
+from scoring.plugins import ImportInto
 from scoring.selectors.files import same_evening
 from scoring.services import save_document
 
-from ._sessionfiles import SessionFileCommand, read_session_file
+from ..sessionfiles import SessionFileCommand, read_session_file
 
 SECOND_COPY = "--second-copy"
 
@@ -21,13 +23,9 @@ class Command(SessionFileCommand):
     def add_arguments(self, parser):
         parser.add_argument("file")
         parser.add_argument("--owner", help="username that will own the session")
-        parser.add_argument(
-            "--group",
-            help=(
-                "a group's id or name: the session becomes an evening of it (owned by the "
-                "group's owner; every player must be a member)"
-            ),
-        )
+        # Other places a file may go (scoring.plugins: --group, a family's evening).
+        for into in plugins.imports():
+            parser.add_argument(into.option, help=into.help)
         parser.add_argument(
             SECOND_COPY,
             action="store_true",
@@ -44,36 +42,30 @@ class Command(SessionFileCommand):
                 owner = get_user_model().objects.get(username=options["owner"])
             except get_user_model().DoesNotExist:
                 raise CommandError(f"--owner: no user {options['owner']!r}", returncode=2) from None
-        group = None
-        if options["group"]:
-            from groups.management.commands.member_links import find_group
-
-            group = find_group(options["group"])
-            if owner is not None and owner.pk != group.owner_id:
-                raise CommandError(
-                    f"--group: {group.name} is not {owner.get_username()}'s group", returncode=2
-                )
-            owner = group.owner
+        into, place = None, None
+        for option in plugins.imports():
+            if options.get(_dest(option)):
+                into = option
+                place, owner = option.find(options[_dest(option)], owner)
+                break
         doc = read_session_file(options["file"])
-        if group is not None:
-            from groups.selectors import evening_problem
-
-            problem = evening_problem(group, doc)
+        if into is not None:
+            problem = into.problem(place, doc)
             if problem:
-                raise CommandError(f"--group: {problem}", returncode=2)
+                raise CommandError(f"{into.option}: {problem}", returncode=2)
         if not options["second_copy"]:
             # The same question as the web import: the owner's own sessions (or,
             # without --owner, the sessions nobody owns).
             same = same_evening(doc, GameSession.objects.filter(owner=owner))
             if same is not None:
                 raise already_have(same, rounds=len(doc.rounds))
-        if group is not None:
-            from groups.services import import_evening
-
-            session = import_evening(group=group, doc=doc)
-        else:
-            session = save_document(doc=doc, owner=owner)
+        session = into.save(place, doc) if into is not None else save_document(doc=doc, owner=owner)
         self.stdout.write(str(session.pk))
+
+
+def _dest(into: ImportInto) -> str:
+    """The option's name in `options`, as argparse gives it ("--group": group)."""
+    return into.option.lstrip("-").replace("-", "_")
 
 
 def already_have(same: GameSession, *, rounds: int) -> CommandError:

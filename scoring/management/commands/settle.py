@@ -1,6 +1,6 @@
 from scoring.engine.sessionfile import dumps, export_document
 
-from ._sessionfiles import SessionFileCommand, read_session_file
+from ..sessionfiles import SessionFileCommand, read_session_file
 
 
 class Command(SessionFileCommand):

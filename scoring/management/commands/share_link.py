@@ -4,7 +4,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import GameSession
 
-from ._sessionfiles import session_id
+from ..sessionfiles import session_id
 
 
 class Command(BaseCommand):
