@@ -381,7 +381,7 @@ def test_a_seat_count_and_a_deleted_session_are_published(owner, heard):
     assert heard.sessions[-1] == pk
 
 
-# --- A member's lasting link (table's member_stream) -----------------------------------------------
+# --- A member's lasting link (table's member_stream) ----------------------------------------------
 
 
 def _family_link(owner) -> tuple[Any, str]:
@@ -391,7 +391,8 @@ def _family_link(owner) -> tuple[Any, str]:
     group = groups.create_group(
         owner=owner, name="Pokhara family", currency="NPR", members=["Aama", "Buwa", "Didi", "Dai"]
     )
-    link = next(link for link in groups.make_member_links(group=group) if link.member.name == "Aama")
+    links = groups.make_member_links(group=group)
+    link = next(link for link in links if link.member.name == "Aama")
     return group, link.token
 
 
