@@ -191,6 +191,12 @@ def evening_in_progress(group_id: int) -> GameSession | None:
     return None
 
 
+def group_live_id(group_id: int) -> int:
+    """What a member's link follows between evenings (table's member_stream):
+    the live channel's messages are sessions' ids, so a group's is negative."""
+    return -group_id
+
+
 def last_evening(group_id: int) -> GameSession | None:
     """The group's newest evening, in progress or not."""
     return (

@@ -15,10 +15,13 @@ from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player
 from scoring.services import save_document
 from scoring.services.savekeys import once, remember_save
+from scoring.web.push import announce
 
 from .models import Evening, Group, Member, MemberLink, Payment, PaymentChange, new_link_token
 from .selectors import (
     evening_problem,
+    group_live_id,
+    last_evening,
     payment_snapshot,
     removal_problem,
     saved_group,
@@ -39,6 +42,16 @@ class PaymentConflict(GroupError):
 # its evenings (by id: a round's save holds its session while its entries point
 # at the players), then the group, then its members and payments. Two writes
 # racing on the same rows then wait for each other instead of deadlocking.
+
+
+def _tell_member_links(group_id: int, *sessions: int) -> None:
+    """Once this commits, every member's page of the group looks again at which
+    evening, and which player of it, its link opens: the pages follow the
+    group's newest evening, or the group itself before it has one (table's
+    member_stream), so both are told, and `sessions` a page may still show."""
+    newest = last_evening(group_id)
+    for followed in {group_live_id(group_id), *sessions, *([newest.pk] if newest else [])}:
+        announce(followed)
 
 
 def _lock_group(group_id: int) -> Group:
@@ -135,6 +148,7 @@ def rename_member(*, member: Member, name: str) -> None:
     for player in Player.objects.filter(session_id__in=sessions, name_key=old_key):
         player.name = name
         player.save(update_fields=["name"])
+    _tell_member_links(member.group_id)
 
 
 @transaction.atomic
@@ -144,12 +158,14 @@ def remove_member(*, member: Member) -> None:
     if problem:
         raise GroupError(problem)
     member.delete()
+    _tell_member_links(member.group_id)
 
 
 @transaction.atomic
 def delete_group(*, group: Group) -> None:
     """The group and its payments; its evenings stay, as sessions of no group."""
     _lock_group(group.pk)
+    _tell_member_links(group.pk)
     Payment.objects.filter(group=group).delete()
     group.delete()
 
@@ -174,11 +190,13 @@ def renew_member_link(*, link: MemberLink) -> MemberLink:
     """A new link for the member: the old one is a 404 at once."""
     link.token = new_link_token()
     link.save(update_fields=["token"])
+    _tell_member_links(link.member.group_id)
     return link
 
 
 def revoke_member_link(*, link: MemberLink) -> None:
     link.delete()
+    _tell_member_links(link.member.group_id)
 
 
 # --- evenings -----------------------------------------------------------------
@@ -207,6 +225,7 @@ def add_evening(*, group: Group, session: GameSession) -> Evening:
             top += 1
             Member.objects.create(group=group, name=player.name, position=top)
             known.add(player.name_key)
+    _tell_member_links(group.pk)  # before: the evening their pages follow until now
     return Evening.objects.create(group=group, session=session)
 
 
@@ -219,6 +238,7 @@ def import_evening(*, group: Group, doc: SessionDoc) -> GameSession:
     if problem:
         raise GroupError(problem)
     session = save_document(doc=doc, owner=group.owner)
+    _tell_member_links(group.pk)  # before: the evening their pages follow until now
     Evening.objects.create(group=group, session=session)
     return session
 
@@ -227,6 +247,7 @@ def import_evening(*, group: Group, doc: SessionDoc) -> GameSession:
 def remove_evening(*, evening: Evening) -> None:
     """The session leaves the group (and stays, as a session of no group)."""
     evening.delete()
+    _tell_member_links(evening.group_id, evening.session_id)
 
 
 # --- payments -----------------------------------------------------------------

@@ -29,6 +29,7 @@ urlpatterns = [
     # (a slug too, as every token).
     path("m/<slug:token>/", views.member_seat, name="member_seat"),
     path("m/<slug:token>/live/", views.member_live, name="member_live"),
+    path("m/<slug:token>/stream/", views.member_stream, name="member_stream"),
     # A co-scorer invite, accepted by a logged-in user.
     path("join/<slug:token>/", views.invite_accept, name="invite_accept"),
 ]

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from groups.models import MemberLink
-from groups.selectors import evening_in_progress, last_evening
+from groups.selectors import evening_in_progress, group_live_id, last_evening
 from scoring.engine.numbers import NotANumber, parse_whole
 from scoring.forms.maal import read_calculator
 from scoring.forms.rounds import row_prefix
@@ -447,9 +447,7 @@ def member_seat(request: HttpRequest, token: str) -> HttpResponse:
         "group": group,
         "member_link": True,
         "follow_url": reverse("member_live", args=[link.token]),
-        # Polled, not streamed: the evening it opens can change (a new one
-        # starts, or this one ends), which no session's stream tells.
-        "stream_url": "",
+        "stream_url": reverse("member_stream", args=[link.token]),
         # Another evening, or becoming a player of this one: the whole page anew.
         "follow_page": f"evening-{session.pk if session else 0}-{player.pk if player else 0}",
     }
@@ -481,10 +479,18 @@ def _member_etag(request: HttpRequest, token: str) -> str | None:
     link = selectors.member_link_by_token(token)
     if link is None:
         return None
+    return _member_followed_now(link)[1]
+
+
+def _member_followed_now(link: MemberLink) -> Followed:
+    """What a member's page follows: the evening being played (its session's
+    messages), else the group itself (told by groups' services when an
+    evening joins or leaves, or a member or link changes); and its validator."""
     session, player = _member_seat_now(link)
     if session is None:
-        return live_etag(f"m-none-{link.member.group_id}")
-    return live_etag(f"m-{player.pk if player else 0}-{version_of(session)}")
+        group_id = link.member.group_id
+        return group_live_id(group_id), live_etag(f"m-none-{group_id}")
+    return session.pk, live_etag(f"m-{player.pk if player else 0}-{version_of(session)}")
 
 
 @condition(etag_func=_member_etag)
@@ -549,6 +555,19 @@ def seat_feed(request: HttpRequest, session_id: int) -> HttpResponse:
 
 # --- Streams: the checks above, pushed (scoring/web/streams.py) ----------------------------------
 # Each tells its page when to ask its poll above, checked as that poll is.
+
+
+def _member_followed(token: str) -> Followed | None:
+    if not LINK_TOKEN.fullmatch(token):
+        return None
+    link = selectors.member_link_by_token(token)
+    return None if link is None else _member_followed_now(link)
+
+
+async def member_stream(request: HttpRequest, token: str) -> HttpResponseBase:
+    """A member's page's stream: a new evening, a round saved or the link
+    taken away tell it at once."""
+    return await streams.follow(request, partial(_member_followed, token))
 
 
 async def seat_stream(request: HttpRequest, token: str) -> HttpResponseBase:

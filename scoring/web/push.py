@@ -14,7 +14,9 @@ One channel carries it, chosen by the settings (`LIVE_CHANNEL`):
   made by another process (a command, the shell) reaches the streams at their
   next periodic check instead (streams.RECHECK_SECONDS).
 
-A message is only the session's id. Each stream then asks what its page
+A message is only the session's id (or, for what is not one session, an
+app's own negative id: groups tells a family's member links by minus the
+group's id). Each stream then asks what its page
 shows, with the page's own access check, so a message never carries anything
 a reader may not see, and a lost or doubled message costs one check at most.
 
@@ -326,7 +328,7 @@ def _listen_params() -> str:
 def _wake(hub: Hub, payload: object) -> None:
     if isinstance(payload, bytes):
         payload = payload.decode("ascii", "replace")
-    if isinstance(payload, str) and payload.isdigit() and len(payload) < 20:
+    if isinstance(payload, str) and payload.removeprefix("-").isdigit() and len(payload) < 20:
         hub.wake(int(payload))
 
 

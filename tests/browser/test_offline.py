@@ -216,7 +216,10 @@ def test_installable_manifest_and_a_worker_controlling_the_page(table, live_serv
     themes = page.locator('meta[name="theme-color"]')
     expect(themes).to_have_count(2)
     wait_until(page, CONTROLLED)
-    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    # wait_for_function, not evaluate: a promise that never settles fails in
+    # its timeout rather than hang the run.
+    ready = "async () => (await navigator.serviceWorker.ready).scope"
+    scope = page.wait_for_function(ready).json_value()
     assert scope == live_server.url + "/"
     assert any(worker.url.endswith("/sw.js") for worker in page.context.service_workers)
     # Static files are precached: the style sheet is there before anyone asks twice.
@@ -1215,12 +1218,12 @@ def test_a_round_saved_offline_asks_for_background_sync(table, live_server):
     open_kept(page, live_server, f"/sessions/{session.pk}/", f"/sessions/{session.pk}/rounds/new/")
     page.context.set_offline(True)
     enter_offline(page, live_server, session, "Didi", HAND)
-    tags = page.evaluate(
+    tags = page.wait_for_function(
         """async () => {
           const registration = await navigator.serviceWorker.ready;
           return registration.sync ? await registration.sync.getTags() : null;
         }"""
-    )
+    ).json_value()
     assert tags == ["marriage-send-rounds"]
 
 
@@ -1296,12 +1299,13 @@ def test_a_page_kept_before_a_deploy_still_has_its_scripts_offline(
     offline._build_once.cache_clear()
     built = offline.precache()
     monkeypatch.setattr(offline, "precache", lambda: (built[0], built[1] + "-deploy-2"))
-    page.evaluate(
+    page.wait_for_function(
         """async () => {
           const changed = new Promise((resolve) =>
             navigator.serviceWorker.addEventListener("controllerchange", resolve));
           await (await navigator.serviceWorker.getRegistration()).update();
           await changed;
+          return true;
         }"""
     )
     wait_until(page, 'async () => (await caches.keys()).some((n) => n.endsWith("-deploy-2"))')

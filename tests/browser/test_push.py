@@ -200,3 +200,34 @@ def test_a_page_in_the_background_keeps_no_stream_and_catches_up(new_page, host,
         page.evaluate(HIDE, False)
     expect(page.locator("#seat-last")).to_contain_text("Didi won")
     expect(page.locator("#seat-now h2")).to_have_text("Round 2")
+
+
+def test_a_member_link_follows_by_push_into_the_next_evening(new_page, host, owner):
+    """A member's lasting link, open between evenings: the evening that starts
+    (joined to the group on the scorer's phone) and its first round saved reach
+    it by its stream, with no poll."""
+    from groups import services as groups
+
+    group = groups.create_group(
+        owner=owner, name="Pokhara family", currency="NPR", members=["Aama", "Buwa", "Didi", "Dai"]
+    )
+    link = next(
+        link for link in groups.make_member_links(group=group) if link.member.name == "Aama"
+    )
+    session = make_session(owner, players=("Aama", "Buwa", "Didi", "Dai"), name="Tihar 1")
+    page = new_page(**TOUCH_PHONE)
+    with page.expect_response(is_stream) as streamed:
+        page.goto(host + reverse("member_seat", args=[link.token]))
+    assert streamed.value.status == 200
+    expect(page.get_by_text("No evening is being played now")).to_be_visible()
+    asked: list[str] = []
+    page.on("request", lambda r: is_poll(r) and asked.append(r.url))
+
+    scorer = Phone(host, owner)
+    added = scorer.post(reverse("group_evening_add", args=[group.pk]), {"session": str(session.pk)})
+    assert added[0] == 302
+    expect(page.locator("#seat-now h2")).to_have_text("Round 1")
+    scorer.post(reverse("round_new", args=[session.pk]), round_data(session, WORKED, "Didi"))
+    expect(page.locator("#seat-last")).to_contain_text("Didi won")
+    expect(page.locator("#seat-now h2")).to_have_text("Round 2")
+    assert asked == []  # told by its stream, not by polling

@@ -757,6 +757,8 @@ def test_a_member_link_polls_with_the_evening_it_opens(owner, family):
     today = timezone.localdate()
     aama = _links(family)["Aama"].removeprefix("http://192.168.1.20:8000")
     live = aama + "live/"
+    # Followed by push; the poll is for when no stream can open.
+    assert f'data-stream="{aama}stream/"' in Client().get(aama).content.decode()
     between = Client().get(live)
     assert between.status_code == 200
     assert Client().get(live, HTTP_IF_NONE_MATCH=between["ETag"]).status_code == 304

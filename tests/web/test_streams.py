@@ -379,3 +379,77 @@ def test_a_seat_count_and_a_deleted_session_are_published(owner, heard):
     pk = session.pk
     session.delete()
     assert heard.sessions[-1] == pk
+
+
+# --- A member's lasting link (table's member_stream) ----------------------------------------------
+
+
+def _family_link(owner) -> tuple[Any, str]:
+    """A group of four, no evening yet, and Aama's lasting link."""
+    from groups import services as groups
+
+    group = groups.create_group(
+        owner=owner, name="Pokhara family", currency="NPR", members=["Aama", "Buwa", "Didi", "Dai"]
+    )
+    links = groups.make_member_links(group=group)
+    link = next(link for link in links if link.member.name == "Aama")
+    return group, link.token
+
+
+def _tonight(owner, group, name: str):
+    from groups import services as groups
+
+    session = make_session(owner, players=("Aama", "Buwa", "Didi", "Dai"), name=name)
+    groups.add_evening(group=group, session=session)
+    return session
+
+
+def test_a_member_stream_is_told_when_an_evening_starts_and_a_round_is_saved(owner):
+    group, token = _family_link(owner)
+    live = reverse("member_live", args=[token])
+    between = Client().get(live)
+
+    async def phone():
+        _response, events = await stream(AsyncClient(), reverse("member_stream", args=[token]))
+        assert await read(events) == ("version", etag_of(between))
+        # Before the group's first evening, the group's own message tells it.
+        first = await in_thread(lambda: _tonight(owner, group, "Tihar 1"))
+        name, playing = await read(events)
+        assert name == "version" and playing != etag_of(between)
+        assert await in_thread(lambda: etag_of(Client().get(live))) == playing
+        await events.aclose()
+        # The page, reloaded on its new evening, follows that evening's rounds...
+        _response, events = await stream(AsyncClient(), reverse("member_stream", args=[token]))
+        assert await read(events) == ("version", playing)
+        await in_thread(
+            lambda: services.add_round(session=first, round_input=worked_round(), user=owner)
+        )
+        name, saved = await read(events)
+        assert name == "version" and saved not in (playing, etag_of(between))
+        # ...and is told when the next evening starts, though it follows this one.
+        await in_thread(lambda: _tonight(owner, group, "Tihar 2"))
+        name, second = await read(events)
+        assert name == "version" and second != saved
+        assert await in_thread(lambda: etag_of(Client().get(live))) == second
+        await events.aclose()
+
+    asyncio.run(phone())
+
+
+def test_a_revoked_member_link_ends_its_stream(owner):
+    from groups import services as groups
+    from groups.models import MemberLink
+
+    group, token = _family_link(owner)
+    _tonight(owner, group, "Tihar 1")
+
+    async def phone():
+        _response, events = await stream(AsyncClient(), reverse("member_stream", args=[token]))
+        assert (await read(events))[0] == "version"
+        link = await in_thread(lambda: MemberLink.objects.select_related("member").get(token=token))
+        await in_thread(lambda: groups.revoke_member_link(link=link))
+        assert await read(events) == ("gone", "")
+
+    asyncio.run(phone())
+    assert Client().get(reverse("member_stream", args=[token])).status_code == 404
+    assert Client().get("/m/not-a-token/stream/").status_code == 404
