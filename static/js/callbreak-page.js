@@ -264,8 +264,10 @@ form &&
       event.preventDefault();
       next.focus();
     } else if (input === bidInputs[bidInputs.length - 1]) {
+      // The calls are made: play, and the hands come after the 13 are played.
       event.preventDefault();
-      play();
+      preview();
+      if (playButton && !playButton.hidden) playButton.focus();
     }
   });
 
