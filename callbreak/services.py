@@ -22,6 +22,8 @@ from django.utils.translation import gettext_noop
 
 from .engine import Deal, Refusal, Rules, deal_refusals, game_end, read_game
 from .engine.game import GameEnd
+from .engine.limits import PLAYERS
+from .engine.players import read_players
 from .engine.refusals import DocumentRefused, deal_at, refusal
 from .models import CallBreakChange, CallBreakDeal, CallBreakGame
 from .selectors import engine_game, live_deals, rules_of
@@ -124,7 +126,11 @@ def start_game(
     save_key: str | None = None,
 ) -> CallBreakGame:
     """A new game. The players and rules were read by the form through the
-    engine; they are checked once more here, as a document would be."""
+    engine; the names are checked once more here, as a document's would be
+    (four, none empty, none twice): DealRefused (E_PLAYERS) if not."""
+    _names, problems = read_players(list(players), low=PLAYERS, high=PLAYERS, code="E_PLAYERS")
+    if problems:
+        raise DealRefused(problems)
 
     def save() -> CallBreakGame:
         with transaction.atomic():

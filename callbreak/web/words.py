@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ..engine import Deal, Game, Rules, settle_game
 from ..engine.game import deal_score
@@ -86,7 +87,13 @@ def describe_change(game: CallBreakGame, change: CallBreakChange) -> dict[str, A
 
 # --- The worked game of "how it works" (CALLBREAK.md's C01) ----------------------------------
 
-WORKED_PLAYERS = ("Asha", "Bikash", "Chandra", "Dipa")
+# The worked game's players: CALLBREAK.md's names, said in the reader's language.
+WORKED_PLAYERS = (
+    gettext_noop("Asha"),
+    gettext_noop("Bikash"),
+    gettext_noop("Chandra"),
+    gettext_noop("Dipa"),
+)
 WORKED_DEALS = (
     ((3, 4, 2, 3), (4, 4, 1, 4)),
     ((6, 1, 1, 2), (6, 4, 0, 3)),
@@ -99,7 +106,7 @@ WORKED_STAKE = Decimal("10.00")
 
 def worked_game(rules: Rules | None = None) -> Game:
     return Game(
-        players=WORKED_PLAYERS,
+        players=tuple(_(name) for name in WORKED_PLAYERS),
         deals=tuple(Deal(bids=bids, tricks=tricks) for bids, tricks in WORKED_DEALS),
         rules=rules or Rules(),
         stake=WORKED_STAKE,

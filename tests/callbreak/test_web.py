@@ -298,3 +298,12 @@ def test_how_it_works_shows_the_engines_worked_game(client):
         assert f"{transfer['from']} pays {transfer['to']} {transfer['amount']}" in text
     assert "+60.00" in text and "-44.00" in text and "+208.00" in text
     assert "13.5" in text
+
+
+def test_the_service_checks_the_names_as_a_document_would(owner):
+    with pytest.raises(services.DealRefused) as refused:
+        services.start_game(
+            owner=owner, players=["Asha", "asha", "C", "D"], rules=Rules(), stake=Decimal("1")
+        )
+    assert str(refused.value).startswith("E_PLAYERS: ")
+    assert not CallBreakGame.objects.exists()
