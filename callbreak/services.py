@@ -42,11 +42,16 @@ class DealRefused(Exception):
         self.refusals = tuple(refusals)
 
 
+# The live channel carries a followed thing's number as decimal digits
+# (scoring/web/push.py); a game's is its id past this offset, so it never
+# meets a Marriage session's.
+STREAM_OFFSET = 10**15
+
+
 def stream_id(game: CallBreakGame | int) -> int:
-    """The live channel's number for a game: negative, so it never meets a
-    Marriage session's."""
+    """The live channel's number for a game."""
     pk = game if isinstance(game, int) else game.pk
-    return -pk
+    return STREAM_OFFSET + pk
 
 
 def _changed(game: CallBreakGame) -> None:

@@ -89,7 +89,11 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         watch_url=request.build_absolute_uri(reverse("callbreak_watch", args=[game.watch_token])),
         deal_form=DealForm(None, game.players),
     )
-    return render(request, "callbreak/game.html", context)
+    response = render(request, "callbreak/game.html", context)
+    # Kept on the phone by the service worker, as a session's page is: opened
+    # again with no network, it shows the game, and the deals waiting to send.
+    response["X-Offline-Cache"] = "1"
+    return response
 
 
 def _answer(request: HttpRequest, game: CallBreakGame, deal_pk: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from callbreak.models import CallBreakDeal, CallBreakGame
 from scoring.models import SavedKey
 
-from .conftest import TIMEOUT_MS
+from .conftest import TIMEOUT_MS, TOUCH_PHONE
 from .test_offline import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -89,7 +89,7 @@ def enter_deal(page, words, bids, tricks) -> int:
 
 
 @pytest.mark.parametrize("language", ["en", "ne"])
-def test_a_five_deal_game_with_one_deal_offline(language, phone, live_server):
+def test_a_five_deal_game_with_one_deal_offline(language, phone, new_page, live_server):
     page, user = phone
     words = WORDS[language]
     page.context.add_cookies(
@@ -102,6 +102,13 @@ def test_a_five_deal_game_with_one_deal_offline(language, phone, live_server):
     page.get_by_role("button", name=words["start"]).tap()
     expect(page.locator("#cb-deal-form")).to_be_visible()
     game = CallBreakGame.objects.get(owner=user)
+    # Another phone at the table follows the game by its watch link, read only.
+    watcher = new_page(**TOUCH_PHONE)
+    watcher.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    watcher.goto(page.locator(".cb-watch-url a").get_attribute("href"))
+    expect(watcher.locator("#cb-rows tr")).to_have_count(0)
     # The service worker controls the page, so the offline deal takes the
     # phone's own way (the queue), as at the table.
     wait_until(page, "async () => Boolean(navigator.serviceWorker.controller)")
@@ -142,3 +149,8 @@ def test_a_five_deal_game_with_one_deal_offline(language, phone, live_server):
         ]
     )
     expect(page.locator("#cb-table tfoot")).to_contain_text("13.5")
+    # The other phone has followed every deal, and shows the same result.
+    expect(watcher.locator("#cb-rows tr")).to_have_count(5)
+    expect(watcher.locator('[data-standing="Dipa"] [data-money]')).to_have_text("+60.00")
+    expect(watcher.locator("#cb-transfers li")).to_have_count(3)
+    expect(watcher.locator("#cb-deal-form")).to_have_count(0)

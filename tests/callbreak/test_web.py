@@ -307,3 +307,18 @@ def test_the_service_checks_the_names_as_a_document_would(owner):
         )
     assert str(refused.value).startswith("E_PLAYERS: ")
     assert not CallBreakGame.objects.exists()
+
+
+def test_a_save_tells_the_live_channel_once_committed(
+    logged_in, game, monkeypatch, django_capture_on_commit_callbacks
+):
+    from scoring.web import push
+
+    told: list[int] = []
+    monkeypatch.setattr(push, "publish", told.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(logged_in, game, C01[:1])
+    assert told == [services.stream_id(game)]
+    # Carried as digits by Redis and PostgreSQL, and never a session's number.
+    assert str(told[0]).isdigit() and len(str(told[0])) < 20
+    assert told[0] > 10**15
