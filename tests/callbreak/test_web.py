@@ -11,12 +11,14 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
 
 from callbreak import selectors, services
-from callbreak.engine import settle_document
+from callbreak.engine import game_money, read_game, settle_document
 from callbreak.engine.rules import Rules
 from callbreak.models import CallBreakChange, CallBreakDeal, CallBreakGame
 from scoring.models import SavedKey
+from tests.callbreak.strategies import any_games
 
 pytestmark = pytest.mark.django_db
 
@@ -322,3 +324,22 @@ def test_a_save_tells_the_live_channel_once_committed(
     # Carried as digits by Redis and PostgreSQL, and never a session's number.
     assert str(told[0]).isdigit() and len(str(told[0])) < 20
     assert told[0] > 10**15
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(document=any_games())
+def test_any_game_saved_and_read_back_settles_as_its_document(owner, document):
+    """A game under any house options, saved deal by deal through the services,
+    reads back as its document and settles to the engine's money."""
+    value = read_game(document)
+    game = services.start_game(
+        owner=owner, players=value.players, rules=value.rules, stake=value.stake
+    )
+    for deal in value.deals:
+        services.add_deal(game=game, user=owner, bids=deal.bids, tricks=deal.tricks)
+    assert selectors.money_by_player(game) == game_money(document)
+    assert settle_document(selectors.document_of(game)) == settle_document(document)
+    result = selectors.game_table(game).result
+    assert result is not None and list(result.ranks) == list(
+        settle_document(document)["ranks"].values()
+    )
