@@ -207,7 +207,7 @@ def call_break_games(user) -> dict[str, object]:
     for game, count in ((going, 2), (ended, 5)):
         for bids, tricks in deals[:count]:
             callbreak_services.add_deal(game=game, user=user, bids=bids, tricks=tricks)
-    first = going.deals.first()
+    first = going.deals.earliest("pk")
     callbreak_services.edit_deal(deal=first, user=user, bids=(3, 4, 2, 3), tricks=(5, 3, 1, 4))
     return {"cb": going.pk, "cd": first.pk, "ce": ended.pk, "cw": ended.watch_token}
 
