@@ -356,9 +356,18 @@ function endedOnPhone() {
   return end;
 }
 
+// The copy of this page the phone keeps (for opening it with no network) is
+// kept again as the server now has it, with the deal just sent.
+function keepAgain() {
+  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (worker) worker.postMessage({ type: "keep", url: location.href.split("#")[0] });
+}
+
 // The server's answer to a deal: its table replaces the phone's, and says so
 // where its figures differ.
 function confirmed(key, answer) {
+  // Told twice (the send's own report, and the queue's channel): once is enough.
+  if (!pending.has(key)) return;
   const mine = pending.get(key);
   pending.delete(key);
   if (!answer || !answer.table_html) return;
@@ -373,11 +382,13 @@ function confirmed(key, answer) {
     showAlert([say(t.differs, { number: answer.number })]);
   }
   say_status(answer.message || say(t.saved, { number: answer.number }));
+  keepAgain();
   if (answer.ended && form) form.hidden = true;
   else if (form && !pending.size) form.hidden = false;
 }
 
 function refused(key, messages) {
+  if (!pending.has(key)) return Promise.resolve();
   const mine = pending.get(key);
   pending.delete(key);
   const row = document.querySelector('tr[data-key="' + key + '"]');

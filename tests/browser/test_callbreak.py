@@ -12,10 +12,14 @@ after a "1" (which could still become 10 to 13), are typing, not taps.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from callbreak import services as callbreak_services
+from callbreak.engine import Rules
 from callbreak.models import CallBreakDeal, CallBreakGame
 from scoring.models import SavedKey
 
@@ -154,3 +158,44 @@ def test_a_five_deal_game_with_one_deal_offline(language, phone, new_page, live_
     expect(watcher.locator('[data-standing="Dipa"] [data-money]')).to_have_text("+60.00")
     expect(watcher.locator("#cb-transfers li")).to_have_count(3)
     expect(watcher.locator("#cb-deal-form")).to_have_count(0)
+
+
+def test_the_servers_figures_replace_the_phones_where_they_differ(phone, live_server):
+    """The phone shows its own figures at once; an answer whose scores differ
+    (here, altered on the way) replaces them and says so above the table."""
+    page, user = phone
+    game = callbreak_services.start_game(
+        owner=user, players=PLAYERS, rules=Rules(), stake=Decimal("10")
+    )
+
+    def altered(route):
+        response = route.fetch()
+        answer = response.json()
+        answer["scores"] = [0, 0, 0, 0]
+        route.fulfill(response=response, json=answer)
+
+    page.route(f"**/callbreak/{game.pk}/deals/", altered)
+    page.goto(f"{live_server.url}/callbreak/{game.pk}/")
+    enter_deal(page, WORDS["en"], *C01[0])
+    expect(page.locator("#cb-alert")).to_have_text(
+        "The server worked out different scores for deal 1; its figures are shown."
+    )
+    expect(page.locator("#cb-deal-1")).to_contain_text("3.1")
+
+
+def test_a_deal_the_server_refuses_comes_back_into_the_form(phone, live_server):
+    """The game ended on another phone meanwhile: the deal typed here is refused
+    with the server's words, and its numbers are back in the form."""
+    page, user = phone
+    game = callbreak_services.start_game(
+        owner=user, players=PLAYERS, rules=Rules(deals_per_game=1), stake=Decimal("10")
+    )
+    page.goto(f"{live_server.url}/callbreak/{game.pk}/")
+    callbreak_services.add_deal(game=game, user=user, bids=C01[0][0], tricks=C01[0][1])
+    enter_deal(page, WORDS["en"], *C01[1])
+    alert = page.locator("#cb-alert")
+    expect(alert).to_contain_text("Deal 1 was not saved:")
+    expect(alert).to_contain_text("E_DEALS: deal 2: the game ended after deal 1")
+    expect(page.locator("#bid_0")).to_have_value("6")
+    expect(page.locator("#tricks_1")).to_have_value("4")
+    assert game.deals.count() == 1
