@@ -29,7 +29,13 @@ from .engine.refusals import DocumentRefused
 from .forms import DealForm, GameFileForm, StartForm, document_text, refusal_line, stake_of
 from .models import CallBreakChange, CallBreakGame
 from .web import words
-from .web.access import change_for_user, deal_for_user, game_for_user, watched_game
+from .web.access import (
+    change_for_user,
+    deal_for_user,
+    deal_was_deleted,
+    game_for_user,
+    watched_game,
+)
 from .web.scoring_api import follow, live_etag, repeated_save, save_timeout_ms, too_large
 
 POLL_SECONDS = 1
@@ -186,6 +192,9 @@ def deal_edit(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
 @login_required
 def deal_delete(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
     game = game_for_user(request, game_id)
+    if request.method == "POST" and deal_was_deleted(request, game, deal_id):
+        # Delete tapped twice, or sent again: it is gone already, as asked.
+        return redirect("callbreak_game", game_id=game.pk)
     deal = deal_for_user(request, game, deal_id)
     number = selectors.deal_numbers(game).get(deal.pk)
     if request.method == "POST":

@@ -19,6 +19,11 @@ def deal_for_user(request: HttpRequest, game: CallBreakGame, deal_id: int) -> Ca
     return get_object_or_404(CallBreakDeal, pk=deal_id, game=game, deleted_at__isnull=True)
 
 
+def deal_was_deleted(request: HttpRequest, game: CallBreakGame, deal_id: int) -> bool:
+    """Whether `deal_id` is a deal of the reader's `game` that has been deleted."""
+    return CallBreakDeal.objects.filter(pk=deal_id, game=game, deleted_at__isnull=False).exists()
+
+
 def change_for_user(request: HttpRequest, game: CallBreakGame, change_id: int) -> CallBreakChange:
     return get_object_or_404(CallBreakChange, pk=change_id, game=game)
 

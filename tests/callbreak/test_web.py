@@ -343,3 +343,19 @@ def test_any_game_saved_and_read_back_settles_as_its_document(owner, document):
     assert result is not None and list(result.ranks) == list(
         settle_document(document)["ranks"].values()
     )
+
+
+def test_delete_sent_twice_deletes_once(logged_in, game):
+    play(logged_in, game, C01[:2])
+    deal = game.deals.first()
+    url = reverse("callbreak_deal_delete", args=[game.pk, deal.pk])
+    first, again = logged_in.post(url), logged_in.post(url)
+    assert first.status_code == again.status_code == 302
+    assert game.changes.filter(action=CallBreakChange.DELETED).count() == 1
+
+
+def test_the_game_page_is_kept_on_the_phone_and_the_watch_page_is_not(logged_in, client, game):
+    page = logged_in.get(reverse("callbreak_game", args=[game.pk]))
+    assert page["X-Offline-Cache"] == "1"
+    watch = client.get(reverse("callbreak_watch", args=[game.watch_token]))
+    assert "X-Offline-Cache" not in watch
