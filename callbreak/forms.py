@@ -278,9 +278,12 @@ class DealForm:
     """A deal's four bids and four tricks as typed (`bid_0` … `tricks_3`):
     read, each bounded, before the engine checks the deal."""
 
-    def __init__(self, data: Any | None, players: list[str], *, max_bid: int = 13) -> None:
+    def __init__(
+        self, data: Any | None, players: list[str], *, min_bid: int = 1, max_bid: int = 13
+    ) -> None:
         self.data = data
         self.players = players
+        self.min_bid = min_bid
         self.max_bid = max_bid
         self.errors: dict[str, str] = {}
         self.bids: list[int] = []
@@ -307,9 +310,9 @@ class DealForm:
         if self.data is None:
             return False
         for seat, player in enumerate(self.players):
-            for kind, target, high in (
-                ("bid", self.bids, self.max_bid),
-                ("tricks", self.tricks, 13),
+            for kind, target, low, high in (
+                ("bid", self.bids, self.min_bid, self.max_bid),
+                ("tricks", self.tricks, 0, 13),
             ):
                 field = f"{kind}_{seat}"
                 raw = self.value(field).strip()
@@ -321,7 +324,7 @@ class DealForm:
                     ) % {"name": player}
                     continue
                 try:
-                    target.append(read_whole(raw, low=0, high=high))
+                    target.append(read_whole(raw, low=low, high=high))
                 except forms.ValidationError as error:
                     self.errors[field] = f"{player}: {error.messages[0]}"
         return not self.errors

@@ -126,8 +126,8 @@ def deal_new(request: HttpRequest, game_id: int) -> HttpResponse:
     if earlier is not None:  # a repeat: answered as the first save was
         deal = services.replayed_deal(game, earlier.object_pk)
         return _saved(request, game, deal.pk)
-    max_bid = selectors.rules_of(game).max_bid
-    form = DealForm(request.POST, game.players, max_bid=max_bid)
+    rules = selectors.rules_of(game)
+    form = DealForm(request.POST, game.players, min_bid=rules.min_bid, max_bid=rules.max_bid)
     problems: list[str] = []
     if form.is_valid():
         try:
@@ -161,10 +161,11 @@ def deal_edit(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
     game = game_for_user(request, game_id)
     deal = deal_for_user(request, game, deal_id)
     number = selectors.deal_numbers(game).get(deal.pk)
-    max_bid = selectors.rules_of(game).max_bid
+    rules = selectors.rules_of(game)
+    bounds = {"min_bid": rules.min_bid, "max_bid": rules.max_bid}
     problems: list[str] = []
     if request.method == "POST":
-        form = DealForm(request.POST, game.players, max_bid=max_bid)
+        form = DealForm(request.POST, game.players, **bounds)
         if form.is_valid():
             try:
                 services.edit_deal(deal=deal, user=request.user, bids=form.bids, tricks=form.tricks)
@@ -177,7 +178,7 @@ def deal_edit(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
     else:
         initial = {f"bid_{seat}": bid for seat, bid in enumerate(deal.bids)}
         initial.update({f"tricks_{seat}": tricks for seat, tricks in enumerate(deal.tricks)})
-        form = DealForm(initial, game.players, max_bid=max_bid)
+        form = DealForm(initial, game.players, **bounds)
     context = {
         "game": game,
         "deal": deal,

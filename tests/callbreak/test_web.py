@@ -168,6 +168,7 @@ def test_tricks_not_13_are_refused_naming_the_deal(logged_in, game):
     page = logged_in.post(url, deal_post((0, 4, 2, 3), (4, 4, "x", 4)))
     assert page.status_code == 422
     text = page.content.decode()
+    assert "Asha: must be from 1 to 13, got 0" in text
     assert "Chandra: must be a whole number, got &#x27;x&#x27;" in text
     assert not CallBreakDeal.objects.exists()
 
