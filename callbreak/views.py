@@ -36,7 +36,14 @@ from .web.access import (
     game_for_user,
     watched_game,
 )
-from .web.scoring_api import follow, live_etag, repeated_save, save_timeout_ms, too_large
+from .web.scoring_api import (
+    follow,
+    live_etag,
+    read_snapshot,
+    repeated_save,
+    save_timeout_ms,
+    too_large,
+)
 
 POLL_SECONDS = 1
 
@@ -86,8 +93,9 @@ def _rules_data(game: CallBreakGame) -> str:
 
 @login_required
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = game_for_user(request, game_id)
-    context = _table_context(game, can_edit=True)
+    with read_snapshot():  # the game and its deals as of one moment
+        game = game_for_user(request, game_id)
+        context = _table_context(game, can_edit=True)
     context.update(
         rules_json=_rules_data(game),
         players_json=json.dumps(game.players, ensure_ascii=False),
@@ -103,7 +111,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _answer(request: HttpRequest, game: CallBreakGame, deal_pk: int) -> dict[str, Any]:
-    context = _table_context(game, can_edit=True)
+    with read_snapshot():
+        game.refresh_from_db()
+        context = _table_context(game, can_edit=True)
     table = context["table"]
     row = next((row for row in table.rows if row.deal.pk == deal_pk), None)
     return {
@@ -243,10 +253,10 @@ def change_restore(request: HttpRequest, game_id: int, change_id: int) -> HttpRe
 
 @login_required
 def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = game_for_user(request, game_id)
-    response = HttpResponse(
-        document_text(selectors.document_of(game)), content_type="application/json"
-    )
+    with read_snapshot():
+        game = game_for_user(request, game_id)
+        document = selectors.document_of(game)
+    response = HttpResponse(document_text(document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="callbreak-{game.pk}.json"'
     return response
 
@@ -301,8 +311,9 @@ def _no_shared_caches(response: HttpResponse) -> HttpResponse:
 
 
 def watch(request: HttpRequest, token: str) -> HttpResponse:
-    game = watched_game(token)
-    return _no_shared_caches(render(request, "callbreak/watch.html", _watch_context(game)))
+    with read_snapshot():  # the version the page says and the deals it shows agree
+        context = _watch_context(watched_game(token))
+    return _no_shared_caches(render(request, "callbreak/watch.html", context))
 
 
 def _watch_etag(request: HttpRequest, token: str) -> str | None:
@@ -314,8 +325,9 @@ def _watch_etag(request: HttpRequest, token: str) -> str | None:
 
 @condition(etag_func=_watch_etag)
 def watch_live(request: HttpRequest, token: str) -> HttpResponse:
-    game = watched_game(token)
-    return _no_shared_caches(render(request, "callbreak/watch.html#live", _watch_context(game)))
+    with read_snapshot():
+        context = _watch_context(watched_game(token))
+    return _no_shared_caches(render(request, "callbreak/watch.html#live", context))
 
 
 def _watch_followed(token: str) -> tuple[int, str] | None:
