@@ -99,29 +99,33 @@ export function ranksOf(scores, thirteenWinner = null) {
   });
 }
 
-// What is wrong with a deal as typed so far: [{code, seat, ...}]. Values
-// are numbers or null (not typed yet). Tricks must total 13 once all four
-// are there; `partial` says how many are still missing.
+// What is wrong with a deal as typed so far: [{code, seat, ...}], as the
+// engine's checks of a deal (callbreak/engine/gamefile.py): each value in its
+// range; once all four hands are there and valid, their total is 13 (a total
+// over 13 before the last is typed is said at once); once all four calls are valid, their total
+// within the house's limits. Values are numbers, or null (not typed yet).
 export function dealProblems(bids, tricks, rules) {
   const found = [];
+  const bidOk = (bid) => bid !== null && bid >= rules.min_bid && bid <= rules.max_bid;
+  const tricksOk = (value) => value !== null && value >= 0 && value <= TRICKS;
   bids.forEach((bid, seat) => {
-    if (bid !== null && (bid < rules.min_bid || bid > rules.max_bid)) {
+    if (bid !== null && !bidOk(bid)) {
       found.push({ code: "bid", seat, low: rules.min_bid, high: rules.max_bid, value: bid });
     }
   });
   tricks.forEach((value, seat) => {
-    if (value !== null && (value < 0 || value > TRICKS)) {
+    if (value !== null && !tricksOk(value)) {
       found.push({ code: "tricks", seat, low: 0, high: TRICKS, value });
     }
   });
-  const given = tricks.filter((value) => value !== null);
+  const given = tricks.filter(tricksOk);
   const sum = given.reduce((a, b) => a + b, 0);
-  if (given.length === tricks.length && sum !== TRICKS) {
+  if (tricks.every(tricksOk) && sum !== TRICKS) {
     found.push({ code: sum < TRICKS ? "tricks_short" : "tricks_over", total: sum });
-  } else if (sum > TRICKS) {
+  } else if (sum > TRICKS && tricks.some((value) => value === null)) {
     found.push({ code: "tricks_over", total: sum });
   }
-  if (bids.every((bid) => bid !== null)) {
+  if (bids.every(bidOk)) {
     const total = bids.reduce((a, b) => a + b, 0);
     if (rules.bids_total_min !== null && total < rules.bids_total_min) {
       found.push({ code: "bids_low", total, limit: rules.bids_total_min });

@@ -7,13 +7,14 @@ never a skip."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
-from callbreak.engine import read_game, settle_game
+from callbreak.engine import deal_refusals, read_game, settle_game
 from callbreak.engine.game import deal_scores, game_end
 from tests.callbreak.strategies import any_games
 from tests.offline.test_settlement_parity import node
@@ -82,3 +83,57 @@ def test_the_phones_scores_ends_and_ranks_are_the_engines() -> None:
 def test_unfinished_game_goes_on_on_the_phone() -> None:
     answers = run([{"rules": {}, "deals": [{"bids": [3, 4, 2, 3], "tricks": [4, 4, 1, 4]}]}])
     assert answers == [{"deal_scores": [[31, 40, -20, 31]], "end": None, "ranks": [2, 1, 4, 2]}]
+
+
+# The phone's problem codes, as the engine's refusal codes.
+CODES = {
+    "bid": "E_BID",
+    "tricks": "E_TRICKS",
+    "tricks_short": "E_TRICKS_SUM",
+    "tricks_over": "E_TRICKS_SUM",
+    "bids_low": "E_BIDS_TOTAL",
+    "bids_high": "E_BIDS_TOTAL",
+}
+
+
+def test_the_phones_checks_of_a_deal_are_the_engines() -> None:
+    """Deals with any four calls and hands, good or not (-1 to 15), under any
+    house options: the phone finds the problems the engine refuses, by code."""
+    rng = random.Random(33)
+    cases, expected = [], []
+    for document in drawn_games(60):
+        rules = read_game(document).rules
+        deals = []
+        for _ in range(20):
+            deals.append(
+                {
+                    "bids": [rng.randint(-1, 15) for _ in range(4)],
+                    "tricks": [rng.randint(-1, 15) for _ in range(4)],
+                }
+            )
+        cases.append({"rules": document.get("rules", {}), "deals": deals, "check": True})
+        players = ("A", "B", "C", "D")
+        expected.append(
+            [
+                sorted(
+                    {
+                        refusal.code
+                        for refusal in deal_refusals(
+                            {
+                                "bids": dict(zip(players, deal["bids"], strict=True)),
+                                "tricks": dict(zip(players, deal["tricks"], strict=True)),
+                            },
+                            1,
+                            players,
+                            rules,
+                        )
+                    }
+                )
+                for deal in deals
+            ]
+        )
+    answers = run(cases)
+    for case, answer, engine in zip(cases, answers, expected, strict=True):
+        phone = [sorted({CODES[code] for code in codes}) for codes in answer["problems"]]
+        for deal, mine, theirs in zip(case["deals"], phone, engine, strict=True):
+            assert mine == theirs, (case["rules"], deal)

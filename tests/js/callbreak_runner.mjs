@@ -1,7 +1,8 @@
 // Call Break's deal scores, end of game and ranks as the phone works them out
 // (static/js/callbreak.js), for tests/callbreak/test_js_parity.py.
 // stdin: JSON [{rules, deals: [{bids, tricks}]}, ...];
-// stdout: JSON [{deal_scores, end: {played, thirteen_winner} | null, ranks}, ...].
+// stdout: JSON [{deal_scores, end: {played, thirteen_winner} | null, ranks,
+// problems: [[code, ...] per deal]}, ...] (a case with "check": true is only checked).
 // Usage: node tests/js/callbreak_runner.mjs < cases.json
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -16,8 +17,15 @@ const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const cases = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
-const out = cases.map(({ rules, deals }) => {
+const out = cases.map(({ rules, deals, check }) => {
   const resolved = cb.resolveRules(rules);
+  if (check) {
+    return {
+      problems: deals.map((deal) =>
+        cb.dealProblems(deal.bids, deal.tricks, resolved).map((problem) => problem.code),
+      ),
+    };
+  }
   const end = cb.gameEnd(deals, resolved);
   const played = end ? deals.slice(0, end.played) : deals;
   const totals = cb.totalsOf(played, resolved, 4);
