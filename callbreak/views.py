@@ -195,7 +195,7 @@ def deal_edit(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
         "number": number,
         "deal_form": form,
         "problems": problems,
-        "rows": list(zip(game.players, range(4), strict=True)),
+        "rules_json": _rules_data(game),
     }
     return render(request, "callbreak/deal_edit.html", context, status=422 if problems else 200)
 

@@ -183,24 +183,10 @@ function showProblems(texts, focus) {
 
 // The hands' total, said under the hands as they are typed.
 function showSum(reading) {
-  const given = reading.tricks.filter((value) => value !== null);
-  const total = given.reduce((a, b) => a + b, 0);
-  let text;
-  let bad = false;
-  if (total > cb.TRICKS) {
-    text = say(t.sumOver, { total, over: total - cb.TRICKS });
-    bad = true;
-  } else if (given.length === trickInputs.length && total !== cb.TRICKS) {
-    text = say(t.sumShort, { total, left: cb.TRICKS - total });
-    bad = true;
-  } else if (given.length === trickInputs.length) {
-    text = t.sumOk;
-  } else {
-    text = say(t.sumLeft, { total, left: cb.TRICKS - total });
-  }
-  sumLine.textContent = text;
-  sumLine.classList.toggle("cb-sum-bad", bad);
-  return bad;
+  const state = cb.handsTotal(reading.tricks);
+  sumLine.textContent = say(t[state.key], state);
+  sumLine.classList.toggle("cb-sum-bad", state.bad);
+  return state.bad;
 }
 
 function preview() {

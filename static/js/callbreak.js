@@ -137,6 +137,18 @@ export function dealProblems(bids, tricks, rules) {
   return found;
 }
 
+// The hands' total as it is typed: which words say it (the page's strings
+// sumLeft, sumShort, sumOver, sumOk), their figures, and whether it is wrong.
+export function handsTotal(tricks) {
+  const given = tricks.filter((value) => value !== null);
+  const total = given.reduce((a, b) => a + b, 0);
+  const all = given.length === tricks.length;
+  if (total > TRICKS) return { key: "sumOver", total, over: total - TRICKS, bad: true };
+  if (all && total !== TRICKS) return { key: "sumShort", total, left: TRICKS - total, bad: true };
+  if (all) return { key: "sumOk", total, bad: false };
+  return { key: "sumLeft", total, left: TRICKS - total, bad: false };
+}
+
 // Tenths as the page writes them: 31 → "3.1", -20 → "-2.0".
 export function tenthsText(value) {
   const sign = value < 0 ? "-" : "";

@@ -199,3 +199,32 @@ def test_a_deal_the_server_refuses_comes_back_into_the_form(phone, live_server):
     expect(page.locator("#bid_0")).to_have_value("6")
     expect(page.locator("#tricks_1")).to_have_value("4")
     assert game.deals.count() == 1
+
+
+def test_a_deal_changed_deleted_and_put_back(phone, live_server):
+    """A deal is changed from its number in the table (the hands' total checked
+    as they are typed), deleted, and put back from the history."""
+    page, user = phone
+    game = callbreak_services.start_game(
+        owner=user, players=PLAYERS, rules=Rules(), stake=Decimal("10")
+    )
+    for bids, tricks in C01[:2]:
+        callbreak_services.add_deal(game=game, user=user, bids=bids, tricks=tricks)
+    page.goto(f"{live_server.url}/callbreak/{game.pk}/")
+    page.get_by_role("link", name="Change deal 1").tap()
+    page.fill('input[name="tricks_0"]', "3")
+    expect(page.locator("#cb-sum")).to_have_text("Hands total 12, not 13: 1 missing")
+    page.fill('input[name="tricks_1"]', "5")
+    expect(page.locator("#cb-sum")).to_have_text("Hands: 13 of 13")
+    page.get_by_role("button", name="Save the change").tap()
+    # Asha called 3 and took 3 (3.0), Bikash called 4 and took 5 (4.1).
+    expect(page.locator("#cb-deal-1 td").nth(0)).to_have_text("3/3 3.0")
+    expect(page.locator("#cb-deal-1 td").nth(1)).to_have_text("4/5 4.1")
+    page.get_by_role("link", name="Change deal 1").tap()
+    page.get_by_role("link", name="Delete this deal").tap()
+    page.get_by_role("button", name="Delete").tap()
+    expect(page.locator("#cb-rows tr")).to_have_count(1)
+    page.get_by_role("link", name="History").tap()
+    page.locator(".change").first.get_by_role("button").tap()
+    expect(page.locator("#cb-rows tr")).to_have_count(2)
+    expect(page.locator("#cb-deal-1")).to_contain_text("3/3")
