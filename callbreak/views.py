@@ -24,10 +24,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
 from . import selectors, services
-from .engine import OPTIONS, result_document
 from .engine.refusals import DocumentRefused
 from .forms import DealForm, GameFileForm, StartForm, document_text, refusal_line, stake_of
-from .models import CallBreakChange, CallBreakGame
+from .models import CallBreakGame
 from .web import words
 from .web.access import (
     change_for_user,
@@ -41,7 +40,6 @@ from .web.scoring_api import (
     live_etag,
     read_snapshot,
     repeated_save,
-    save_timeout_ms,
     too_large,
 )
 
@@ -99,7 +97,6 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     context.update(
         rules_json=_rules_data(game),
         players_json=json.dumps(game.players, ensure_ascii=False),
-        save_wait=save_timeout_ms(),
         watch_url=request.build_absolute_uri(reverse("callbreak_watch", args=[game.watch_token])),
         deal_form=DealForm(None, game.players),
     )
@@ -346,11 +343,3 @@ async def watch_stream(request: HttpRequest, token: str) -> HttpResponseBase:
 
 def how_it_works(request: HttpRequest) -> HttpResponse:
     return render(request, "callbreak/how_it_works.html", words.guide())
-
-
-def result_json(game: CallBreakGame) -> dict[str, Any] | None:
-    result = selectors.game_table(game).result
-    return None if result is None else result_document(result)
-
-
-__all__ = ["OPTIONS", "CallBreakChange"]

@@ -4,21 +4,18 @@ one-time keys, the live channel and its streams, the engine's words in the
 reader's language, names and numbers as the Marriage forms read them, and
 one snapshot for a read of several queries."""
 
-from scoring.engine.names import PlayerNameError, clean_player_name, player_key
+from scoring.engine.names import player_key
 from scoring.engine.numbers import NotANumber, TooManyDigits, parse_whole
 from scoring.forms.files import FileForm
 from scoring.forms.players import clean_player
 from scoring.selectors.saves import (
     REUSED,
     SaveKeyRefused,
-    earlier_save,
-    posted_save_key,
     repeated_save,
 )
 from scoring.selectors.snapshot import read_snapshot
-from scoring.services.savekeys import new_save_key, once, remember_save
+from scoring.services.savekeys import once, remember_save
 from scoring.web.live import live_etag
-from scoring.web.offline import save_timeout_ms
 from scoring.web.push import announce
 from scoring.web.streams import follow
 from scoring.web.uploads import too_large
@@ -28,24 +25,18 @@ __all__ = [
     "REUSED",
     "FileForm",
     "NotANumber",
-    "PlayerNameError",
     "SaveKeyRefused",
     "TooManyDigits",
     "announce",
     "clean_player",
-    "clean_player_name",
-    "earlier_save",
     "follow",
     "live_etag",
-    "new_save_key",
     "once",
     "parse_whole",
     "player_key",
-    "posted_save_key",
     "read_snapshot",
     "remember_save",
     "repeated_save",
-    "save_timeout_ms",
     "too_large",
     "translate",
 ]
