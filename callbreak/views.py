@@ -126,9 +126,12 @@ def _answer(request: HttpRequest, game: CallBreakGame, deal_pk: int) -> dict[str
 
 
 @login_required
-@require_POST
 def deal_new(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_for_user(request, game_id)
+    if request.method != "POST":
+        # The deal form is on the game's page (a link to fix a deal kept on
+        # the phone lands here).
+        return redirect("callbreak_game", game_id=game.pk)
     earlier = repeated_save(request, kind=services.KIND_DEAL)
     if earlier is not None:  # a repeat: answered as the first save was
         deal = services.replayed_deal(game, earlier.object_pk)

@@ -503,19 +503,25 @@ window.addEventListener("online", () => {
 function showWaiting() {
   if (!user || user === "public") return Promise.resolve();
   return Queue.list(user).then((records) => {
-    records
-      .filter((record) => record.session === session && record.status === "waiting")
-      .forEach((record) => {
-        const fields = new Map(record.fields);
-        const deal = {
-          bids: players.map((_, seat) => Number(digits(fields.get("bid_" + seat)))),
-          tricks: players.map((_, seat) => Number(digits(fields.get("tricks_" + seat)))),
-        };
-        const scores = cb.dealScores(deal.bids, deal.tricks, rules);
-        const number = nextNumber();
-        pending.set(record.key, { number, deal, scores });
+    const mine = records.filter((record) => record.session === session);
+    mine.forEach((record) => {
+      const fields = new Map(record.fields);
+      const deal = {
+        bids: players.map((_, seat) => Number(digits(fields.get("bid_" + seat)))),
+        tricks: players.map((_, seat) => Number(digits(fields.get("tricks_" + seat)))),
+      };
+      const scores = cb.dealScores(deal.bids, deal.tricks, rules);
+      const number = nextNumber();
+      pending.set(record.key, { number, deal, scores });
+      if (record.status === "refused") {
+        // Refused while this page was closed (sent by another page or the
+        // worker): said here, its numbers back in the form, and out of the
+        // queue, where it would hold back the deals after it.
+        refused(record.key, record.messages);
+      } else {
         addRow(number, deal, scores, record.key);
-      });
+      }
+    });
     if (pending.size) {
       showTotals(allDeals());
       const title = document.getElementById("cb-deal-title");
@@ -529,5 +535,5 @@ if (form) {
   restoreDraft();
   playButton.hidden = false;
   preview();
-  showWaiting().catch(() => null);
 }
+showWaiting().catch(() => null);

@@ -228,3 +228,54 @@ def test_a_deal_changed_deleted_and_put_back(phone, live_server):
     page.locator(".change").first.get_by_role("button").tap()
     expect(page.locator("#cb-rows tr")).to_have_count(2)
     expect(page.locator("#cb-deal-1")).to_contain_text("3/3")
+
+
+def test_a_deal_refused_while_its_page_was_closed_is_said_on_it(phone, live_server):
+    """A deal kept on the phone that the server refused while the game's page
+    was closed (another page, or the worker, sent it): the page, opened again,
+    says why, puts its numbers back in the form, and takes it out of the
+    queue, where it would hold back the deals after it."""
+    page, user = phone
+    game = callbreak_services.start_game(
+        owner=user, players=PLAYERS, rules=Rules(), stake=Decimal("10")
+    )
+    callbreak_services.add_deal(game=game, user=user, bids=C01[0][0], tricks=C01[0][1])
+    url = f"{live_server.url}/callbreak/{game.pk}/"
+    page.goto(url)
+    fields = [["bid_0", "6"], ["bid_1", "1"], ["bid_2", "1"], ["bid_3", "2"]]
+    fields += [["tricks_0", "6"], ["tricks_1", "4"], ["tricks_2", "0"], ["tricks_3", "2"]]
+    page.evaluate(
+        """async ([session, path, fields]) => {
+          const queue = await import("/static/js/offline-queue.js");
+          const user = document.getElementById("offline-strings").dataset.user;
+          await queue.put({
+            key: "refused-while-closed", user, session, url: path, fields, summary: null,
+            created: Date.now(), status: "refused",
+            messages: ["E_TRICKS_SUM: deal 2: tricks total 12, not 13"],
+          });
+        }""",
+        [f"cb{game.pk}", f"/callbreak/{game.pk}/deals/", fields],
+    )
+    page.goto(url)
+    alert = page.locator("#cb-alert")
+    expect(alert).to_contain_text("Deal 2 was not saved:")
+    expect(alert).to_contain_text("E_TRICKS_SUM: deal 2: tricks total 12, not 13")
+    expect(page.locator("#bid_0")).to_have_value("6")
+    expect(page.locator("#tricks_3")).to_have_value("2")
+    expect(page.locator("#cb-sum")).to_have_text("Hands total 12, not 13: 1 missing")
+    expect(page.locator("tr.cb-on-phone")).to_have_count(0)
+    wait_until(page, QUEUE_EMPTY)
+    assert game.deals.count() == 1
+
+
+QUEUE = """async () => {
+  const db = await new Promise((ok) => {
+    const opened = indexedDB.open("marriage-offline", 1);
+    opened.onsuccess = () => ok(opened.result);
+  });
+  return new Promise((ok) => {
+    const read = db.transaction("rounds").objectStore("rounds").getAll();
+    read.onsuccess = () => ok(read.result);
+  });
+}"""
+QUEUE_EMPTY = f"async () => (await ({QUEUE})()).length === 0"

@@ -360,3 +360,9 @@ def test_the_game_page_is_kept_on_the_phone_and_the_watch_page_is_not(logged_in,
     assert page["X-Offline-Cache"] == "1"
     watch = client.get(reverse("callbreak_watch", args=[game.watch_token]))
     assert "X-Offline-Cache" not in watch
+
+
+def test_the_deal_address_opened_goes_to_the_game(logged_in, game):
+    response = logged_in.get(reverse("callbreak_deal_new", args=[game.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("callbreak_game", args=[game.pk])
