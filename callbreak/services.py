@@ -32,6 +32,7 @@ from .web.scoring_api import REUSED, SaveKeyRefused, announce, once, remember_sa
 KIND_GAME = "cb_game"
 KIND_DEAL = "cb_deal"
 KIND_IMPORT = "cb_import"
+KIND_EDIT = "cb_edit"  # a change of a deal, its key kept with the deal
 
 
 class DealRefused(Exception):
@@ -224,14 +225,22 @@ def _replace(game: CallBreakGame, deal: CallBreakDeal, snap: dict[str, Any] | No
 
 
 def edit_deal(
-    *, deal: CallBreakDeal, user, bids: Sequence[int], tricks: Sequence[int]
+    *,
+    deal: CallBreakDeal,
+    user,
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    save_key: str | None = None,
 ) -> CallBreakDeal:
-    """A deal's bids and tricks changed, the change kept in the history."""
+    """A deal's bids and tricks changed, the change kept in the history. Its
+    `save_key` is kept with the deal, so the same change sent again is known
+    (the view answers it as the first, never applying it over a later one)."""
     with transaction.atomic():
         game = _locked(deal.game)
         deal = CallBreakDeal.objects.select_for_update().get(pk=deal.pk, deleted_at__isnull=True)
         after = {"bids": list(bids), "tricks": list(tricks)}
         before = _snap(deal)
+        remember_save(user=user, key=save_key, kind=KIND_EDIT, object_pk=deal.pk, unless_used=True)
         if before == after:
             return deal
         _replace(game, deal, after)

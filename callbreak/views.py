@@ -171,6 +171,10 @@ def deal_edit(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
     game = game_for_user(request, game_id)
     deal = deal_for_user(request, game, deal_id)
     number = selectors.deal_numbers(game).get(deal.pk)
+    if repeated_save(request, kind=services.KIND_EDIT, object_pk=deal.pk) is not None:
+        # The same change sent again (a retry from the phone's queue): answered
+        # as the first was, and not applied over a later change.
+        return _edited(request, game, number)
     rules = selectors.rules_of(game)
     bounds = {"min_bid": rules.min_bid, "max_bid": rules.max_bid}
     problems: list[str] = []
@@ -178,13 +182,20 @@ def deal_edit(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
         form = DealForm(request.POST, game.players, **bounds)
         if form.is_valid():
             try:
-                services.edit_deal(deal=deal, user=request.user, bids=form.bids, tricks=form.tricks)
+                services.edit_deal(
+                    deal=deal,
+                    user=request.user,
+                    bids=form.bids,
+                    tricks=form.tricks,
+                    save_key=request.POST.get("save_key"),
+                )
             except services.DealRefused as error:
                 problems = [refusal_line(item) for item in error.refusals]
             else:
-                messages.success(request, _("Deal %(number)s changed.") % {"number": number})
-                return redirect("callbreak_game", game_id=game.pk)
+                return _edited(request, game, number)
         problems = list(form.errors.values()) + problems
+        if wants_json(request):
+            return JsonResponse({"ok": False, "messages": problems}, status=422)
     else:
         initial = {f"bid_{seat}": bid for seat, bid in enumerate(deal.bids)}
         initial.update({f"tricks_{seat}": tricks for seat, tricks in enumerate(deal.tricks)})
@@ -198,6 +209,14 @@ def deal_edit(request: HttpRequest, game_id: int, deal_id: int) -> HttpResponse:
         "rules_json": _rules_data(game),
     }
     return render(request, "callbreak/deal_edit.html", context, status=422 if problems else 200)
+
+
+def _edited(request: HttpRequest, game: CallBreakGame, number: int | None) -> HttpResponse:
+    said = _("Deal %(number)s changed.") % {"number": number}
+    if wants_json(request):  # the phone's queue: the game's page is where it goes next
+        return JsonResponse({"ok": True, "message": said})
+    messages.success(request, said)
+    return redirect("callbreak_game", game_id=game.pk)
 
 
 @login_required

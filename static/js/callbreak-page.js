@@ -503,7 +503,10 @@ window.addEventListener("online", () => {
 function showWaiting() {
   if (!user || user === "public") return Promise.resolve();
   return Queue.list(user).then((records) => {
-    const mine = records.filter((record) => record.session === session);
+    // New deals only: a change of a saved deal waiting on the phone is sent
+    // in its turn, and the server's table shows it once it has arrived.
+    const newDeals = form ? form.getAttribute("action") : location.pathname + "deals/";
+    const mine = records.filter((record) => record.session === session && record.url === newDeals);
     mine.forEach((record) => {
       const fields = new Map(record.fields);
       const deal = {
@@ -537,3 +540,14 @@ if (form) {
   preview();
 }
 showWaiting().catch(() => null);
+
+// What the deal's change page left to say (sent, or kept on the phone).
+try {
+  const note = sessionStorage.getItem("cb-note");
+  if (note) {
+    sessionStorage.removeItem("cb-note");
+    say_status(note);
+  }
+} catch (error) {
+  // no storage
+}

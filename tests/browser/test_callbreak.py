@@ -279,3 +279,29 @@ QUEUE = """async () => {
   });
 }"""
 QUEUE_EMPTY = f"async () => (await ({QUEUE})()).length === 0"
+
+
+def test_a_deal_changed_with_no_network_is_sent_once_later(phone, live_server):
+    page, user = phone
+    game = callbreak_services.start_game(
+        owner=user, players=PLAYERS, rules=Rules(), stake=Decimal("10")
+    )
+    callbreak_services.add_deal(game=game, user=user, bids=C01[0][0], tricks=C01[0][1])
+    page.goto(f"{live_server.url}/callbreak/{game.pk}/")
+    wait_until(page, "async () => Boolean(navigator.serviceWorker.controller)")
+    page.get_by_role("link", name="Change deal 1").tap()
+    page.context.set_offline(True)
+    page.fill('input[name="tricks_0"]', "5")
+    page.fill('input[name="tricks_1"]', "3")
+    page.get_by_role("button", name="Save the change").tap()
+    expect(page.locator("#cb-status")).to_have_text(
+        "Change to deal 1 kept on this phone: sent when the network returns."
+    )
+    assert game.deals.get().tricks == [4, 4, 1, 4]
+    page.context.set_offline(False)
+    wait_until(page, QUEUE_EMPTY)
+    page.reload()
+    expect(page.locator("#cb-deal-1 td").nth(0)).to_have_text("3/5 3.2")
+    deal = game.deals.get()
+    assert deal.tricks == [5, 3, 1, 4]
+    assert game.changes.filter(action="edited").count() == 1

@@ -366,3 +366,25 @@ def test_the_deal_address_opened_goes_to_the_game(logged_in, game):
     response = logged_in.get(reverse("callbreak_deal_new", args=[game.pk]))
     assert response.status_code == 302
     assert response["Location"] == reverse("callbreak_game", args=[game.pk])
+
+
+def test_a_change_sent_again_is_answered_and_not_applied_twice(logged_in, game):
+    """The phone's queue sends a change with its key; sent again after a later
+    change, it is answered as the first was and does not undo the later one."""
+    play(logged_in, game, C01[:1])
+    deal = game.deals.get()
+    url = reverse("callbreak_deal_edit", args=[game.pk, deal.pk])
+    first = deal_post((3, 4, 2, 3), (5, 3, 1, 4), key="e" * 32)
+    answer = logged_in.post(url, first, HTTP_ACCEPT="application/json")
+    assert answer.json() == {"ok": True, "message": "Deal 1 changed."}
+    logged_in.post(url, deal_post((3, 4, 2, 3), (4, 4, 1, 4), key="f" * 32))
+    again = logged_in.post(url, first, HTTP_ACCEPT="application/json")
+    assert again.json() == {"ok": True, "message": "Deal 1 changed."}
+    deal.refresh_from_db()
+    assert deal.tricks == [4, 4, 1, 4]
+    assert game.changes.filter(action=CallBreakChange.EDITED).count() == 2
+    refused = logged_in.post(
+        url, deal_post((3, 4, 2, 3), (9, 4, 1, 4), key="g" * 32), HTTP_ACCEPT="application/json"
+    )
+    assert refused.status_code == 422
+    assert refused.json()["messages"] == ["E_TRICKS_SUM: deal 1: tricks total 18, not 13"]
