@@ -584,6 +584,132 @@ def host_shape(workers: int | None) -> str:
     return f"{workers} process{'es' if workers > 1 else ''} × {threads} threads"
 
 
+def callbreak_pages(owner, repeat: int) -> list[tuple[str, float, int]]:
+    """Call Break's pages (callbreak/), each after a deal is saved (a new version),
+    beside the log-in page and the trivial view measured in the same run:
+    (name, seconds, queries)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from callbreak import services as callbreak_services
+    from callbreak.engine import Rules
+
+    client = Client()
+    client.force_login(owner)
+    deals = [
+        ((3, 4, 2, 3), (4, 4, 1, 4)),
+        ((6, 1, 1, 2), (6, 4, 0, 3)),
+        ((3, 1, 1, 1), (2, 9, 2, 0)),
+        ((1, 1, 2, 7), (0, 0, 4, 9)),
+        ((2, 1, 5, 2), (3, 1, 6, 3)),
+    ]
+    players = ["Asha", "Bikash", "Chandra", "Dipa"]
+
+    def new_game(count: int):
+        game = callbreak_services.start_game(
+            owner=owner, players=players, rules=Rules(), stake=Decimal("10")
+        )
+        for bids, tricks in deals[:count]:
+            callbreak_services.add_deal(game=game, user=owner, bids=bids, tricks=tricks)
+        return game
+
+    ended = new_game(5)
+    going = new_game(2)
+
+    def get(url, status=200, **headers):
+        def call():
+            response = client.get(url, headers=headers)
+            assert response.status_code == status, (url, response.status_code)
+
+        return call
+
+    def changed(game):
+        # Each view after a change: the game's version moves, as after a save.
+        def prepare():
+            from django.db.models import F
+
+            from callbreak.models import CallBreakGame
+
+            CallBreakGame.objects.filter(pk=game.pk).update(version=F("version") + 1)
+
+        return prepare
+
+    def saver():
+        # A deal saved as the phone sends it (JSON answer), into a fresh game of
+        # four deals, so that every save is the game's fifth and settles it.
+        state = {}
+
+        def prepare():
+            state["game"] = new_game(4)
+
+        def call():
+            game = state["game"]
+            data = {"save_key": secrets.token_urlsafe(16)}
+            bids, tricks = deals[4]
+            for seat in range(4):
+                data[f"bid_{seat}"] = str(bids[seat])
+                data[f"tricks_{seat}"] = str(tricks[seat])
+            response = client.post(
+                reverse("callbreak_deal_new", args=[game.pk]),
+                data,
+                headers={"Accept": "application/json"},
+            )
+            assert response.status_code == 200, response.status_code
+
+        return call, prepare
+
+    ended.refresh_from_db()
+    watch_live = reverse("callbreak_watch_live", args=[ended.watch_token])
+    rows = []
+    for name, call, prepare in (
+        ("log-in page", get(reverse("login")), None),
+        ("trivial view", get(reverse("bench_trivial")), None),
+        ("call break game, ended", get(reverse("callbreak_game", args=[ended.pk])), changed(ended)),
+        (
+            "call break game, 2 deals",
+            get(reverse("callbreak_game", args=[going.pk])),
+            changed(going),
+        ),
+        (
+            "call break watch page",
+            get(reverse("callbreak_watch", args=[ended.watch_token])),
+            changed(ended),
+        ),
+        ("call break watch, unchanged (304)", None, None),
+        ("call break history", get(reverse("callbreak_changes", args=[ended.pk])), None),
+        ("call break how it works", get(reverse("callbreak_how")), None),
+        ("call break new game form", get(reverse("callbreak_new")), None),
+    ):
+        if call is None:
+            ended.refresh_from_db()
+            from callbreak.web.scoring_api import live_etag
+
+            etag = live_etag(str(ended.version))
+            call = get(watch_live, 304, if_none_match=f'"{etag}"')
+        seconds, queries = measure(call, repeat, prepare)
+        rows.append((name, seconds, queries))
+    call, prepare = saver()
+    seconds, queries = measure(call, repeat, prepare)
+    rows.append(("call break deal save (5th), JSON", seconds, queries))
+    return rows
+
+
+def print_callbreak(owner, repeat: int) -> None:
+    rows = callbreak_pages(owner, repeat)
+    login = rows[0][1]
+    trivial = rows[1][1]
+    print(f"Call Break (median of {repeat}; each page after a change where it has one)")
+    header = f"{'page':36} {'ms':>8} {'× log-in':>9} {'× trivial':>10} {'queries':>8}"
+    print(header)
+    print("-" * len(header))
+    for name, seconds, count in rows:
+        print(
+            f"{name:36} {seconds * 1000:8.2f} {seconds / login:9.1f} "
+            f"{seconds / trivial:10.1f} {count:8d}"
+        )
+    print()
+
+
 def print_carried(owner, rounds: int, repeat: int) -> None:
     rows = carried_state(owner, rounds, repeat)
     print(
@@ -628,6 +754,9 @@ def main() -> None:
         action="store_true",
         help="only save → page → form under pagat and the rules that look back",
     )
+    parser.add_argument(
+        "--callbreak-only", action="store_true", help="only Call Break's pages (callbreak/)"
+    )
     args = parser.parse_args()
     if not args.no_server and shutil.which("wrk") is None:
         sys.exit("wrk is missing: apt-get install wrk (scripts/system-deps)")
@@ -647,6 +776,9 @@ def main() -> None:
         owner = get_user_model().objects.create_user(f"bench-{secrets.token_hex(4)}")
         if args.carried_only:
             print_carried(owner, args.rounds, args.repeat)
+            return
+        if args.callbreak_only:
+            print_callbreak(owner, args.repeat)
             return
         counts = [int(c) for c in args.evenings.split(",") if c.strip()]
         if counts:

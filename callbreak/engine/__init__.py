@@ -3,9 +3,10 @@
 result object out. Scores are whole tenths, money exact until it is rounded
 to the paisa once; never a float."""
 
-from .game import Deal, Game, GameResult, deal_score, ranks_of
+from .game import Deal, Game, GameEnd, GameResult, deal_score, deal_scores, game_end, ranks_of
 from .gamefile import (
     FORMAT,
+    deal_refusals,
     game_document,
     game_money,
     read_game,
@@ -27,6 +28,7 @@ __all__ = [
     "DocumentError",
     "DocumentRefused",
     "Game",
+    "GameEnd",
     "GameResult",
     "Limits",
     "Refusal",
@@ -34,8 +36,11 @@ __all__ = [
     "Rules",
     "Transfer",
     "canonical_transfers",
+    "deal_refusals",
     "deal_score",
+    "deal_scores",
     "game_document",
+    "game_end",
     "game_money",
     "loads",
     "ranks_of",

@@ -13,6 +13,7 @@ when every deal could be read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from decimal import Decimal
 from typing import Any
 
@@ -42,6 +43,17 @@ def read_game(data: object) -> Game:
     if game is None:
         raise DocumentRefused(found)
     return game
+
+
+def deal_refusals(
+    raw: object, number: int, players: tuple[str, ...], rules: Rules
+) -> list[Refusal]:
+    """The problems of one deal of a game in progress (E_DEAL to E_BIDS_TOTAL),
+    checked as the document's deal `number` would be; empty: the deal is good."""
+    found = Found(MAX_REFUSALS)
+    with suppress(Enough):
+        _deal(raw, number, players, rules, found)
+    return found.items
 
 
 def settle_game(game: Game) -> GameResult:

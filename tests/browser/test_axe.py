@@ -16,6 +16,8 @@ from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.db import OperationalError
 
+from callbreak import services as callbreak_services
+from callbreak.engine import Rules as CallBreakRules
 from groups.models import MemberLink
 from groups.services import (
     add_evening,
@@ -94,6 +96,22 @@ TABLE_PUBLIC_PAGES = [
     # progress; {between}: a member of a group with no evening being played.
     ("member link", "/m/{ml}/"),
     ("member link between evenings", "/m/{between}/"),
+]
+# Call Break (callbreak/): {cb} a game in progress with a deal {cd}, {ce} a
+# game that has ended, {cw} its watch link.
+CALLBREAK_OWNER_PAGES = [
+    ("call break games", "/callbreak/"),
+    ("call break new game", "/callbreak/new/"),
+    ("call break game in progress", "/callbreak/{cb}/"),
+    ("call break game ended", "/callbreak/{ce}/"),
+    ("call break deal edit", "/callbreak/{cb}/deals/{cd}/edit/"),
+    ("call break deal delete", "/callbreak/{cb}/deals/{cd}/delete/"),
+    ("call break history", "/callbreak/{cb}/changes/"),
+    ("call break import", "/callbreak/import/"),
+]
+CALLBREAK_PUBLIC_PAGES = [
+    ("call break watch", "/callbreak/watch/{cw}/"),
+    ("call break how it works", "/callbreak/how-it-works/"),
 ]
 PUBLIC_PAGES = [
     ("home", "/"),
@@ -175,6 +193,31 @@ def member_link_ids(user, group) -> dict[str, str]:
     }
 
 
+def call_break_games(user) -> dict[str, object]:
+    """{cb}: a game of two deals, one of them changed (so its history has an
+    edit); {ce}: a game played to its end, with money and transfers."""
+    players = ["Asha", "Bikash", "Chandra", "Dipa"]
+    deals = [
+        ((3, 4, 2, 3), (4, 4, 1, 4)),
+        ((6, 1, 1, 2), (6, 4, 0, 3)),
+        ((3, 1, 1, 1), (2, 9, 2, 0)),
+        ((1, 1, 2, 7), (0, 0, 4, 9)),
+        ((2, 1, 5, 2), (3, 1, 6, 3)),
+    ]
+    going, ended = (
+        callbreak_services.start_game(
+            owner=user, players=players, rules=CallBreakRules(), stake=Decimal("10"), name=name
+        )
+        for name in ("After dinner", "")
+    )
+    for game, count in ((going, 2), (ended, 5)):
+        for bids, tricks in deals[:count]:
+            callbreak_services.add_deal(game=game, user=user, bids=bids, tricks=tricks)
+    first = going.deals.earliest("pk")
+    callbreak_services.edit_deal(deal=first, user=user, bids=(3, 4, 2, 3), tricks=(5, 3, 1, 4))
+    return {"cb": going.pk, "cd": first.pk, "ce": ended.pk, "cw": ended.watch_token}
+
+
 def violations(page, axe: Axe) -> list[str]:
     results = axe.run(page)
     return [
@@ -194,6 +237,7 @@ def test_every_page_has_no_axe_violation(
     group, member, payment = a_family_group(user, session)
     ids = {"g": group.pk, "m": member.pk, "p": payment.pk, **member_link_ids(user, group)}
     ids["q"] = f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50"
+    ids.update(call_break_games(user))
     for page in (owner, guest):
         page.context.add_cookies(
             [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
@@ -225,8 +269,10 @@ def test_every_page_has_no_axe_violation(
     owner.locator("#maal-dialog .maal-outcome").wait_for(state="attached")
     if problems := violations(owner, axe):
         found["round form with the maal dialog open"] = problems
-    for what, path in PUBLIC_PAGES:
+    for what, path in PUBLIC_PAGES + CALLBREAK_PUBLIC_PAGES:
         check(guest, what, path)
+    for what, path in CALLBREAK_OWNER_PAGES:
+        check(owner, what, path)
     for what, path in TABLE_OWNER_PAGES:
         check(owner, what, path)
     for what, path in TABLE_PUBLIC_PAGES:

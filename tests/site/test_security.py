@@ -275,6 +275,22 @@ ACCESS = {
     "group_link_revoke": ("owner", "POST"),
     "member_seat": ("member", "GET"),
     "member_live": ("member", "GET"),
+    # Call Break (callbreak/): a game is owned like a session; its watch link
+    # is read by anyone holding it, as a share link.
+    "callbreak_list": ("user", "GET"),
+    "callbreak_new": ("user", "GET"),
+    "callbreak_import": ("user", "GET"),
+    "callbreak_how": ("public", "GET"),
+    "callbreak_game": ("owner", "GET"),
+    "callbreak_deal_new": ("owner", "POST"),
+    "callbreak_deal_edit": ("owner", "GET"),
+    "callbreak_deal_delete": ("owner", "GET"),
+    "callbreak_changes": ("owner", "GET"),
+    "callbreak_restore": ("owner", "POST"),
+    "callbreak_export": ("owner", "GET"),
+    "callbreak_watch": ("watch", "GET"),
+    "callbreak_watch_live": ("watch", "GET"),
+    "callbreak_watch_stream": ("watch", "GET"),
 }
 
 
@@ -311,9 +327,49 @@ def _table_of(world) -> dict:
     return world["table"]
 
 
+def _callbreak_of(world):
+    """The owner's Call Break game, with a deal: the session's players (here,
+    hostile names among them) and its name."""
+    if "callbreak" not in world:
+        from callbreak import services as callbreak_services
+        from callbreak.engine import Rules
+
+        session = world["session"]
+        names = [player.name for player in session.players.all()][:4]
+        names += [name for name in ("Dai", "Didi", "Buwa") if name not in names][: 4 - len(names)]
+        game = callbreak_services.start_game(
+            owner=world["owner"],
+            players=names,
+            rules=Rules(),
+            stake=Decimal("10"),
+            name=session.name,
+        )
+        callbreak_services.add_deal(
+            game=game, user=world["owner"], bids=(3, 4, 2, 3), tricks=(4, 4, 1, 4)
+        )
+        world["callbreak"] = game
+    return world["callbreak"]
+
+
 def _url_for(name: str, world) -> str:
     session = world["session"]
     from django.urls import NoReverseMatch
+
+    if name.startswith("callbreak_") and name not in (
+        "callbreak_list",
+        "callbreak_new",
+        "callbreak_import",
+        "callbreak_how",
+    ):
+        game = _callbreak_of(world)
+        if name.startswith("callbreak_watch"):
+            return reverse(name, args=[game.watch_token])
+        kwargs = {"game_id": game.pk}
+        if name in ("callbreak_deal_edit", "callbreak_deal_delete"):
+            kwargs["deal_id"] = game.deals.first().pk
+        if name == "callbreak_restore":
+            kwargs["change_id"] = game.changes.first().pk
+        return reverse(name, kwargs=kwargs)
 
     if name.startswith("seat_") and name not in (
         "seat_feed",
@@ -395,7 +451,8 @@ def test_owner_views(world, name):
     assert _request(clients["other"], method, url).status_code == 404, name
     # A co-scorer enters rounds only: every other view of the session is a 404.
     assert _request(clients["co_scorer"], method, url).status_code == 404, name
-    assert _request(clients["owner"], method, url).status_code in (200, 302), name
+    # Let in: the page, a redirect after a save, or an empty form refused (422).
+    assert _request(clients["owner"], method, url).status_code in (200, 302, 422), name
 
 
 @pytest.mark.parametrize("name", _existing(n for n, (k, _m) in ACCESS.items() if k == "scorer"))
@@ -478,7 +535,20 @@ def test_share_views_need_the_token_and_nothing_else(world, name):
     assert world["clients"]["anonymous"].get(wrong).status_code == 404
 
 
-@pytest.mark.parametrize("name", ["home", "signup", "login", "how_it_works"])
+@pytest.mark.parametrize(
+    "name", ["callbreak_watch", "callbreak_watch_live", "callbreak_watch_stream"]
+)
+def test_watch_views_need_the_token_and_nothing_else(world, name):
+    game = _callbreak_of(world)
+    url = reverse(name, args=[game.watch_token])
+    for client in world["clients"].values():
+        assert client.get(url).status_code == _allowed(name)[0]
+    last = "y" if game.watch_token.endswith("x") else "x"
+    wrong = reverse(name, args=[game.watch_token[:-1] + last])
+    assert world["clients"]["anonymous"].get(wrong).status_code == 404
+
+
+@pytest.mark.parametrize("name", ["home", "signup", "login", "how_it_works", "callbreak_how"])
 def test_public_views(world, name):
     assert world["clients"]["anonymous"].get(reverse(name)).status_code == 200
 

@@ -1,0 +1,344 @@
+"""Writes of Call Break games: each a function with keyword-only arguments and
+one transaction, checked by the engine before anything is saved.
+
+Every change of a deal is checked as a whole game would be: the deal itself
+(its bids and tricks, the tricks totalling 13), and the game after it, which
+may not hold a deal after the deal that ended it (a target reached, a
+thirteen won). Each write bumps the game's version and tells the live
+channel once it has committed, so the watch pages follow.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from .engine import Deal, Refusal, Rules, deal_refusals, game_end, read_game
+from .engine.game import GameEnd
+from .engine.limits import PLAYERS
+from .engine.players import read_players
+from .engine.refusals import DocumentRefused, deal_at, refusal
+from .models import CallBreakChange, CallBreakDeal, CallBreakGame
+from .selectors import engine_game, live_deals, rules_of
+from .web.scoring_api import REUSED, SaveKeyRefused, announce, once, remember_save
+
+KIND_GAME = "cb_game"
+KIND_DEAL = "cb_deal"
+KIND_IMPORT = "cb_import"
+KIND_EDIT = "cb_edit"  # a change of a deal, its key kept with the deal
+
+
+class DealRefused(Exception):
+    """A change the engine refuses: nothing was saved. `refusals` say why."""
+
+    def __init__(self, refusals: Sequence[Refusal]) -> None:
+        super().__init__(str(refusals[0]))
+        self.refusals = tuple(refusals)
+
+
+# The live channel carries a followed thing's number as decimal digits
+# (scoring/web/push.py); a game's is its id past this offset, so it never
+# meets a Marriage session's.
+STREAM_OFFSET = 10**15
+
+
+def stream_id(game: CallBreakGame | int) -> int:
+    """The live channel's number for a game."""
+    pk = game if isinstance(game, int) else game.pk
+    return STREAM_OFFSET + pk
+
+
+def _changed(game: CallBreakGame) -> None:
+    CallBreakGame.objects.filter(pk=game.pk).update(
+        version=F("version") + 1, updated_at=timezone.now()
+    )
+    announce(stream_id(game))
+
+
+def _snap(deal: CallBreakDeal) -> dict[str, Any]:
+    return {"bids": list(deal.bids), "tricks": list(deal.tricks)}
+
+
+def _raw(players: Sequence[str], bids: Sequence[int], tricks: Sequence[int]) -> dict[str, Any]:
+    return {
+        "bids": dict(zip(players, bids, strict=True)),
+        "tricks": dict(zip(players, tricks, strict=True)),
+    }
+
+
+def _check_end(players: Sequence[str], deals: Sequence[Deal], rules: Rules) -> None:
+    """The game after a change holds no deal after the one that ended it."""
+    if not deals:
+        return
+    end = game_end(deals, rules)
+    if end is not None and end.deals_played < len(deals):
+        raise DealRefused([_after_end(end, players, rules)])
+
+
+def _after_end(end: GameEnd, players: Sequence[str], rules: Rules) -> Refusal:
+    where = (deal_at(end.deals_played + 1),)
+    if end.thirteen_winner is not None:
+        return refusal(
+            "E_DEALS",
+            where,
+            gettext_noop("the game ended in deal %(number)s: %(name)s called and took all 13"),
+            number=end.deals_played,
+            name=players[end.thirteen_winner],
+        )
+    if rules.target_score_tenths is not None and end.deals_played != rules.deals_per_game:
+        return refusal(
+            "E_DEALS",
+            where,
+            gettext_noop("the game ended in deal %(number)s: a total reached the target"),
+            number=end.deals_played,
+        )
+    return refusal(
+        "E_DEALS",
+        where,
+        gettext_noop("the game ended after deal %(number)s"),
+        number=end.deals_played,
+    )
+
+
+def _checked_deal(
+    game: CallBreakGame, number: int, bids: Sequence[int], tricks: Sequence[int]
+) -> Deal:
+    rules = rules_of(game)
+    found = deal_refusals(_raw(game.players, bids, tricks), number, tuple(game.players), rules)
+    if found:
+        raise DealRefused(found)
+    return Deal(bids=tuple(bids), tricks=tuple(tricks))
+
+
+def _locked(game: CallBreakGame) -> CallBreakGame:
+    return CallBreakGame.objects.select_for_update().get(pk=game.pk)
+
+
+def start_game(
+    *,
+    owner,
+    players: Sequence[str],
+    rules: Rules,
+    stake: Decimal | None,
+    name: str = "",
+    played_on: datetime.date | None = None,
+    save_key: str | None = None,
+) -> CallBreakGame:
+    """A new game. The players and rules were read by the form through the
+    engine; the names are checked once more here, as a document's would be
+    (four, none empty, none twice): DealRefused (E_PLAYERS) if not."""
+    _names, problems = read_players(list(players), low=PLAYERS, high=PLAYERS, code="E_PLAYERS")
+    if problems:
+        raise DealRefused(problems)
+
+    def save() -> CallBreakGame:
+        with transaction.atomic():
+            game = CallBreakGame.objects.create(
+                owner=owner,
+                name=name,
+                players=list(players),
+                rules=rules.to_options(),
+                stake=stake,
+                played_on=played_on or timezone.localdate(),
+            )
+            remember_save(user=owner, key=save_key, kind=KIND_GAME, object_pk=game.pk)
+            return game
+
+    return once(
+        save,
+        user=owner,
+        key=save_key,
+        kind=KIND_GAME,
+        replay=lambda saved: CallBreakGame.objects.get(pk=saved.object_pk or 0, owner=owner),
+    )
+
+
+def add_deal(
+    *,
+    game: CallBreakGame,
+    user,
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    save_key: str | None = None,
+) -> CallBreakDeal:
+    """The next deal of `game`: DealRefused if the engine refuses it or the
+    game has ended. A repeat of the same `save_key` is the first save's deal."""
+
+    def save() -> CallBreakDeal:
+        with transaction.atomic():
+            locked = _locked(game)
+            deals = live_deals(locked)
+            value = engine_game(locked, deals)
+            if value.deals and game_end(value.deals, value.rules) is not None:
+                end = game_end(value.deals, value.rules)
+                assert end is not None
+                raise DealRefused([_after_end(end, locked.players, value.rules)])
+            new = _checked_deal(locked, len(deals) + 1, bids, tricks)
+            _check_end(locked.players, [*value.deals, new], value.rules)
+            deal = CallBreakDeal.objects.create(game=locked, bids=list(bids), tricks=list(tricks))
+            CallBreakChange.objects.create(
+                game=locked, deal=deal, action=CallBreakChange.ADDED, after=_snap(deal), user=user
+            )
+            remember_save(user=user, key=save_key, kind=KIND_DEAL, object_pk=deal.pk)
+            _changed(locked)
+            return deal
+
+    return once(
+        save,
+        user=user,
+        key=save_key,
+        kind=KIND_DEAL,
+        replay=lambda saved: replayed_deal(game, saved.object_pk),
+    )
+
+
+def replayed_deal(game: CallBreakGame, deal_pk: int | None) -> CallBreakDeal:
+    """The deal a repeated key saved, in this game only (a key kept with a deal
+    of another game is refused, never answered with it)."""
+    deal = CallBreakDeal.objects.filter(pk=deal_pk or 0, game=game).first()
+    if deal is None:
+        raise SaveKeyRefused(REUSED)
+    return deal
+
+
+def _replace(game: CallBreakGame, deal: CallBreakDeal, snap: dict[str, Any] | None) -> list[Deal]:
+    """The game's deals with `deal` as `snap` (None: without it), checked."""
+    rows = list(game.deals.filter(deleted_at__isnull=True).exclude(pk=deal.pk).order_by("pk"))
+    values: list[tuple[int, Deal]] = [
+        (row.pk, Deal(bids=tuple(row.bids), tricks=tuple(row.tricks))) for row in rows
+    ]
+    if snap is not None:
+        number = 1 + sum(pk < deal.pk for pk, _deal in values)
+        new = _checked_deal(game, number, snap["bids"], snap["tricks"])
+        values.append((deal.pk, new))
+        values.sort(key=lambda item: item[0])
+    ordered = [value for _pk, value in values]
+    _check_end(game.players, ordered, rules_of(game))
+    return ordered
+
+
+def edit_deal(
+    *,
+    deal: CallBreakDeal,
+    user,
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    save_key: str | None = None,
+) -> CallBreakDeal:
+    """A deal's bids and tricks changed, the change kept in the history. Its
+    `save_key` is kept with the deal, so the same change sent again is known
+    (the view answers it as the first, never applying it over a later one)."""
+    with transaction.atomic():
+        game = _locked(deal.game)
+        deal = CallBreakDeal.objects.select_for_update().get(pk=deal.pk, deleted_at__isnull=True)
+        after = {"bids": list(bids), "tricks": list(tricks)}
+        before = _snap(deal)
+        remember_save(user=user, key=save_key, kind=KIND_EDIT, object_pk=deal.pk, unless_used=True)
+        if before == after:
+            return deal
+        _replace(game, deal, after)
+        deal.bids, deal.tricks = after["bids"], after["tricks"]
+        deal.save(update_fields=["bids", "tricks"])
+        CallBreakChange.objects.create(
+            game=game,
+            deal=deal,
+            action=CallBreakChange.EDITED,
+            before=before,
+            after=after,
+            user=user,
+        )
+        _changed(game)
+        return deal
+
+
+def delete_deal(*, deal: CallBreakDeal, user) -> None:
+    """A deal taken out of the game; its history can put it back."""
+    with transaction.atomic():
+        game = _locked(deal.game)
+        deal = CallBreakDeal.objects.select_for_update().get(pk=deal.pk, deleted_at__isnull=True)
+        _replace(game, deal, None)
+        deal.deleted_at = timezone.now()
+        deal.save(update_fields=["deleted_at"])
+        CallBreakChange.objects.create(
+            game=game, deal=deal, action=CallBreakChange.DELETED, before=_snap(deal), user=user
+        )
+        _changed(game)
+
+
+def restore_change(*, change: CallBreakChange, user) -> CallBreakDeal:
+    """The deal as it was before `change` (a deleted deal back in its place, an
+    edit undone, an added deal taken out again), checked as any change is."""
+    with transaction.atomic():
+        game = _locked(change.game)
+        deal = CallBreakDeal.objects.select_for_update().get(pk=change.deal_id)
+        now = _snap(deal) if deal.deleted_at is None else None
+        wanted = change.before
+        if now == wanted:
+            return deal
+        _replace(game, deal, wanted)
+        if wanted is None:
+            deal.deleted_at = timezone.now()
+            action = CallBreakChange.DELETED
+        else:
+            deal.bids, deal.tricks = wanted["bids"], wanted["tricks"]
+            deal.deleted_at = None
+            action = CallBreakChange.RESTORED if now is None else CallBreakChange.EDITED
+        deal.save(update_fields=["bids", "tricks", "deleted_at"])
+        CallBreakChange.objects.create(
+            game=game, deal=deal, action=action, before=now, after=wanted, user=user
+        )
+        _changed(game)
+        return deal
+
+
+def import_game(*, owner, document: object, save_key: str | None = None) -> CallBreakGame:
+    """A `callbreak-game/1` document saved as a finished game, its deals in
+    order; DocumentRefused (nothing saved) if the engine refuses it."""
+    value = read_game(document)  # DocumentRefused before anything is written
+
+    def save() -> CallBreakGame:
+        with transaction.atomic():
+            game = CallBreakGame.objects.create(
+                owner=owner,
+                name=(value.note or "")[:120],
+                players=list(value.players),
+                rules=value.rules.to_options(),
+                stake=value.stake,
+                played_on=timezone.localdate(),
+            )
+            for deal in value.deals:
+                row = CallBreakDeal.objects.create(
+                    game=game, bids=list(deal.bids), tricks=list(deal.tricks)
+                )
+                CallBreakChange.objects.create(
+                    game=game, deal=row, action=CallBreakChange.ADDED, after=_snap(row), user=owner
+                )
+            remember_save(user=owner, key=save_key, kind=KIND_IMPORT, object_pk=game.pk)
+            return game
+
+    return once(
+        save,
+        user=owner,
+        key=save_key,
+        kind=KIND_IMPORT,
+        replay=lambda saved: CallBreakGame.objects.get(pk=saved.object_pk or 0, owner=owner),
+    )
+
+
+__all__ = [
+    "DealRefused",
+    "DocumentRefused",
+    "add_deal",
+    "delete_deal",
+    "edit_deal",
+    "import_game",
+    "restore_change",
+    "start_game",
+]
