@@ -152,7 +152,7 @@ def start_game(
             return game
 
     return once(
-        save,
+        save=save,
         user=owner,
         key=save_key,
         kind=KIND_GAME,
@@ -191,7 +191,7 @@ def add_deal(
             return deal
 
     return once(
-        save,
+        save=save,
         user=user,
         key=save_key,
         kind=KIND_DEAL,
@@ -324,7 +324,7 @@ def import_game(*, owner, document: object, save_key: str | None = None) -> Call
             return game
 
     return once(
-        save,
+        save=save,
         user=owner,
         key=save_key,
         kind=KIND_IMPORT,
