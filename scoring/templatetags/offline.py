@@ -125,14 +125,20 @@ def chain_data(
     players = list(players) if players is not None else session_players(session)
     ledger = session_ledger(session)
     points = {s.player.name: s.points for s in ledger.standings}
+    cash = {s.player.name: s.money for s in ledger.standings}
     return {
         "version": owner_counter(session),
         "start": chain_state(setting.number, setting.better, setting.pending),
         "seats": [player.name for player in players],
         "players": [{"id": str(player.pk), "name": player.name} for player in players],
         "standings": {
-            "stake": str(session.stake_per_point),
+            # The stake in force for the next round, each player's money (each
+            # round at its own stake), and whether the stake changed this
+            # evening (then the phone adds money round by round, not points × stake).
+            "stake": str(ledger.stake_now),
             "points": {player.name: points.get(player.name, 0) for player in players},
+            "money": {player.name: str(cash.get(player.name, 0)) for player in players},
+            "changed": ledger.stake_changed,
         },
         "saved": None
         if saved is None
