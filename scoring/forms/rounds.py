@@ -42,6 +42,7 @@ ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
 POSTED_PLAYS = re.compile(r"p-([0-9]+)-plays")
 WIN_TYPE_CHOICES = [("normal", _("Normal")), ("dublee", _("Dublee (eight dublees)"))]
 STAKE_LABEL = _("Stake from this round on")
+STAKE_NAME = "stake_per_point"  # the field's name, as posted
 # Read as the session's stake is (SessionDetailsForm), with its messages, but
 # more than 0: a stake raised (or lowered) late at night, never "points only".
 STAKE_FIELD = PlainDecimalField(
@@ -201,7 +202,7 @@ class RoundForm:
         self.win_type = data.get("win_type", "normal")
         self.better = bool(data.get("better"))
         self.tiplu = data.get("tiplu", "").strip()
-        self.stake = str(data.get("stake_per_point", ""))[:40].strip()
+        self.stake = str(data.get(STAKE_NAME, ""))[:40].strip()
 
     # -- validation --
 
@@ -248,7 +249,7 @@ class RoundForm:
             *self.errors.get("winner", []),
             *self.errors.get("players", []),
             *self.errors.get("tiplu", []),
-            *self.errors.get("stake_per_point", []),
+            *self.errors.get(STAKE_NAME, []),
         ]
         for row in self.rows:
             for name in ROW_FIELDS:
@@ -267,7 +268,7 @@ class RoundForm:
             stake = STAKE_FIELD.clean(self.stake)
         except forms.ValidationError as error:
             for problem in error.messages:
-                self.errors.setdefault("stake_per_point", []).append(f"{STAKE_LABEL}: {problem}")
+                self.errors.setdefault(STAKE_NAME, []).append(f"{STAKE_LABEL}: {problem}")
             return
         # The stake already in force is no change: the round keeps it.
         if stake is not None and stake != self.stake_before:

@@ -208,6 +208,19 @@ class Ledger:
     stake_now: Decimal = Decimal("1.00")
     stake_changed: bool = False
 
+    @property
+    def stakes_in_force(self) -> list[Decimal]:
+        """Each round's stake in force, in order."""
+        changes = self.rows.stakes or [None for _row in self.rows.rounds]
+        return stakes_in_force(self.session.stake_per_point, changes)
+
+    @property
+    def stake_steps(self) -> list[tuple[int, Decimal]]:
+        """(position, stake) of each round that changed the stake, in order."""
+        return [
+            (index + 1, stake) for index, stake in enumerate(self.rows.stakes) if stake is not None
+        ]
+
     def stake_before(self, position: int) -> Decimal:
         """The stake in force before the round at `position` (1, 2, 3 …; one
         past the last for a new round): the last earlier round's own, else the
