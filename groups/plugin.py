@@ -87,5 +87,6 @@ PLUGIN = Plugin(
         "home": "groups/_home_groups.html",
         "session_page": "groups/_session_group.html",
         "settle_up": "groups/_settle_up_purse.html",
+        "session_new": "groups/_group_choice.html",
     },
 )

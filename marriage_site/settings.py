@@ -90,6 +90,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                # Other apps' parts of scoring's pages (scoring/plugins.py).
+                "scoring.plugins.template_parts",
             ],
         },
     },

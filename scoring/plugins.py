@@ -9,9 +9,10 @@ AppConfig.ready(); scoring calls what is registered and imports no plugin
 none of their relations in an ORM lookup). Every hook is optional
 and several plugins may fill the same one: their answers are added together,
 in the order of INSTALLED_APPS. A page shows a plugin's part by including
-the plugin's own template in a slot (`parts`: "home", "session_page",
-"settle_up"; the page loops over `plugin_parts`), which reads the context
-names that plugin gives (`co_scored`, `groups`, `group`, `purse`).
+the plugin's own template in a slot (`parts`, by a name of SLOTS; the page
+loops over `plugin_parts.<slot>`, from the context processor
+`template_parts`), which reads the context names that plugin gives
+(`co_scored`, `groups`, `group`, `purse`) or the page's own.
 """
 
 from __future__ import annotations
@@ -138,10 +139,19 @@ def imports() -> tuple[ImportInto, ...]:
     return tuple(into for p in _plugins for into in p.imports)
 
 
-SLOTS = ("home", "session_page", "settle_up")
+# Where a page includes other apps' templates: the home page's lists, a
+# session page's head and its owner's menu, its settle-up, the form of a new
+# round, and the new-session form.
+SLOTS = ("home", "session_page", "session_menu", "settle_up", "round_new", "session_new")
 
 
 def parts(slot: str) -> list[str]:
     """The templates other apps put in `slot` of a page, in their order."""
     assert slot in SLOTS, slot
     return [p.parts[slot] for p in _plugins if slot in p.parts]
+
+
+def template_parts(request: object) -> dict[str, object]:
+    """A context processor: `plugin_parts.<slot>`, the templates a page
+    includes there (`{% for part in plugin_parts.home %}{% include part %}…`)."""
+    return {"plugin_parts": {slot: parts(slot) for slot in SLOTS}}

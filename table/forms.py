@@ -11,17 +11,18 @@ from scoring.engine import Rules
 from scoring.engine.limits import MAX_TALLY_CHARS, InputTooLarge, KeyGivenTwice, loads_bounded
 from scoring.engine.maal import MaalError, Tally, check_added_tally, check_entry_tally
 from scoring.forms.points import read_points
+from scoring.forms.rounds import row_prefix
 from scoring.models import Player
 from scoring.words.i18n import translate
 
-from .services import SeatValues
-
-FIELDS = ("status", "maal", "tunnel", "dhoos", "dublees", "maal_tally", "tiplu")
+from .entry import NAMES, SEAT_FIELDS, SeatValues
 
 
 class SeatForm:
-    """The posted entry of `player`: each field by the round form's name for
-    that player (p-<id>-maal) or by its plain name (maal)."""
+    """The posted entry of `player`: each field of SeatValues (table/entry.py)
+    by the round form's name for that player (p-<id>-maal) or by its plain
+    name (maal). Each field is an attribute as typed (`form.maal`), for the
+    page to show again."""
 
     def __init__(self, player: Player, rules: Rules, data: Any = None, initial: dict | None = None):
         self.player = player
@@ -31,21 +32,23 @@ class SeatForm:
         self.is_bound = data is not None
         source = initial or {}
         if data is not None:
-            source = {name: self._posted(data, name) for name in FIELDS}
-            source["dhoos"] = bool(source["dhoos"])
-            source["dublees"] = bool(source["dublees"])
-        self.status = str(source.get("status") or "seen")
-        self.maal = str(source.get("maal") or "")
-        self.tunnel = str(source.get("tunnel") or "")
-        self.dhoos = bool(source.get("dhoos"))
-        self.dublees = bool(source.get("dublees"))
-        self.maal_tally = str(source.get("maal_tally") or "")
-        self.tiplu = str(source.get("tiplu") or "")[:3]
-        if self.dublees:  # seven dublees show the tiplu: seen
-            self.status = "seen"
+            source = {name: self._posted(data, name) for name in NAMES}
+        self.text: dict[str, Any] = {
+            f.name: bool(source.get(f.name)) if f.kind == "flag" else str(source.get(f.name) or "")
+            for f in SEAT_FIELDS
+        }
+        self.text["status"] = self.text["status"] or "seen"
+        self.text["tiplu"] = self.text["tiplu"][:3]
+        if self.text["dublees"]:  # seven dublees show the tiplu: seen
+            self.text["status"] = "seen"
+
+    def __getattr__(self, name: str) -> Any:
+        if name in NAMES:
+            return self.__dict__["text"][name]
+        raise AttributeError(name)
 
     def _posted(self, data: Any, name: str) -> str:
-        value = data.get(f"p-{self.player.pk}-{name}")
+        value = data.get(row_prefix(self.player.pk) + name)
         if value is None:
             value = data.get(name, "")
         return str(value).strip()
@@ -55,7 +58,7 @@ class SeatForm:
 
     def _points(self, name: str) -> int:
         # The round form's own reading (scoring/forms/points.py): the one parser.
-        value, problem = read_points(getattr(self, name))
+        value, problem = read_points(self.text[name])
         if problem is not None:
             self.add_error(name, problem)
         return value or 0
@@ -66,29 +69,26 @@ class SeatForm:
         of a maal card than exist."""
         if not self.is_bound:
             return False
-        if self.status not in ("seen", "unseen"):
+        values = dict(self.text)
+        if values["status"] not in ("seen", "unseen"):
             self.add_error("status", _("must be seen or unseen"))
-        maal = self._points("maal")
-        tunnel = self._points("tunnel")
+        for f in SEAT_FIELDS:
+            if f.kind == "points":
+                values[f.name] = self._points(f.name)
         tally: dict[str, int] | None = None
-        if not self.errors and self.maal_tally:
-            tally = self._tally(maal, tunnel, others or {})
+        if not self.errors and values["maal_tally"]:
+            tally = self._tally(values["maal"], values["tunnel"], others or {})
         if self.errors:
             return False
-        self.values = SeatValues(
-            status=self.status,
-            maal=maal,
-            tunnel=tunnel,
-            dhoos=self.dhoos,
-            dublees=self.dublees,
-            maal_tally=tally,
-            tiplu=self.tiplu if tally is not None else "",
-        )
+        values["maal_tally"] = tally
+        # The tiplu goes with the calculator's count it was picked for.
+        values["tiplu"] = values["tiplu"] if tally is not None else ""
+        self.values = SeatValues(**values)
         return True
 
     def _tally(self, maal: int, tunnel: int, others: dict[str, dict[str, int]]):
         try:
-            data = loads_bounded(self.maal_tally, MAX_TALLY_CHARS)
+            data = loads_bounded(self.text["maal_tally"], MAX_TALLY_CHARS)
         except InputTooLarge:
             self.add_error("maal", _("the calculator's count is too large or nested; count again"))
             return None
@@ -99,7 +99,7 @@ class SeatForm:
             self.add_error("maal", _("the calculator's count is unreadable; count again"))
             return None
         try:
-            result = check_entry_tally(data, self.tiplu, self.rules, maal, tunnel)[1]
+            result = check_entry_tally(data, self.text["tiplu"], self.rules, maal, tunnel)[1]
             mine = result.tally.to_dict()
             # Checked for what it adds: another seat's impossible count blocks
             # only that seat (the scorer's form checks them all together).

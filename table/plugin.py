@@ -35,5 +35,9 @@ PLUGIN = Plugin(
     scored_sessions=co_scored,
     home=home,
     round_sources=seat_sources,
-    parts={"home": "table/_home_co_scored.html"},
+    parts={
+        "home": "table/_home_co_scored.html",
+        "session_menu": "table/_session_menu.html",
+        "round_new": "table/_round_seats.html",
+    },
 )

@@ -4,14 +4,12 @@ then a 404, exactly like one never made."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from django.db import IntegrityError, transaction
 
 from scoring.models import GameSession, Player
 from scoring.web.push import announce
 
+from .entry import NAMES, SeatValues
 from .models import CoScorer, Invite, Seat, SeatEntry, new_token
 
 
@@ -56,19 +54,6 @@ def revoke_seat(*, seat: Seat) -> None:
         announce(seat.session_id)  # its stream ends
 
 
-@dataclass(frozen=True)
-class SeatValues:
-    """One player's entry as a seat sends it (table/forms.py checked it)."""
-
-    status: str
-    maal: int
-    tunnel: int
-    dhoos: bool
-    dublees: bool
-    maal_tally: dict[str, Any] | None
-    tiplu: str
-
-
 def send_entry(*, seat: Seat, position: int, values: SeatValues) -> SeatEntry:
     """Keep the seat's entry for round `position` (the one being entered),
     replacing what it sent before for that round; older rounds' entries go."""
@@ -79,13 +64,7 @@ def send_entry(*, seat: Seat, position: int, values: SeatValues) -> SeatEntry:
             position=position,
             defaults={
                 "session_id": seat.session_id,
-                "status": values.status,
-                "maal": values.maal,
-                "tunnel": values.tunnel,
-                "dhoos": values.dhoos,
-                "dublees": values.dublees,
-                "maal_tally": values.maal_tally,
-                "tiplu": values.tiplu,
+                **{name: getattr(values, name) for name in NAMES},
             },
         )
         announce(seat.session_id)  # the scorer's open round form takes it in

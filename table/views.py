@@ -12,7 +12,6 @@ session answers 304 from one indexed row (docs/lan.md, benchmarks/phones.py).
 
 from __future__ import annotations
 
-import json
 import re
 from functools import partial
 from typing import Any
@@ -20,10 +19,9 @@ from typing import Any
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
@@ -35,22 +33,23 @@ from groups.models import MemberLink
 from groups.selectors import evening_in_progress, last_evening
 from scoring.engine.numbers import NotANumber, parse_whole
 from scoring.forms.maal import read_calculator
-from scoring.models import GameSession, Player, Round
+from scoring.forms.rounds import row_prefix
+from scoring.models import GameSession, Player
 from scoring.selectors.ledger_table import ledger_context
 from scoring.selectors.reports import new_round_setting
-from scoring.selectors.rounds import rounds_with_entries
 from scoring.selectors.snapshot import read_snapshot
-from scoring.selectors.versions import owned_version, version_of
+from scoring.selectors.versions import version_of
 from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
 from scoring.web import streams
 from scoring.web.live import POLL_SECONDS, follow_context, live_etag
 from scoring.web.streams import Followed
 
-from . import services
+from . import selectors, services
+from .entry import entry_json, entry_text, field_kinds
 from .forms import SeatForm
 from .limits import send_wait
-from .models import CoScorer, Invite, Seat, SeatEntry
+from .models import Seat
 
 # A change shows on every following phone within this (plus one request):
 # half of it on average. An unchanged session answers each poll with a bare
@@ -64,6 +63,13 @@ def qr_svg(url: str, title: str) -> SafeString:
         scale=4, border=3, omitsize=True, light="#fff", title=title
     )
     return mark_safe(svg)
+
+
+def _found[T](found: T | None) -> T:
+    """What a selector found, or a 404: another user's, made up or gone."""
+    if found is None:
+        raise Http404
+    return found
 
 
 def _fresh(response: HttpResponse) -> HttpResponse:
@@ -80,10 +86,8 @@ def _fresh(response: HttpResponse) -> HttpResponse:
 @login_required
 def seats_manage(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    seats = {s.player_id: s for s in Seat.objects.filter(session=session)}
     rows = []
-    for player in session.players.all():
-        seat = seats.get(player.pk)
+    for player, seat in selectors.players_and_seats(session):
         row: dict[str, Any] = {"player": player, "seat": seat}
         if seat is not None:
             url = request.build_absolute_uri(reverse("seat_page", args=[seat.token]))
@@ -109,9 +113,7 @@ def seats_make(request: HttpRequest, session_id: int) -> HttpResponse:
 
 def _owned_seat(request: HttpRequest, session_id: int, seat_id: int) -> tuple[GameSession, Seat]:
     session = session_for_user(request, session_id)
-    return session, get_object_or_404(
-        Seat.objects.select_related("player"), pk=seat_id, session=session
-    )
+    return session, _found(selectors.seat_of(session, seat_id))
 
 
 @login_required
@@ -143,12 +145,12 @@ def seat_revoke(request: HttpRequest, session_id: int, seat_id: int) -> HttpResp
 def scorers_manage(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     invites = []
-    for invite in Invite.objects.filter(session=session):
+    for invite in selectors.invites_of(session):
         url = request.build_absolute_uri(reverse("invite_accept", args=[invite.token]))
         invites.append(
             {"invite": invite, "url": url, "qr": qr_svg(url, _("QR code of the invite link"))}
         )
-    co_scorers = CoScorer.objects.filter(session=session).select_related("user")
+    co_scorers = selectors.co_scorers_of(session)
     return render(
         request,
         "table/scorers.html",
@@ -171,7 +173,7 @@ def invite_create(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def invite_revoke(request: HttpRequest, session_id: int, invite_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    invite = get_object_or_404(Invite, pk=invite_id, session=session)
+    invite = _found(selectors.invite_of(session, invite_id))
     services.revoke_invite(invite=invite)
     messages.success(request, _("Invite link turned off. Nobody can accept it any more."))
     return redirect("scorers_manage", session_id=session.pk)
@@ -181,9 +183,7 @@ def invite_revoke(request: HttpRequest, session_id: int, invite_id: int) -> Http
 @require_POST
 def co_scorer_remove(request: HttpRequest, session_id: int, co_scorer_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
-    co_scorer = get_object_or_404(
-        CoScorer.objects.select_related("user"), pk=co_scorer_id, session=session
-    )
+    co_scorer = _found(selectors.co_scorer_of(session, co_scorer_id))
     services.remove_co_scorer(co_scorer=co_scorer)
     messages.success(
         request,
@@ -199,7 +199,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     page's button); used, revoked or made up, it is a 404."""
     if len(token) > TOKEN_MAX:  # the URL allows a slug only: no NUL, nothing odd
         raise Http404
-    invite = get_object_or_404(Invite.objects.select_related("session__owner"), token=token)
+    invite = _found(selectors.invite_by_token(token))
     session = invite.session
     own = session.owner_id == request.user.pk
     if request.method == "POST" and not own:
@@ -224,7 +224,7 @@ TOKEN_MAX = 64
 def _seat(token: str) -> Seat:
     if not token or len(token) > TOKEN_MAX:
         raise Http404
-    return get_object_or_404(Seat.objects.select_related("player", "session"), token=token)
+    return _found(selectors.seat_by_token(token))
 
 
 def _position(session: GameSession) -> int:
@@ -232,57 +232,21 @@ def _position(session: GameSession) -> int:
     return new_round_setting(session).number
 
 
-def _other_tallies(seat: Seat, position: int) -> dict[str, dict[str, int]]:
-    entries = (
-        SeatEntry.objects.filter(session_id=seat.session_id, position=position)
-        .exclude(player_id=seat.player_id)
-        .filter(maal_tally__isnull=False)
-        .select_related("player")
-    )
-    return {e.player.name: e.maal_tally for e in entries if isinstance(e.maal_tally, dict)}
-
-
-def _round_tiplu(seat: Seat, position: int) -> str:
-    """The tiplu another seat picked for this round, to start this one's calculator."""
-    return (
-        SeatEntry.objects.filter(session_id=seat.session_id, position=position)
-        .exclude(tiplu="")
-        .order_by("updated_at")
-        .values_list("tiplu", flat=True)
-        .first()
-        or ""
-    )
-
-
-def _last_round(session: GameSession) -> tuple[int, Round | None]:
-    last = rounds_with_entries(session).order_by("-number").first()
-    return Round.objects.filter(session=session).count(), last
-
-
 def _seat_context(seat: Seat, form: SeatForm | None = None) -> dict[str, Any]:
     session = seat.session
     with read_snapshot():
         position = _position(session)
-        entry = SeatEntry.objects.filter(player_id=seat.player_id, position=position).first()
-        count, last = _last_round(session)
-        tiplu = _round_tiplu(seat, position)
+        entry = selectors.seat_entry(seat, position)
+        count, last = selectors.last_round(session)
+        tiplu = selectors.round_tiplu(seat, position)
         ledger = ledger_context(session, latest=0, can_edit=False)
     if form is None:
         initial: dict[str, Any] = {"tiplu": tiplu}
         if entry is not None:
-            initial = {
-                "status": entry.status,
-                "maal": str(entry.maal) if entry.maal else "",
-                "tunnel": str(entry.tunnel) if entry.tunnel else "",
-                "dhoos": entry.dhoos,
-                "dublees": entry.dublees,
-                "maal_tally": json_text(entry.maal_tally),
-                "tiplu": entry.tiplu or tiplu,
-            }
+            initial = entry_text(entry)
+            initial["tiplu"] = initial["tiplu"] or tiplu
         form = SeatForm(seat.player, session.get_rules(), initial=initial)
-    last_entries = []
-    if last is not None:
-        last_entries = sorted(last.entries.all(), key=lambda e: (e.player.position, e.player_id))
+    last_entries = selectors.entries_in_seat_order(last)
     return {
         "session": session,
         "seat": seat,
@@ -302,10 +266,6 @@ def _seat_context(seat: Seat, form: SeatForm | None = None) -> dict[str, Any]:
         "stream_url": reverse("seat_stream", args=[seat.token]),
         **follow_context(session),
     }
-
-
-def json_text(value: object) -> str:
-    return "" if value is None else json.dumps(value, separators=(",", ":"))
 
 
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
@@ -365,7 +325,7 @@ def _seat_answer(
             % {"position": position - 1, "next": position},
         )
         status = 409
-    elif form.is_valid(others=_other_tallies(seat, position)) and form.values is not None:
+    elif form.is_valid(others=selectors.other_tallies(seat, position)) and form.values is not None:
         services.send_entry(seat=seat, position=position, values=form.values)
         said = _("Sent to the scorer for round %(position)d.") % {"position": position}
         if wants_json:
@@ -431,16 +391,8 @@ def _seat_followed(token: str) -> Followed | None:
     owner's counter included); None for a made-up or revoked link: 404."""
     if not token or len(token) > 64:
         return None
-    row = Seat.objects.filter(token=token).values_list("session_id", "session__owner_id").first()
-    if row is None:
-        return None
-    version: str | None
-    if row[1] is None:  # a session nobody owns (imported from the command line)
-        session = GameSession.objects.filter(pk=row[0]).first()
-        version = None if session is None else version_of(session)
-    else:
-        version = owned_version(row[0], row[1])
-    return None if version is None else (row[0], live_etag(version))
+    found = selectors.seat_session_version(token)
+    return None if found is None else (found[0], live_etag(found[1]))
 
 
 def _seat_etag(request: HttpRequest, token: str) -> str | None:
@@ -477,7 +429,7 @@ LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
 def _member_link(token: str) -> MemberLink:
     if not LINK_TOKEN.fullmatch(token):
         raise Http404
-    return get_object_or_404(MemberLink.objects.select_related("member__group"), token=token)
+    return _found(selectors.member_link_by_token(token))
 
 
 def _member_seat_now(link: MemberLink) -> tuple[GameSession | None, Player | None]:
@@ -486,7 +438,7 @@ def _member_seat_now(link: MemberLink) -> tuple[GameSession | None, Player | Non
     session = evening_in_progress(link.member.group_id)
     if session is None:
         return None, None
-    player = Player.objects.filter(session=session, name_key=link.member.name_key).first()
+    player = selectors.player_named(session, link.member.name_key)
     return session, player
 
 
@@ -534,7 +486,7 @@ def _member_etag(request: HttpRequest, token: str) -> str | None:
     evening, a round saved, or the evening ending all change it."""
     if not LINK_TOKEN.fullmatch(token):
         return None
-    link = MemberLink.objects.filter(token=token).select_related("member").first()
+    link = selectors.member_link_by_token(token)
     if link is None:
         return None
     session, player = _member_seat_now(link)
@@ -574,7 +526,7 @@ def _feed_position(request: HttpRequest, session_id: int) -> int:
     """The round the form is for (its number), by default the one being entered."""
     raw = request.GET.get("position", "")
     if not raw:
-        return Round.objects.filter(session_id=session_id).count() + 1
+        return selectors.round_count(session_id) + 1
     try:
         position = parse_whole(raw, max_digits=6)  # the one parser: "²" is no number
     except NotANumber:
@@ -592,11 +544,8 @@ def _feed_etag(request: HttpRequest, session_id: int) -> str | None:
         position = _feed_position(request, session_id)
     except Http404:
         return None
-    found = SeatEntry.objects.filter(session_id=session_id, position=position).aggregate(
-        n=Count("id"), latest=Max("updated_at")
-    )
-    latest = found["latest"].timestamp() if found["latest"] else 0
-    return f"seats-{session_id}-{position}-{found['n']}-{latest:.6f}-{get_language()}"
+    count, latest = selectors.feed_state(session_id, position)
+    return f"seats-{session_id}-{position}-{count}-{latest:.6f}-{get_language()}"
 
 
 @login_required
@@ -606,24 +555,21 @@ def seat_feed(request: HttpRequest, session_id: int) -> HttpResponse:
     (static/js/seat-feed.js): 304 while nothing new came in."""
     session = session_for_scorer(request, session_id)
     position = _feed_position(request, session_id)
-    entries = SeatEntry.objects.filter(session=session, position=position).select_related("player")
+    entries = selectors.feed_entries(session, position)
     data = [
         {
             "player": e.player_id,
             "name": e.player.name,
-            "status": e.status,
-            "maal": e.maal,
-            "tunnel": e.tunnel,
-            "dhoos": e.dhoos,
-            "dublees": e.dublees,
-            "maal_tally": json_text(e.maal_tally),
-            "tiplu": e.tiplu,
+            "prefix": row_prefix(e.player_id),  # the round form's names of their fields
+            **entry_json(e),
             "tiplu_label": card_label(e.tiplu) if e.tiplu else "",
             "at": e.updated_at.isoformat(),
         }
         for e in entries
     ]
-    return _fresh(JsonResponse({"position": position, "entries": data}))
+    # The fields by kind (table/entry.py): how seat-feed.js fills each one in.
+    answer = {"position": position, "fields": field_kinds(), "entries": data}
+    return _fresh(JsonResponse(answer))
 
 
 # --- Streams: the checks above, pushed (scoring/web/streams.py) ----------------------------------

@@ -38,6 +38,13 @@ from ..models import Player
 from ..words.i18n import translate
 from .points import read_points
 
+
+def row_prefix(player_id: int) -> str:
+    """The start of a player's fields' names on the round form ("p-12-maal"),
+    which a seat's entry and the seat feed's JSON use too."""
+    return f"p-{player_id}-"
+
+
 ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
 POSTED_PLAYS = re.compile(r"p-([0-9]+)-plays")
 WIN_TYPE_CHOICES = [("normal", _("Normal")), ("dublee", _("Dublee (eight dublees)"))]
@@ -182,7 +189,7 @@ class RoundForm:
             }
         )
         for player in self.players:
-            prefix = f"p-{player.pk}-"
+            prefix = row_prefix(player.pk)
             dublees = bool(data.get(prefix + "dublees"))
             self.rows.append(
                 PlayerRow(

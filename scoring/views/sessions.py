@@ -100,7 +100,6 @@ def home(request: HttpRequest) -> HttpResponse:
                 f"home-{number[:8]}", owned, lambda: _sessions_with_leaders(user, number)
             ),
             **parts,
-            "plugin_parts": plugins.parts("home"),
         },
         version=version,
     )
@@ -249,7 +248,6 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "saved": _saved_round(request, ledger["ledger"]),  # type: ignore[arg-type]
             # What other apps show here (scoring.plugins: an evening's group).
             **plugins.session_page(session, request.user.pk),
-            "plugin_parts": plugins.parts("session_page"),
             # The next round's line follows the rounds kept on the phone (next-round.js).
             "chain": chain_rounds(session),
             "chain_rules": rules,
@@ -307,7 +305,6 @@ def settle_up(request: HttpRequest, session_id: int) -> HttpResponse:
             "ledger": session_ledger(session),
             "can_edit": True,
             **plugins.settle_up(session),
-            "plugin_parts": plugins.parts("settle_up"),
             **follow_context(session),
         }
 

@@ -2,10 +2,12 @@
 // (templates/table/_round_seats.html): its stream (static/js/stream.js) says
 // when a seat sent something, and then, or every second while it has no
 // stream and the page is visible, the feed is asked with the last answer's
-// ETag; each entry new since the last one fills that player's line (plays,
-// seen/unseen, dublees, maal, tunnel, dhoos, the calculator's count and the
-// tiplu) and is marked with who sent it and when. The scorer can still change
-// anything, picks the winner and saves: nothing is saved from a seat alone.
+// ETag; each entry new since the last one fills that player's line and is
+// marked with who sent it and when. Which fields there are, and of what kind,
+// the answer says (`fields`, declared once in table/entry.py), and each entry
+// the start of its player's names on the form (`prefix`): this script knows
+// how to fill a kind, not the list. The scorer can still change anything,
+// picks the winner and saves: nothing is saved from a seat alone.
 //
 // A module runs once per page however often its <script> comes in (an htmx
 // swap of a part that includes table/_round_seats.html): the feed and the form
@@ -20,10 +22,6 @@ const every = (Number(first && first.dataset.seconds) || 1) * 1000;
 let etag = "";
 let applied = {}; // player id -> the "at" of the entry last put in the form
 let busy = false;
-
-function field(pid, name) {
-  return roundForm.querySelector('[name="p-' + pid + "-" + name + '"]');
-}
 
 function setChecked(input, on) {
   if (input) input.checked = Boolean(on);
@@ -46,28 +44,46 @@ function mark(row, entry) {
   row.classList.add("from-seat");
 }
 
-function apply(entry) {
-  const pid = entry.player;
-  const row = roundForm.querySelector('[data-player-id="' + pid + '"]');
+// The round's tiplu, once for the round: the first seat's, unless one is picked.
+function fillCard(value, label) {
+  const tiplu = roundForm.querySelector("[data-maal-tiplu]");
+  if (!value || !tiplu || tiplu.value) return;
+  tiplu.value = value;
+  const face = roundForm.querySelector("[data-maal-tiplu-face]");
+  if (face) face.textContent = label || value;
+}
+
+// Each kind of field, filled on the player's line from the entry's value;
+// `find(name, value)` is the line's input of that name (and value, a radio).
+const FILL = {
+  choice(find, name, value) {
+    setChecked(find(name, value), true);
+  },
+  flag(find, name, value) {
+    setChecked(find(name), value);
+  },
+  points(find, name, value) {
+    setValue(find(name), value ? String(value) : "");
+  },
+  tally(find, name, value) {
+    setValue(find(name), value || "");
+  },
+};
+
+function apply(entry, fields) {
+  const row = roundForm.querySelector('[data-player-id="' + entry.player + '"]');
   if (!row) return false;
-  setChecked(field(pid, "plays"), true);
-  const status = roundForm.querySelector(
-    '[name="p-' + pid + '-status"][value="' + (entry.dublees ? "seen" : entry.status) + '"]',
-  );
-  setChecked(status, true);
-  setChecked(field(pid, "dublees"), entry.dublees);
-  setValue(field(pid, "maal"), entry.maal ? String(entry.maal) : "");
-  setValue(field(pid, "tunnel"), entry.tunnel ? String(entry.tunnel) : "");
-  setChecked(field(pid, "dhoos"), entry.dhoos);
-  setValue(field(pid, "maal_tally"), entry.maal_tally || "");
+  const find = (name, value) => {
+    const radio = value === undefined ? "" : `[value="${value}"]`;
+    return roundForm.querySelector(`[name="${entry.prefix}${name}"]${radio}`);
+  };
+  setChecked(find("plays"), true); // a seat that sent plays the round
+  fields.forEach(({ name, kind }) => {
+    if (kind === "card") fillCard(entry[name], entry[name + "_label"]);
+    else if (FILL[kind]) FILL[kind](find, name, entry[name]);
+  });
   const summary = row.querySelector("[data-maal-summary]");
   if (summary) summary.textContent = "";
-  const tiplu = roundForm.querySelector("[data-maal-tiplu]");
-  if (entry.tiplu && tiplu && !tiplu.value) {
-    tiplu.value = entry.tiplu;
-    const face = roundForm.querySelector("[data-maal-tiplu-face]");
-    if (face) face.textContent = entry.tiplu_label || entry.tiplu;
-  }
   mark(row, entry);
   return true;
 }
@@ -103,7 +119,7 @@ function poll() {
         let changed = false;
         (answer.entries || []).forEach((entry) => {
           if (applied[entry.player] === entry.at) return;
-          if (apply(entry)) {
+          if (apply(entry, answer.fields || [])) {
             applied[entry.player] = entry.at;
             changed = true;
           }

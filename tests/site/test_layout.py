@@ -383,3 +383,38 @@ def test_no_public_service_function_has_positional_parameters():
 def test_the_service_check_reads_every_service_module():
     modules = _service_modules()
     assert {"scoring.services.rounds", "groups.services", "table.services"} <= set(modules)
+
+
+# An ORM call: a manager, a lookup shortcut, or a queryset method.
+_ORM = re.compile(
+    r"\.objects\b|get_object_or_404|get_list_or_404|"
+    r"\.(filter|exclude|all|aggregate|annotate|values_list|select_related|prefetch_related)\("
+)
+
+
+@pytest.mark.parametrize("views", ["table/views.py"])
+def test_the_views_read_through_selectors(views):
+    """A view asks a selector (or an access helper) for what it shows; it
+    makes no query of its own."""
+    source = (ROOT / views).read_text(encoding="utf-8")
+    found = [
+        f"{views}:{number}: {line.strip()}"
+        for number, line in enumerate(source.splitlines(), 1)
+        if _ORM.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
+
+
+def test_the_javascript_is_in_one_modern_style():
+    """eslint forbids `var` (and a `let` never reassigned); `make lint` runs it
+    over every script, so none is left."""
+    config = (ROOT / "eslint.config.mjs").read_text(encoding="utf-8")
+    assert '"no-var": "error"' in config and '"prefer-const": "error"' in config
+    declared = re.compile(r"(^|[;{(\s])var\s+[A-Za-z_$]")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "static" / "js").rglob("*.js"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if declared.search(line) and not line.lstrip().startswith("//")
+    ]
+    assert found == []

@@ -100,3 +100,25 @@ def test_a_plugin_lets_a_scorer_in(client, owner, django_user_model, cards_app):
     assert client.get(url).status_code == 200
     # Still not theirs to change: the session's details stay the owner's.
     assert client.get(reverse("session_edit", args=[session.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("slot", plugins.SLOTS)
+def test_every_slot_is_on_a_page(slot):
+    """A slot a plugin may fill is included by one of scoring's pages."""
+    from pathlib import Path
+
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    found = [
+        path
+        for path in templates.rglob("*.html")
+        if f"plugin_parts.{slot} %}}{{% include part %}}" in path.read_text(encoding="utf-8")
+    ]
+    assert len(found) == 1, (slot, found)
+
+
+def test_a_plugin_adds_to_the_form_of_a_new_round_and_the_owners_menu(logged_in, session):
+    """table's parts: the seat feed on a new round's form, the seats in the menu."""
+    form = logged_in.get(reverse("round_new", args=[session.pk])).content.decode()
+    assert 'id="seat-feed"' in form
+    detail = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
+    assert f'href="{reverse("seats_manage", args=[session.pk])}"' in detail

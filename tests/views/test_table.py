@@ -8,6 +8,7 @@ import datetime
 import json
 import re
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -19,6 +20,8 @@ from scoring.models import GameSession, Round, RoundChange
 from table.lan import lan_environment
 from table.models import CoScorer, Invite, Seat, SeatEntry
 from tests.web_helpers import WORKED, make_session, round_data
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.django_db
 
@@ -334,6 +337,37 @@ def test_a_seats_entry_is_kept_for_the_scorers_open_form(logged_in, session, sea
     assert moved.status_code == 200 and moved.json()["entries"][0]["maal"] == 3
     # Nothing is saved to the ledger from a seat alone.
     assert not Round.objects.exists()
+
+
+def test_the_feed_says_each_fields_kind_and_the_form_names_of_its_player(logged_in, session, seats):
+    """A seat entry's fields are declared once (table/entry.py): the feed sends
+    them with their kinds, and seat-feed.js fills the round form from that."""
+    _send(seats["Buwa"], status="unseen", maal="2", dhoos="on")
+    answer = logged_in.get(reverse("seat_feed", args=[session.pk]) + "?position=1").json()
+    assert answer["fields"] == [
+        {"name": "status", "kind": "choice"},
+        {"name": "maal", "kind": "points"},
+        {"name": "tunnel", "kind": "points"},
+        {"name": "dhoos", "kind": "flag"},
+        {"name": "dublees", "kind": "flag"},
+        {"name": "maal_tally", "kind": "tally"},
+        {"name": "tiplu", "kind": "card"},
+    ]
+    (sent,) = answer["entries"]
+    pid = seats["Buwa"].player_id
+    assert sent["prefix"] == f"p-{pid}-"
+    assert {f["name"]: sent[f["name"]] for f in answer["fields"]} == {
+        "status": "unseen",
+        "maal": 2,
+        "tunnel": 0,
+        "dhoos": True,
+        "dublees": False,
+        "maal_tally": "",
+        "tiplu": "",
+    }
+    script = (ROOT / "static" / "js" / "seat-feed.js").read_text(encoding="utf-8")
+    for field in answer["fields"]:
+        assert f'"{field["name"]}"' not in script, field
 
 
 def test_the_round_form_follows_the_seat_feed(logged_in, session):

@@ -25,7 +25,7 @@ class Command(SessionFileCommand):
         parser.add_argument("--owner", help="username that will own the session")
         # Other places a file may go (scoring.plugins: --group, a family's evening).
         for into in plugins.imports():
-            parser.add_argument(into.option, dest=_dest(into), help=into.help)
+            parser.add_argument(into.option, help=into.help)
         parser.add_argument(
             SECOND_COPY,
             action="store_true",
@@ -64,7 +64,8 @@ class Command(SessionFileCommand):
 
 
 def _dest(into: ImportInto) -> str:
-    return "into_" + into.option.lstrip("-").replace("-", "_")
+    """The option's name in `options`, as argparse gives it ("--group": group)."""
+    return into.option.lstrip("-").replace("-", "_")
 
 
 def already_have(same: GameSession, *, rounds: int) -> CommandError:
