@@ -221,6 +221,11 @@ class Ledger:
             (index + 1, stake) for index, stake in enumerate(self.rows.stakes) if stake is not None
         ]
 
+    @property
+    def stake_path(self) -> list[Decimal]:
+        """The session's stake, then each stake a round set from itself on."""
+        return [self.session.stake_per_point, *(stake for _at, stake in self.stake_steps)]
+
     def stake_before(self, position: int) -> Decimal:
         """The stake in force before the round at `position` (1, 2, 3 …; one
         past the last for a new round): the last earlier round's own, else the

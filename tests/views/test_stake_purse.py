@@ -1,0 +1,108 @@
+"""An evening whose stake changed mid-evening (tests/samples.py tihar_night:
+1.00, then 2.00 from round 4, 5.00 from round 6) in the family's purse, its
+records, the picture card and the owner's stats: every figure is each round at
+the stake in force, as `settle` gives it (Aama 129.00, Buwa −159.00, Didi
+30.00), never the points at one stake (26.00, −28.00, 2.00)."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from groups.selectors import evening_pieces, forget_pieces, group_purse, group_records
+from groups.services import add_evening, create_group
+from groups.versions import evening_versions
+from scoring.engine.sessionfile import loads
+from scoring.services.files import save_document
+from stats.records import forget_pieces as forget_record_pieces
+from stats.records import leaderboard, load_pieces, player_stats
+from tests.samples import tihar_night
+
+pytestmark = pytest.mark.django_db
+
+D = Decimal
+
+
+@pytest.fixture
+def evening(owner):
+    forget_pieces()
+    forget_record_pieces()
+    return save_document(doc=loads(json.dumps(tihar_night())), owner=owner)
+
+
+@pytest.fixture
+def group(owner, evening):
+    group = create_group(
+        owner=owner, name="Pokhara family", currency="NPR", members=["Aama", "Buwa", "Didi"]
+    )
+    add_evening(group=group, session=evening)
+    return group
+
+
+def test_the_purse_adds_each_round_at_its_stake(group, evening):
+    versions = evening_versions(group.pk)
+    assert evening_pieces(versions) == {
+        evening.pk: {"aama": D("129.00"), "buwa": D("-159.00"), "didi": D("30.00")}
+    }
+    purse = group_purse(group)
+    assert purse.balances == {"Aama": D("129.00"), "Buwa": D("-159.00"), "Didi": D("30.00")}
+    assert [(t.payer.name, t.payee.name, t.transfer.amount) for t in purse.transfers] == [
+        ("Buwa", "Aama", D("129.00")),
+        ("Buwa", "Didi", D("30.00")),
+    ]
+
+
+def test_the_group_page_and_records_show_the_money(logged_in, group):
+    html = logged_in.get(reverse("group_detail", args=[group.pk])).content.decode()
+    assert "129.00" in html and "-159.00" in html
+    [season] = group_records(group)
+    rows = {m.name: (m.won, m.lost) for m in season.members}
+    assert rows == {
+        "Aama": (D("129.00"), D("0.00")),
+        "Buwa": (D("0.00"), D("-159.00")),
+        "Didi": (D("30.00"), D("0.00")),
+    }
+    assert season.best_evening is not None
+    assert (season.best_evening.name, season.best_evening.value) == ("Aama", D("129.00"))
+
+
+def test_the_owners_stats_follow_the_stake(owner, evening):
+    pieces = load_pieces(owner)
+    rounds = [r for piece in pieces for r in piece.rounds]
+    assert [r.stake for r in rounds] == [D("1.00")] * 3 + [D("2.00")] * 2 + [D("5.00")] * 2
+    [board] = leaderboard(rounds)
+    assert [(row.name, row.points, row.money) for row in board.rows] == [
+        ("Aama", 26, D("129.00")),
+        ("Didi", 2, D("30.00")),
+        ("Buwa", -28, D("-159.00")),
+    ]
+    assert pieces[0].board["didi"][3] == D("30.00")
+    stats = player_stats(rounds, "didi")
+    assert stats is not None
+    assert [(a.currency, a.amount) for a in stats.money] == [("NPR", D("30.00"))]
+    assert [s.money for s in stats.sessions] == [D("30.00")]
+
+
+def test_the_picture_card_says_the_stakes_and_the_money(owner, evening):
+    from scoring.web.session_card import session_picture
+
+    picture = session_picture(evening)
+    assert "NPR 1.00 → 2.00 → 5.00 per point" in picture.subtitle
+    standings, pays = picture.sections
+    assert [tuple(c.text for c in row) for row in standings.rows] == [
+        ("1", "Aama", "+26", "129.00"),
+        ("2", "Didi", "+2", "30.00"),
+        ("3", "Buwa", "-28", "-159.00"),
+    ]
+    assert pays.lines == ("Buwa pays Aama NPR 129.00", "Buwa pays Didi NPR 30.00")
+
+
+def test_the_session_page_and_summary_say_it(logged_in, evening):
+    html = logged_in.get(reverse("session_detail", args=[evening.pk])).content.decode()
+    assert "NPR 1.00 → 2.00 → 5.00 per point" in " ".join(html.split())
+    assert "from round 4, NPR 2.00" in html and "from round 6, NPR 5.00" in html
+    summary = logged_in.get(reverse("session_summary", args=[evening.pk])).content.decode()
+    assert "Buwa pays Didi NPR 30.00" in summary
