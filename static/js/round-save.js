@@ -298,6 +298,15 @@ function saveNew() {
   // A second tap on Save (nothing typed since the save): nothing to save.
   if (justSaved) return true;
   const reading = preview.current();
+  // A stake the server would refuse: online, its page says why beside the
+  // field; with no network, said here, and nothing is kept.
+  const stakeBox = form.querySelector('input[name="stake_per_point"]');
+  if (stakeBox && stakeBox.value.trim() && !typedStake(stakeBox.value)) {
+    if (navigator.onLine) return false;
+    showAlert(t.notSaved, [stakeBox.dataset.refused]);
+    toTop();
+    return true;
+  }
   if (!reading.round || reading.problems.length) {
     // Online, the server's page lists every problem, each linked to its field.
     if (navigator.onLine) return false;
