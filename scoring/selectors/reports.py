@@ -224,7 +224,7 @@ class Ledger:
     @property
     def stake_path(self) -> list[Decimal]:
         """The session's stake, then each stake a round set from itself on."""
-        return [self.session.stake_per_point, *(stake for _at, stake in self.stake_steps)]
+        return [self.session.stake_per_point] + [stake for _at, stake in self.stake_steps]
 
     def stake_before(self, position: int) -> Decimal:
         """The stake in force before the round at `position` (1, 2, 3 …; one

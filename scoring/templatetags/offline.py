@@ -132,13 +132,18 @@ def chain_data(
         "seats": [player.name for player in players],
         "players": [{"id": str(player.pk), "name": player.name} for player in players],
         "standings": {
-            # The stake in force for the next round, each player's money (each
-            # round at its own stake), and whether the stake changed this
-            # evening (then the phone adds money round by round, not points × stake).
+            # The stake in force for the next round, whether the stake changed
+            # this evening, and then each player's money (each round at its own
+            # stake): the phone adds rounds to it, not points at one stake.
             "stake": str(ledger.stake_now),
             "points": {player.name: points.get(player.name, 0) for player in players},
-            "money": {player.name: str(cash.get(player.name, 0)) for player in players},
             "changed": ledger.stake_changed,
+            # Only then: at one stake the money is the points at it.
+            **(
+                {"money": {player.name: str(cash.get(player.name, 0)) for player in players}}
+                if ledger.stake_changed
+                else {}
+            ),
         },
         "saved": None
         if saved is None

@@ -120,7 +120,16 @@ function moneyNow(extra) {
   });
   const changed =
     known.changed || rounds.some((round) => cents(round.stake) !== cents(known.stake));
-  return changed ? moneyAfter(known.money || {}, rounds) : null;
+  if (!changed) return null;
+  // The server's money; at one stake so far it sends none: its points at it.
+  const points = known.points || {};
+  const before =
+    known.money ||
+    moneyAfter(
+      {},
+      Object.keys(points).map((name) => ({ nets: { [name]: points[name] }, stake: known.stake })),
+    );
+  return moneyAfter(before, rounds);
 }
 
 // The stake in force for the next round typed here: the server's, or the

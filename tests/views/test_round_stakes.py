@@ -180,3 +180,12 @@ def test_the_csv_and_the_phones_data_follow_the_stake(logged_in, session):
         "money": {"Aama": "37.50", "Buwa": "-200.00", "Didi": "375.00", "Dai": "-212.50"},
         "changed": True,
     }
+
+
+def test_the_session_edit_page_says_its_stake_holds_until_the_first_change(logged_in, session):
+    url = reverse("session_edit", args=[session.pk])
+    assert "The stake changed" not in logged_in.get(url).content.decode()
+    save(logged_in, session)
+    save(logged_in, session, stake="5")
+    html = " ".join(logged_in.get(url).content.decode().split())
+    assert "The stake changed from round 2 on: this stake is for the rounds before it only." in html

@@ -1354,7 +1354,6 @@ def test_a_save_from_the_phone_is_answered_with_the_round_and_the_next(logged_in
     assert chain["standings"] == {
         "stake": "2.50",
         "points": {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17},
-        "money": {"Aama": "7.50", "Buwa": "-40.00", "Didi": "75.00", "Dai": "-42.50"},
         "changed": False,
     }
     assert chain["words"]["round"] == "Round %(number)s"
