@@ -80,6 +80,9 @@ _plugins: list[Plugin] = []
 def register(plugin: Plugin) -> None:
     """Called from an AppConfig.ready(); registering the same name again
     replaces it (a test's settings may reload an app)."""
+    unknown = set(plugin.parts) - set(SLOTS)
+    if unknown:  # a part no page would show
+        raise ValueError(f"{plugin.name}: no slot {', '.join(sorted(unknown))} (SLOTS)")
     _plugins[:] = [p for p in _plugins if p.name != plugin.name]
     _plugins.append(plugin)
 
@@ -140,9 +143,17 @@ def imports() -> tuple[ImportInto, ...]:
 
 
 # Where a page includes other apps' templates: the home page's lists, a
-# session page's head and its owner's menu, its settle-up, the form of a new
-# round, and the new-session form.
-SLOTS = ("home", "session_page", "session_menu", "settle_up", "round_new", "session_new")
+# session page's head, its owner's menu (the middle, and the end for files and
+# printouts), its settle-up, the form of a new round, and the new-session form.
+SLOTS = (
+    "home",
+    "session_page",
+    "session_menu",
+    "session_exports",
+    "settle_up",
+    "round_new",
+    "session_new",
+)
 
 
 def parts(slot: str) -> list[str]:

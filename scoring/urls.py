@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import audit, files, maal, offline, players, rounds, rules, sessions, share
+from .views import audit, files, live, maal, offline, players, rounds, rules, sessions, share
 from .views.guide import how_it_works
 
 # Everything under /sessions/<id>/: each view takes session_id and fetches it
@@ -10,6 +10,10 @@ session_urls = [
     path("edit/", sessions.session_edit, name="session_edit"),
     path("delete/", sessions.session_delete, name="session_delete"),
     path("settle/", sessions.settle_up, name="settle_up"),
+    # What its pages follow: the poll, and the stream that tells them when to
+    # ask it (marriage_site/asgi.py serves …/stream/).
+    path("live/", live.session_live, name="session_live"),
+    path("stream/", live.session_stream, name="session_stream"),
     path("export.json", files.session_export, name="session_export"),
     path("rules/", rules.session_rules, name="session_rules"),
     path("maal/", maal.maal_calculator, name="maal_calculator"),

@@ -9,9 +9,7 @@ session_urls = [
     path("seats/<int:seat_id>/renew/", views.seat_renew, name="seat_renew"),
     path("seats/<int:seat_id>/revoke/", views.seat_revoke, name="seat_revoke"),
     path("seats/feed/", views.seat_feed, name="seat_feed"),
-    path("live/", views.session_live, name="session_live"),
-    # The streams that tell those pages when to ask (marriage_site/asgi.py serves …/stream/).
-    path("stream/", views.session_stream, name="session_stream"),
+    # The stream that tells the round form when to ask (marriage_site/asgi.py serves …/stream/).
     path("seats/stream/", views.seat_feed_stream, name="seat_feed_stream"),
     path("scorers/", views.scorers_manage, name="scorers_manage"),
     path("scorers/invite/", views.invite_create, name="invite_create"),

@@ -23,7 +23,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -43,6 +42,7 @@ from scoring.templatetags.maal import card_label
 from scoring.views.access import session_for_scorer, session_for_user, session_version_for_scorer
 from scoring.web import streams
 from scoring.web.live import POLL_SECONDS, follow_context, live_etag
+from scoring.web.live import fresh as _fresh
 from scoring.web.streams import Followed
 
 from . import selectors, services
@@ -70,14 +70,6 @@ def _found[T](found: T | None) -> T:
     if found is None:
         raise Http404
     return found
-
-
-def _fresh(response: HttpResponse) -> HttpResponse:
-    """Never served stale from a cache: every poll asks the server."""
-    patch_cache_control(response, no_cache=True, private=True)
-    patch_vary_headers(response, ["Accept-Language", "Cookie"])
-    response.headers["X-Robots-Tag"] = "noindex"
-    return response
 
 
 # --- The owner's pages: seats and co-scorers ---------------------------------------------------
@@ -505,23 +497,6 @@ def member_live(request: HttpRequest, token: str) -> HttpResponse:
 # --- What the scorer's pages follow ---------------------------------------------------------------
 
 
-def _session_etag(request: HttpRequest, session_id: int) -> str | None:
-    if not request.user.is_authenticated:
-        return None
-    try:
-        return live_etag(session_version_for_scorer(request, session_id))
-    except Http404:
-        return None
-
-
-@login_required
-@condition(etag_func=_session_etag)
-def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
-    """Polled by the owner's and co-scorers' session page: 304 while nothing changed."""
-    session_version_for_scorer(request, session_id)  # 404 for anyone else
-    return _fresh(HttpResponse(b"", content_type="text/plain"))
-
-
 def _feed_position(request: HttpRequest, session_id: int) -> int:
     """The round the form is for (its number), by default the one being entered."""
     raw = request.GET.get("position", "")
@@ -579,19 +554,6 @@ def seat_feed(request: HttpRequest, session_id: int) -> HttpResponse:
 async def seat_stream(request: HttpRequest, token: str) -> HttpResponseBase:
     """The seat page's stream: a revoked or renewed link ends it."""
     return await streams.follow(request, partial(_seat_followed, token))
-
-
-def _session_followed(request: HttpRequest, session_id: int) -> Followed | None:
-    if not streams.signed_in(request):
-        return None
-    return session_id, live_etag(session_version_for_scorer(request, session_id))
-
-
-async def session_stream(request: HttpRequest, session_id: int) -> HttpResponseBase:
-    """The owner's and co-scorers' pages' stream (session_live's check): a
-    co-scorer removed, or a log-out, ends it."""
-    check = partial(_session_followed, request, session_id)
-    return await streams.follow(request, check, log_in=True)
 
 
 def _feed_followed(request: HttpRequest, session_id: int) -> Followed | None:

@@ -241,7 +241,7 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
             "can_edit": True,
             # A co-scorer's page: rounds only, no links to the owner's pages.
             "is_owner": is_owner(request, session),
-            # Followed live: table/views.session_live answers 304 while this holds.
+            # Followed live: views/live.session_live answers 304 while this holds.
             **follow_context(session),
             "preset": preset_of(rules),
             "closest": closest_preset(rules),

@@ -63,7 +63,7 @@ def test_settle_up_the_round_and_its_changes_follow_an_edit_made_elsewhere(
 
 
 def test_a_page_still_follows_after_a_swap_brings_its_script_again(logged_in_page, live_server):
-    """follow.js is a module: a swap that brings table/_follow.html again (its
+    """follow.js is a module: a swap that brings scoring/_follow.html again (its
     #follow and its <script>) does not run it again, and it follows the new
     #follow, read at each poll (here one asking with a mark in its address)."""
     page, owner = logged_in_page(**TOUCH_PHONE)

@@ -418,3 +418,33 @@ def test_the_javascript_is_in_one_modern_style():
         if declared.search(line) and not line.lstrip().startswith("//")
     ]
     assert found == []
+
+
+def _url_names(module: str) -> set[str]:
+    import importlib
+
+    urls = importlib.import_module(module)
+    patterns = [*getattr(urls, "urlpatterns", []), *getattr(urls, "session_urls", [])]
+    return {p.name for p in patterns if getattr(p, "name", None)}
+
+
+def test_scorings_templates_name_no_plugin():
+    """A plugin's part of scoring's pages is its own template in a slot
+    (scoring.plugins): scoring's templates include none of the plugins'
+    templates and link to none of their pages."""
+    names = set().union(*(_url_names(f"{app}.urls") for app in PLUGINS))
+    url = re.compile(r"\{%\s*url\s+'([\w:]+)'")
+    templates = [
+        ROOT / "templates" / "home.html",
+        *(ROOT / "templates" / "scoring").rglob("*.html"),
+    ]
+    found = []
+    for path in templates:
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.name}: {name}" for name in url.findall(text) if name in names]
+        found += [
+            f"{path.name}: {app}/"
+            for app in PLUGINS
+            if re.search(rf"\{{%\s*(include|extends)\s+\"{app}/", text)
+        ]
+    assert found == []

@@ -35,7 +35,7 @@ def cards_app(tmp_path, settings, monkeypatch):
 
 
 def test_the_apps_that_add_to_scoring_are_registered():
-    assert [p.name for p in plugins.plugins()] == ["table", "groups"]
+    assert [p.name for p in plugins.plugins()] == ["stats", "table", "groups"]
 
 
 def test_a_plugin_adds_its_part_to_the_home_page(logged_in, owner, cards_app):
@@ -122,3 +122,8 @@ def test_a_plugin_adds_to_the_form_of_a_new_round_and_the_owners_menu(logged_in,
     assert 'id="seat-feed"' in form
     detail = logged_in.get(reverse("session_detail", args=[session.pk])).content.decode()
     assert f'href="{reverse("seats_manage", args=[session.pk])}"' in detail
+
+
+def test_a_part_for_no_slot_is_refused(cards_app):
+    with pytest.raises(ValueError, match="cards: no slot footer"):
+        plugins.register(Plugin(name="cards", parts={"footer": "cards/_home.html"}))

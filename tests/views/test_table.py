@@ -801,3 +801,20 @@ def test_the_links_page_is_one_sheet_of_codes(logged_in, family, settings):
     assert "Make member links" not in page
     for link in _links(family).values():
         assert f'value="{link}"' in page
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "５", "1_000", "-3", "9" * 5000, "10001", "x" * 40])
+def test_a_seat_and_the_round_form_read_points_with_one_reader(logged_in, session, seats, typed):
+    """scoring/forms/points.py reads points on both: the same typing is refused
+    with the same words on a seat's phone as on the scorer's form (never a 500)."""
+    from html import unescape
+
+    sent = _send(seats["Aama"], maal=typed)
+    assert sent.status_code == 422
+    (seat_says,) = sent.json()["errors"]["maal"]
+    aama = seats["Aama"].player_id
+    data = round_data(session, WORKED, "Didi") | {f"p-{aama}-maal": typed}
+    form = logged_in.post(reverse("round_new", args=[session.pk]), data)
+    assert form.status_code == 422
+    assert seat_says.startswith("maal: ")
+    assert f"Aama, {seat_says}" in unescape(form.content.decode())
