@@ -344,18 +344,23 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     in_force = stakes_in_force(session.stake_per_point, changes)
     total = {p.id: running[column[p.id]] for p in players}
     if any(changes):
-        # Each player's money, each round at its stake in force: by round, the
-        # nets of who played it.
-        round_nets = [
+        # Each player's money, each round at its stake in force: the rounds
+        # between two changes are at one stake, so each player's points over
+        # them (a difference of running totals) is one pair for the engine.
+        starts = [0, *(i for i, change in enumerate(changes) if change is not None and i)]
+        ends = [*starts[1:], len(rounds)]
+        stretches = [
             {
-                p.id: net
-                for p, player_nets in zip(players, nets, strict=True)
-                if (net := player_nets[i])
+                p.id: player_totals[end - 1] - (player_totals[start - 1] if start else 0)
+                for p, player_totals in zip(players, totals, strict=True)
             }
-            for i in range(len(rounds))
+            for start, end in zip(starts, ends, strict=True)
         ]
         cash = money_totals(
-            round_nets, in_force, [p.id for p in players], stake=session.stake_per_point
+            stretches,
+            [in_force[start] for start in starts],
+            [p.id for p in players],
+            stake=session.stake_per_point,
         )
     else:  # one stake all evening: the same figures, without a pass over every round
         cash = money(total, session.stake_per_point)
