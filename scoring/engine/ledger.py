@@ -9,6 +9,7 @@ from decimal import Decimal
 # Exact settle-up looks at every subset of the non-zero balances; beyond this many
 # it falls back to greedy matching, which may use a few more payments.
 EXACT_SETTLE_LIMIT = 16
+CENT = Decimal("0.01")  # a paisa: money is exact to it (a stake has two places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +127,6 @@ def settle_money(balances: Mapping[str, Decimal]) -> list[Payment]:
         Payment(t.payer, t.payee, None, Decimal(t.points).scaleb(-2).quantize(CENT))
         for t in transfers
     ]
-
-
-CENT = Decimal("0.01")
 
 
 def settle_evening(
