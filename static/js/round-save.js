@@ -102,7 +102,7 @@ function pointsNow(extra) {
 // The stake a round waiting on the phone set from itself on, as typed on its
 // form ("from this round on"), or null when it keeps the stake in force.
 function stakeOf(record) {
-  const typed = (record.entries || []).find(([name]) => name === "stake_per_point");
+  const typed = (record.fields || []).find(([name]) => name === "stake_per_point");
   return typed ? typedStake(typed[1]) : null;
 }
 

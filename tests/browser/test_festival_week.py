@@ -165,18 +165,32 @@ def test_a_family_week_through_member_links_and_a_seating_draw(
     row(owner, "Buwa").locator('label:has(input[value="unseen"])').tap()
     row(owner, "Buwa").locator('input[name$="-maal"]').fill("2")
     row(owner, "Didi").locator('input[name$="-maal"]').fill("7")
+    # Saved while the network is gone: the phone's own standings, each round
+    # at its own stake: round 1 (Aama −2, Buwa −18, Didi +20) at 1.00, round 2
+    # (the same) at 5.00; then the server's, once the network returns.
+    owner.context.set_offline(True)
     owner.get_by_role("button", name=save).tap()
-    # The standings at once, each round at its own stake: round 1 (Aama −2,
-    # Buwa −18, Didi +20) at 1.00, round 2 (the same) at 5.00.
-    saved_2 = words(language, "Round %(position)d saved.")[0] % {"position": 2}
-    expect(owner.locator("#round-saved-status")).to_have_text(saved_2)
+    # (A template's own words: their "%" doubled in the catalogue.)
+    kept = words(
+        language,
+        "Round %%(number)s saved on this phone. It is sent by itself when the network returns.",
+    )[0].replace("%%", "%") % {"number": 2}
+    status = owner.locator("#round-saved-status")
+    expect(status).to_have_text(kept)
     standings = owner.locator("#round-saved-standings")
-    expect(standings.locator('tr[data-player="Didi"] td').last).to_have_text("120.00")
-    expect(standings.locator('tr[data-player="Buwa"] td').last).to_have_text("-108.00")
-    expect(standings.locator('tr[data-player="Aama"] td').last).to_have_text("-12.00")
+    money = {"Didi": "120.00", "Buwa": "-108.00", "Aama": "-12.00"}
+    for name, amount in money.items():
+        expect(standings.locator(f'tr[data-player="{name}"] td').last).to_have_text(amount)
     # The next round's fold says the stake now in force, and is closed again.
     expect(fold.locator("summary")).to_contain_text(f"{npr} 5.00")
     expect(fold).not_to_have_attribute("open", "")
+    assert tihar_1.rounds.count() == 1
+    owner.context.set_offline(False)
+    saved_2 = words(language, "Round %(position)d saved.")[0] % {"position": 2}
+    expect(status).to_have_text(saved_2)
+    for name, amount in money.items():
+        expect(standings.locator(f'tr[data-player="{name}"] td').last).to_have_text(amount)
+    expect(owner.locator("#round-saved-alert")).to_be_empty()
     assert [r.stake_per_point for r in tihar_1.rounds.order_by("number")] == [None, 5]
     # Settle-up pays the money, and the group's balances follow it.
     owner.goto(f"{live_server.url}/sessions/{tihar_1.pk}/settle/")
