@@ -106,3 +106,17 @@ def test_the_session_page_and_summary_say_it(logged_in, evening):
     assert "from round 4, NPR 2.00" in html and "from round 6, NPR 5.00" in html
     summary = logged_in.get(reverse("session_summary", args=[evening.pk])).content.decode()
     assert "Buwa pays Didi NPR 30.00" in summary
+
+
+def test_the_groups_picture_card_pays_the_money(logged_in, group):
+    from groups.cards import group_picture
+
+    balances, pays = group_picture(group).sections
+    assert [tuple(c.text for c in row) for row in balances.rows] == [
+        ("Aama", "+129.00"),
+        ("Buwa", "-159.00"),
+        ("Didi", "+30.00"),
+    ]
+    assert pays.lines == ("Buwa pays Aama NPR 129.00", "Buwa pays Didi NPR 30.00")
+    response = logged_in.get(reverse("group_card", args=[group.pk]))
+    assert (response.status_code, response["Content-Type"]) == (200, "image/png")
