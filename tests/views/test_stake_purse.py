@@ -120,3 +120,45 @@ def test_the_groups_picture_card_pays_the_money(logged_in, group):
     assert pays.lines == ("Buwa pays Aama NPR 129.00", "Buwa pays Didi NPR 30.00")
     response = logged_in.get(reverse("group_card", args=[group.pk]))
     assert (response.status_code, response["Content-Type"]) == (200, "image/png")
+
+
+@pytest.mark.parametrize(
+    ("session_stake", "changes"),
+    [
+        ("1.00", {}),
+        ("1.00", {0: "3.00"}),  # from round 1: the session's stake never used
+        ("1.00", {1: "2.00", 2: "0.50", 3: "1.00"}),  # down, and back to the session's
+        ("0", {4: "10.00"}),  # points only, then money
+        ("2.50", {6: "7.25"}),  # the last round only
+        ("1.00", {i: f"{i + 1}.00" for i in range(7)}),  # every round
+    ],
+)
+def test_the_ledger_the_file_and_the_purse_agree(owner, session_stake, changes):
+    """Whatever the stakes, the session page's standings and payments, the
+    export's money and transfers, and the group's sums are one set of figures."""
+    from scoring.selectors.files import export_session
+    from scoring.selectors.reports import build_ledger
+
+    forget_pieces()
+    data = tihar_night()
+    data["stake_per_point"] = session_stake
+    for index, stake in changes.items():
+        data["rounds"][index]["stake_per_point"] = stake
+    session = save_document(doc=loads(json.dumps(data)), owner=owner)
+    exported = export_session(session)
+    assert exported == json.loads(run_settle(data))
+    ledger = build_ledger(session)
+    assert {s.player.name: str(s.money) for s in ledger.standings} == exported["money"]
+    assert [
+        {"from": p.payer, "to": p.payee, "amount": str(p.money)} for p in ledger.payments
+    ] == exported["transfers"]
+    pieces = evening_pieces([(session.pk, f"agree-{session.pk}-{len(changes)}")])
+    assert {k: str(v) for k, v in pieces[session.pk].items()} == {
+        name.lower(): amount for name, amount in exported["money"].items()
+    }
+
+
+def run_settle(data: dict) -> str:
+    from scoring.engine.sessionfile import dumps, export_document
+
+    return dumps(export_document(loads(json.dumps(data))))
