@@ -51,6 +51,7 @@ import urllib.error
 import urllib.request
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,12 +121,23 @@ def random_round(rng: random.Random, players: list[str], rules):
         return round_input
 
 
-def build_session(owner, rounds: int, name: str, preset: str = "pagat", **options):
+# --stake-changes: the stake raised late at night, twice (issue 30): from a
+# third and two thirds of the way on, so every money figure is added up
+# round by round at the stake in force.
+STAKE_STEPS = (Decimal("5.00"), Decimal("10.00"))
+
+
+def build_session(
+    owner, rounds: int, name: str, preset: str = "pagat", *, stake_changes: bool = False, **options
+):
     from scoring.engine import make_rules
-    from scoring.engine.sessionfile import SessionDoc
+    from scoring.engine.sessionfile import SessionDoc, stakes_per_round
     from scoring.services import save_document
 
     rng = random.Random(rounds)
+    stakes: list[Decimal | None] = [None] * rounds if stake_changes else []
+    for step, stake in enumerate(STAKE_STEPS if stake_changes else (), start=1):
+        stakes[rounds * step // (len(STAKE_STEPS) + 1)] = stake
     players = ["Aama", "Buwa", "Didi", "Dai", "Bahini"]
     rules = make_rules(preset, **options)
     doc = SessionDoc(
@@ -135,6 +147,7 @@ def build_session(owner, rounds: int, name: str, preset: str = "pagat", **option
         rules=rules,
         players=tuple(players),
         rounds=tuple(random_round(rng, players, rules) for _ in range(rounds)),
+        stakes=stakes_per_round(stakes),
     )
     return save_document(doc=doc, owner=owner)
 
@@ -489,7 +502,7 @@ def carried_state(owner, rounds: int, repeat: int) -> list[tuple[str, float, int
 
     client = Client()
     client.force_login(owner)
-    cases = [
+    cases: list[tuple[str, str, dict[str, Any]]] = [
         ("pagat", "pagat", {}),
         ("nepal (next_winner)", "nepal", {}),
         ("nepal, next_round_winner", "nepal", {"dhoos_payee": "next_round_winner"}),
@@ -750,6 +763,11 @@ def main() -> None:
         "--no-server", action="store_true", help="skip the host and wrk (in-process figures only)"
     )
     parser.add_argument(
+        "--stake-changes",
+        action="store_true",
+        help="the session's stake changes twice (from a third and two thirds of the way on)",
+    )
+    parser.add_argument(
         "--carried-only",
         action="store_true",
         help="only save → page → form under pagat and the rules that look back",
@@ -815,8 +833,11 @@ def main() -> None:
             if args.only_evenings:
                 return
         start = time.perf_counter()
-        big = build_session(owner, args.rounds, f"Benchmark {args.rounds} rounds")
-        small = build_session(owner, 10, "Benchmark 10 rounds")
+        changes = args.stake_changes
+        big = build_session(
+            owner, args.rounds, f"Benchmark {args.rounds} rounds", stake_changes=changes
+        )
+        small = build_session(owner, 10, "Benchmark 10 rounds", stake_changes=changes)
         built = time.perf_counter() - start
         print(
             f"Database: {connection.vendor}; session of {args.rounds} rounds × 5 players "

@@ -7,6 +7,7 @@ page adds up the kept pieces and recomputes only the evening that changed.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,11 +23,11 @@ from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat, currency_label, money_with_currency
 from scoring.engine.groupfile import GroupDoc, export_group_text
-from scoring.engine.ledger import EXACT_SETTLE_LIMIT, at_stake
+from scoring.engine.ledger import EXACT_SETTLE_LIMIT, at_stake, money_by_round
 from scoring.engine.names import player_key
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
 from scoring.engine.sessionfile import SessionDoc
-from scoring.models import GameSession, Player, RoundEntry, SavedKey
+from scoring.models import GameSession, Player, Round, RoundEntry, SavedKey
 from scoring.selectors.files import session_doc
 from scoring.selectors.saves import saved_object
 from scoring.selectors.snapshot import read_snapshot
@@ -49,20 +50,31 @@ def forget_pieces() -> None:
 
 
 def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
-    """Each session's money per player key: its stored nets summed, at its stake
-    (`at_stake`, the engine's one money function: the SQL only adds points;
-    with a stake per round, it would add them per stake in force, each part a
-    pair for `money_by_round`).
-    One query for all of them, whatever their number."""
+    """Each session's money per player key: its stored nets summed, at the stake
+    in force (the engine's one money function, `money_by_round`: the SQL only
+    adds points). An evening at one stake is one sum per player at its stake;
+    one whose stake changed mid-evening adds each player's points per round,
+    each round at the stake in force (`stakes_in_force`).
+    Two queries for all of them, whatever their number (three when a stake changed)."""
     result: dict[int, dict[str, Decimal]] = {sid: {} for sid in session_ids}
     if not session_ids:
         return result
-    entries = RoundEntry._meta.db_table
+    entries, rounds = RoundEntry._meta.db_table, Round._meta.db_table
     players, sessions = Player._meta.db_table, GameSession._meta.db_table
     for start in range(0, len(session_ids), 500):
         chunk = session_ids[start : start + 500]
         marks = ", ".join("%s" for _ in chunk)
         with connection.cursor() as cursor:
+            # The rounds that change the stake: nearly always none.
+            cursor.execute(
+                f"SELECT session_id, number, stake_per_point FROM {rounds} "
+                f"WHERE session_id IN ({marks}) AND stake_per_point IS NOT NULL "
+                "ORDER BY session_id, number",
+                chunk,
+            )
+            changes: dict[int, list[tuple[int, Decimal]]] = {}
+            for session_id, number, stake in cursor.fetchall():
+                changes.setdefault(session_id, []).append((number, cents(stake)))
             cursor.execute(
                 f"SELECT p.session_id, p.name_key, s.stake_per_point, COALESCE(SUM(e.net), 0) "
                 f"FROM {players} p JOIN {sessions} s ON s.id = p.session_id "
@@ -76,9 +88,47 @@ def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
             for session_id, key, stake, points in cursor.fetchall():
                 # The stake as the session stores it (a backend may hand a
                 # float); the sum of the nets at it is the engine's money.
-                cents = Decimal(str(stake)).quantize(Decimal("0.01"))
-                result[session_id][key] = at_stake(int(points), cents)
+                result[session_id][key] = at_stake(int(points), cents(stake))
+            changed = [sid for sid in chunk if sid in changes]
+            if changed:
+                _pieces_by_round(cursor, changed, changes, result)
     return result
+
+
+def _pieces_by_round(
+    cursor: Any,
+    session_ids: list[int],
+    changes: dict[int, list[tuple[int, Decimal]]],
+    result: dict[int, dict[str, Decimal]],
+) -> None:
+    """The money of evenings whose stake changed: each player's points by round
+    (the SQL only adds them), each round at the stake in force from its number."""
+    entries, rounds = RoundEntry._meta.db_table, Round._meta.db_table
+    players, sessions = Player._meta.db_table, GameSession._meta.db_table
+    marks = ", ".join("%s" for _ in session_ids)
+    cursor.execute(
+        f"SELECT p.session_id, p.name_key, s.stake_per_point, r.number, SUM(e.net) "
+        f"FROM {entries} e JOIN {players} p ON p.id = e.player_id "
+        f"JOIN {rounds} r ON r.id = e.round_id JOIN {sessions} s ON s.id = p.session_id "
+        f"WHERE p.session_id IN ({marks}) "
+        "GROUP BY p.session_id, p.name_key, s.stake_per_point, r.number "
+        "ORDER BY p.session_id, r.number",
+        session_ids,
+    )
+    parts: dict[tuple[int, str], list[tuple[int, Decimal]]] = {}
+    for session_id, key, stake, number, points in cursor.fetchall():
+        # The last change at or before this round, else the session's stake.
+        numbers = [n for n, _stake in changes[session_id]]
+        at = bisect_right(numbers, number)
+        in_force = changes[session_id][at - 1][1] if at else cents(stake)
+        parts.setdefault((session_id, key), []).append((int(points), in_force))
+    for (session_id, key), pairs in parts.items():
+        result[session_id][key] = money_by_round(pairs)
+
+
+def cents(stake: object) -> Decimal:
+    """A stake as stored, read back from a raw query (a backend may hand a float)."""
+    return Decimal(str(stake)).quantize(Decimal("0.01"))
 
 
 def evening_pieces(versions: list[tuple[int, str]]) -> dict[int, dict[str, Decimal]]:

@@ -61,7 +61,16 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = ["win_type", "better"]
     search_fields = ["session__name", "winner__name"]
     list_select_related = ["session", "winner"]
-    fields = ("session", "number", "winner", "win_type", "better", "tiplu", "created_at")
+    fields = (
+        "session",
+        "number",
+        "winner",
+        "win_type",
+        "better",
+        "tiplu",
+        "stake_per_point",
+        "created_at",
+    )
     readonly_fields = fields
     inlines = [RoundEntryInline]
 

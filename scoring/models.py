@@ -138,6 +138,17 @@ class Round(models.Model):
     better_mark = models.BooleanField(null=True, blank=True, default=None)
     # The tiplu card ("QH", "10S") picked in the maal calculator; "" if not used.
     tiplu = models.CharField(max_length=3, blank=True, default="")
+    # The stake per point from this round on (raised late at night): None keeps
+    # the stake in force before it (the session's, unless an earlier round set
+    # one). Each round's money is its nets at the stake in force.
+    stake_per_point = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        default=None,
+        validators=[MinValueValidator(Decimal("0.01"))],
+    )
     # RULES.md 3a, dhoos_payee next_round_winner: what players who sat this round
     # out paid in it (a dhoos given earlier, booked to this round's winner), as
     # {player id: net}. In the round's nets and the totals, not among its entries.

@@ -23,7 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import connection
 
-from scoring.engine.ledger import at_stake
+from scoring.engine.ledger import at_stake, money_by_round
 from scoring.engine.names import player_key
 from scoring.engine.rules import RuleError, closest_preset, preset_of, rules_from_options
 from scoring.models import GameSession, Player, Round, RoundEntry
@@ -80,15 +80,12 @@ class RoundRow:
     # family's thousand evenings), and a name's key is a Unicode normalisation.
     winner_key: str = ""
     swing: int = 0  # the largest amount anyone won or lost in the round
+    # The stake in force for this round: the session's, or the last one a round
+    # up to this one set (Round.stake_per_point). Its money is its nets at it.
+    stake: Decimal = Decimal("0")
 
     def outside_of(self, key: str) -> int:
         return sum(e.net for e in self.outside if e.key == key)
-
-    @property
-    def stake(self) -> Decimal:
-        """The stake the round was played at: its session's (a stake per
-        round, later, is read onto the round here)."""
-        return self.session.stake
 
     @property
     def dhoos(self) -> list[EntryRow]:
@@ -183,7 +180,9 @@ class Piece:
         """key -> (latest name, rounds, points, money, wins) in this session."""
         if self._board is None:
             rows: dict[str, list] = {}
-            stake = self.info.stake
+            # Each player's points per stake in force (one, unless the stake
+            # changed mid-evening): money_by_round of them is their money.
+            parts: dict[str, dict[Decimal, int]] = {}
             for r in self.rounds:
                 for e in r.entries:
                     row = rows.setdefault(e.key, [e.name, 0, 0, 0])
@@ -192,11 +191,21 @@ class Piece:
                     row[2] += e.net
                     if r.winner_id == e.player_id:
                         row[3] += 1
+                    mine = parts.setdefault(e.key, {})
+                    mine[r.stake] = mine.get(r.stake, 0) + e.net
                 for e in r.outside:  # a dhoos paid sitting out: points, not rounds
                     row = rows.setdefault(e.key, [e.name, 0, 0, 0])
                     row[2] += e.net
+                    mine = parts.setdefault(e.key, {})
+                    mine[r.stake] = mine.get(r.stake, 0) + e.net
             self._board = {
-                key: (name, count, points, at_stake(points, stake), wins)
+                key: (
+                    name,
+                    count,
+                    points,
+                    money_by_round((p, at) for at, p in parts[key].items()),
+                    wins,
+                )
                 for key, (name, count, points, wins) in rows.items()
             }
         return self._board
@@ -407,7 +416,7 @@ def _read_rounds(
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT r.id, r.session_id, r.number, r.winner_id, w.name, r.win_type, r.better, "
-            f"CASE WHEN r.outside_nets = %s THEN NULL ELSE r.outside_nets END "
+            f"CASE WHEN r.outside_nets = %s THEN NULL ELSE r.outside_nets END, r.stake_per_point "
             f"FROM {round_t} r LEFT JOIN {player_t} w ON w.id = r.winner_id "
             f"WHERE r.session_id IN ({among}) ORDER BY r.session_id, r.number",
             ["{}", *session_ids],
@@ -421,10 +430,23 @@ def _read_rounds(
             session_ids,
         )
         entry_rows = cursor.fetchall()
-    for id_, session_id, number, winner_id, winner_name, win_type, better, paid in round_rows:
+    in_force: dict[int, Decimal] = {}
+    for (
+        id_,
+        session_id,
+        number,
+        winner_id,
+        winner_name,
+        win_type,
+        better,
+        paid,
+        stake,
+    ) in round_rows:
         if paid:  # text on SQLite, decoded on PostgreSQL
             outside[id_] = json.loads(paid) if isinstance(paid, str) else paid
         positions[session_id] += 1
+        if stake is not None:  # from this round on (a backend may hand a float)
+            in_force[session_id] = Decimal(str(stake)).quantize(Decimal("0.01"))
         rounds[id_] = RoundRow(
             id=id_,
             session=sessions[session_id],
@@ -435,6 +457,7 @@ def _read_rounds(
             win_type=win_type,
             better=bool(better),  # SQLite gives 0 or 1
             winner_key=name_key(winner_name) if winner_id and winner_name else "",
+            stake=in_force.get(session_id, sessions[session_id].stake),
         )
     keys: dict[str, str] = {}  # each name's key made once
     for round_id, player_id, name, status, maal, tunnel, dhoos, net in entry_rows:
@@ -539,10 +562,18 @@ class PlayerSession:
     rounds: int = 0
     wins: int = 0
     points: int = 0
+    # Points per stake in force: one stake, unless it changed mid-evening.
+    by_stake: dict[Decimal, int] = field(default_factory=dict)
+
+    def add(self, points: int, stake: Decimal) -> None:
+        self.points += points
+        self.by_stake[stake] = self.by_stake.get(stake, 0) + points
 
     @property
     def money(self) -> Decimal:
-        return at_stake(self.points, self.session.stake)
+        if not self.by_stake:
+            return at_stake(self.points, self.session.stake)
+        return money_by_round((points, stake) for stake, points in self.by_stake.items())
 
 
 @dataclass(slots=True)
@@ -610,7 +641,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
         paid = r.outside_of(key)
         if paid:
             part = by_session.setdefault(r.session.id, PlayerSession(r.session))
-            part.points += paid
+            part.add(paid, r.stake)
             stats.points += paid
             money[r.session.currency] += at_stake(paid, r.stake)
         if mine is None:
@@ -618,7 +649,7 @@ def player_stats(rounds: Iterable[RoundRow], key: str) -> PlayerStats | None:
         won = r.winner_id == mine.player_id
         part = by_session.setdefault(r.session.id, PlayerSession(r.session))
         part.rounds += 1
-        part.points += mine.net
+        part.add(mine.net, r.stake)
         stats.rounds += 1
         stats.points += mine.net
         stats.maal_total += mine.maal

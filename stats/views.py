@@ -244,27 +244,46 @@ def _cell(text: str) -> str:
 
 
 def ledger_rows(ledger: Ledger) -> list[list[str]]:
-    """The CSV's rows: header, then one row per round with nets and running totals."""
+    """The CSV's rows: header, then one row per round with nets and running totals.
+    An evening whose stake changed has each round's stake in force too, and a
+    last row with each player's money (each round at its own stake)."""
     names = [_cell(p.name) for p in ledger.players]
+    changed = ledger.stake_changed
     rows = [
         [
             "Round",
             "Winner",
             "Win type",
             "Better",
+            *(("Stake",) if changed else ()),
             *names,
             *(f"{name} total" for name in names),
         ]
     ]
-    for row in ledger.rows:
+    in_force = [(str(at),) for at in ledger.stakes_in_force] if changed else []
+    for index, row in enumerate(ledger.rows):
         rows.append(
             [
                 str(row.position),
                 _cell(row.winner.name) if row.winner else "",
                 row.win_type if row.winner else "",
                 "yes" if row.better else "no",
+                *(in_force[index] if changed else ()),
                 *("" if net is None else str(net) for net in row.nets),
                 *(str(total) for total in row.running),
+            ]
+        )
+    if changed:
+        cash = {s.player.pk: s.money for s in ledger.standings}
+        rows.append(
+            [
+                "Money",
+                "",
+                "",
+                "",
+                "",
+                *("" for _name in names),
+                *(str(cash[p.pk]) for p in ledger.players),
             ]
         )
     return rows

@@ -232,3 +232,61 @@ R2 = "rounds.1"
 
 
 BUWA = f"{R2}.entries.1"
+
+
+def _tihar_round(winner: str, entries: list[tuple[str, str, int]], stake: str | None = None):
+    found: dict = {
+        "winner": winner,
+        "win_type": "normal",
+        "better": False,
+        "entries": [
+            {"player": p, "status": s, "maal": m, "tunnel": 0, "dhoos": False}
+            for p, s, m in entries
+        ],
+    }
+    if stake is not None:
+        found["stake_per_point"] = stake
+    return found
+
+
+def tihar_night() -> dict:
+    """Seven rounds (pagat) whose stake goes from 1.00 to 2.00 at round 4 and to
+    5.00 at round 6. Nets by round: Aama 29 −10 −27 | −1 12 | −12 35; Buwa −5 17
+    −5 | 17 −20 | −18 −14; Didi −24 −7 32 | −16 8 | 30 −21. Money: Aama −8 × 1
+    + 11 × 2 + 23 × 5 = 129.00, Buwa 7 − 6 − 160 = −159.00, Didi 1 − 16 + 45 =
+    30.00, though Didi's points (+2) are far below Aama's (+26)."""
+    return {
+        "format": "marriage-session/1",
+        "name": "Tihar night",
+        "played_on": "2026-11-09",
+        "currency": "NPR",
+        "stake_per_point": "1.00",
+        "rules": {"preset": "pagat"},
+        "players": ["Aama", "Buwa", "Didi"],
+        "rounds": [
+            _tihar_round(
+                "Aama", [("Aama", "seen", 10), ("Buwa", "seen", 4), ("Didi", "unseen", 0)]
+            ),
+            _tihar_round("Buwa", [("Aama", "seen", 2), ("Buwa", "seen", 8), ("Didi", "seen", 3)]),
+            _tihar_round(
+                "Didi", [("Aama", "unseen", 0), ("Buwa", "seen", 5), ("Didi", "seen", 12)]
+            ),
+            _tihar_round(
+                "Buwa", [("Aama", "seen", 6), ("Buwa", "seen", 9), ("Didi", "seen", 1)], "2.00"
+            ),
+            _tihar_round("Aama", [("Aama", "seen", 3), ("Buwa", "unseen", 0), ("Didi", "seen", 7)]),
+            _tihar_round(
+                "Didi", [("Aama", "seen", 4), ("Buwa", "seen", 2), ("Didi", "seen", 15)], "5.00"
+            ),
+            _tihar_round(
+                "Aama", [("Aama", "seen", 11), ("Buwa", "seen", 0), ("Didi", "unseen", 0)]
+            ),
+        ],
+    }
+
+
+TIHAR_MONEY = {"Aama": "129.00", "Buwa": "-159.00", "Didi": "30.00"}
+TIHAR_TRANSFERS = [
+    {"from": "Buwa", "to": "Aama", "amount": "129.00"},
+    {"from": "Buwa", "to": "Didi", "amount": "30.00"},
+]

@@ -1,6 +1,18 @@
 """The scoring engine: pure Python, no Django. Dataclasses in, dataclasses out."""
 
-from .ledger import Transfer, at_stake, money, money_by_round, settle_up, totals
+from .ledger import (
+    Payment,
+    Transfer,
+    at_stake,
+    money,
+    money_by_round,
+    money_totals,
+    settle_evening,
+    settle_money,
+    settle_up,
+    stakes_in_force,
+    totals,
+)
 from .prepare import PreparedRound, check_tallies, prepare_round
 from .rules import PRESETS, RuleError, Rules, make_rules, rules_from_options
 from .settlement import (
@@ -26,6 +38,7 @@ __all__ = [
     "BookedDhoos",
     "Dhoos",
     "Entry",
+    "Payment",
     "PlayerResult",
     "PreparedRound",
     "RoundError",
@@ -42,11 +55,15 @@ __all__ = [
     "make_rules",
     "money",
     "money_by_round",
+    "money_totals",
     "prepare_round",
     "rules_from_options",
+    "settle_evening",
     "settle_long_way",
+    "settle_money",
     "settle_round",
     "settle_session",
     "settle_up",
+    "stakes_in_force",
     "totals",
 ]

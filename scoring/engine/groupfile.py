@@ -24,7 +24,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .ledger import money, totals
+from .ledger import money_totals
 from .limits import MAX_CURRENCY_LENGTH, MAX_FILE_BYTES, MAX_JSON_DEPTH, check_depth, object_pairs
 from .messages import WHERE, WITHIN, Message, gettext_noop, message
 from .names import PlayerNameError, clean_currency, player_key
@@ -409,8 +409,12 @@ def evening_money(doc: SessionDoc, members: tuple[str, ...] = ()) -> dict[str, D
     """An evening's money per player (under its own rules and stake), keyed by
     the member's name when `members` is given. Pending dhoos is not money."""
     settled = settle_session(doc.rounds, doc.rules)
-    points = totals((r.nets for r in settled.rounds), doc.players)
-    amounts = money(points, doc.stake_per_point)
+    amounts = money_totals(
+        (r.nets for r in settled.rounds),
+        doc.stakes_in_force(),
+        doc.players,
+        stake=doc.stake_per_point,
+    )
     if not members:
         return amounts
     names = member_of(members)

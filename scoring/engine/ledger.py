@@ -9,6 +9,7 @@ from decimal import Decimal
 # Exact settle-up looks at every subset of the non-zero balances; beyond this many
 # it falls back to greedy matching, which may use a few more payments.
 EXACT_SETTLE_LIMIT = 16
+CENT = Decimal("0.01")  # a paisa: money is exact to it (a stake has two places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +59,88 @@ def at_stake(points: int, stake: Decimal) -> Decimal:
     return money_by_round(((points, stake),))
 
 
-def money(points: Mapping[str, int], stake_per_point: Decimal) -> dict[str, Decimal]:
+def money[K](points: Mapping[K, int], stake_per_point: Decimal) -> dict[K, Decimal]:
     """Each player's points at one stake (a session with one stake)."""
     return {player: at_stake(total, stake_per_point) for player, total in points.items()}
+
+
+def stakes_in_force(stake: Decimal, changes: Iterable[Decimal | None]) -> list[Decimal]:
+    """Each round's stake in force: the session's `stake` until a round carries
+    its own (`changes`, one per round in order, None where the round keeps the
+    stake before it), which holds from that round on."""
+    in_force = []
+    for change in changes:
+        if change is not None:
+            stake = change
+        in_force.append(stake)
+    return in_force
+
+
+def money_totals[K](
+    nets: Iterable[Mapping[K, int]],
+    stakes: Iterable[Decimal],
+    players: Iterable[K] = (),
+    *,
+    stake: Decimal,
+) -> dict[K, Decimal]:
+    """Each player's money over the rounds: every round's nets at its stake in
+    force (`stakes`, one per round), through `money_by_round`. A player's points
+    are added up per stake first, so an evening at one stake gives exactly
+    `money(totals(nets), stake)`, as it did before a stake could change.
+    `players` adds those who have not played yet, at the session's `stake`."""
+    by_stake: dict[K, dict[Decimal, int]] = {player: {} for player in players}
+    for round_nets, round_stake in zip(nets, stakes, strict=True):
+        for player, net in round_nets.items():
+            parts = by_stake.setdefault(player, {})
+            parts[round_stake] = parts.get(round_stake, 0) + net
+    return {
+        player: money_by_round((points, at) for at, points in parts.items() or [(stake, 0)])
+        for player, parts in by_stake.items()
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One payment at settle-up, in money; `points` when the evening had one
+    stake (the payment in points too), None once the stake changed mid-evening."""
+
+    payer: str
+    payee: str
+    points: int | None
+    money: Decimal
+
+
+def paisa(amount: Decimal) -> int:
+    """Money as a whole number of its hundredths (a stake has two places and
+    points are whole, so every amount is exact in paisa); refuses anything finer."""
+    hundredths = amount.scaleb(2)
+    if hundredths != hundredths.to_integral_value():
+        raise ValueError(f"{amount} is not a whole number of hundredths")
+    return int(hundredths)
+
+
+def settle_money(balances: Mapping[str, Decimal]) -> list[Payment]:
+    """The fewest payments, in money, that clear every balance (which must sum to
+    zero): `settle_up` over whole paisa, so it is exact to the paisa."""
+    transfers = settle_up({player: paisa(amount) for player, amount in balances.items()})
+    return [
+        Payment(t.payer, t.payee, None, Decimal(t.points).scaleb(-2).quantize(CENT))
+        for t in transfers
+    ]
+
+
+def settle_evening(
+    points: Mapping[str, int], amounts: Mapping[str, Decimal], stakes: Iterable[Decimal]
+) -> list[Payment]:
+    """An evening's settle-up: at one stake (`stakes`, the stake in force of each
+    round), the fewest payments in points, each with its money, as always; once
+    the stake changed mid-evening, the fewest payments over money (`amounts`,
+    from `money_totals`), since equal points are no longer equal money."""
+    distinct = set(stakes)
+    if len(distinct) > 1:
+        return settle_money(amounts)
+    stake = next(iter(distinct), Decimal(0))
+    return [Payment(t.payer, t.payee, t.points, t.money(stake)) for t in settle_up(points)]
 
 
 def _zero_sum_groups(balances: list[int]) -> list[list[int]]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from .ledger import settle_up
+from .ledger import settle_money
 
 CENT = Decimal("0.01")
 # A payment is money a family hands over: at most ten million (a crore), in paisa.
@@ -46,13 +46,6 @@ class MoneyTransfer:
     amount: Decimal
 
 
-def _cents(amount: Decimal) -> int:
-    scaled = amount * 100
-    if scaled != scaled.to_integral_value():
-        raise ValueError(f"{amount} is not a whole number of paisa")
-    return int(scaled)
-
-
 def balances(
     members: Iterable[str],
     evenings: Iterable[Mapping[str, Decimal]],
@@ -78,12 +71,9 @@ def balances(
 
 def transfers(balance: Mapping[str, Decimal]) -> list[MoneyTransfer]:
     """The fewest payments that clear `balance` (which must sum to zero): the
-    evenings' own settle_up, in paisa. Listed payer by payer, largest first."""
-    in_cents = {name: _cents(amount) for name, amount in balance.items()}
-    return [
-        MoneyTransfer(t.payer, t.payee, (Decimal(t.points) / 100).quantize(CENT))
-        for t in settle_up(in_cents)
-    ]
+    evenings' own settle-up over money (`settle_money`), in paisa. Listed payer
+    by payer, largest first."""
+    return [MoneyTransfer(p.payer, p.payee, p.money) for p in settle_money(balance)]
 
 
 def apply_payments(

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from .ledger import money, settle_up, totals
+from .ledger import money_totals, settle_evening, stakes_in_force, totals
 from .limits import (
     MAX_CURRENCY_LENGTH,
     MAX_FILE_BYTES,
@@ -114,9 +114,28 @@ class SessionDoc:
     played_on: date | None = None
     # One per round when any round used the calculator, else empty.
     maal: tuple[RoundMaal, ...] = field(default=())
+    # One per round when any round changed the stake (the stake from that round
+    # on, None where it keeps the one before), else empty.
+    stakes: tuple[Decimal | None, ...] = field(default=())
 
     def maal_of(self, index: int) -> RoundMaal:
         return self.maal[index] if index < len(self.maal) else RoundMaal()
+
+    def stake_of(self, index: int) -> Decimal | None:
+        """The stake round `index` (from 0) sets from itself on; None: it keeps
+        the one in force."""
+        return self.stakes[index] if index < len(self.stakes) else None
+
+    def stakes_in_force(self) -> list[Decimal]:
+        """Each round's stake in force: the session's until a round sets another."""
+        return stakes_in_force(
+            self.stake_per_point, (self.stake_of(i) for i in range(len(self.rounds)))
+        )
+
+
+def stakes_per_round(stakes: Sequence[Decimal | None]) -> tuple[Decimal | None, ...]:
+    """SessionDoc.stakes: one per round, or () when no round changes the stake."""
+    return tuple(stakes) if any(stake is not None for stake in stakes) else ()
 
 
 def maal_per_round(maal: Sequence[RoundMaal]) -> tuple[RoundMaal, ...]:
@@ -161,6 +180,46 @@ def parse_stake(value: object) -> Decimal:
             message(gettext_noop("stake_per_point: too large, got %(value)s"), value=repr(value))
         )
     return stake.quantize(Decimal(1).scaleb(-STAKE_DECIMAL_PLACES))
+
+
+def round_stake_problem(value: object) -> Message | None:
+    """What is wrong with a round's stake from that round on, None if nothing:
+    a decimal such as "2.50" (or a whole number), more than zero, at most two
+    places and bounded as the session's stake. The session file and the round
+    form say the same, each naming its field."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return message(
+            gettext_noop('must be a number such as "2.50", got %(value)s'), value=repr(value)
+        )
+    text = str(value).strip()
+    try:  # ASCII digits and one ".": never "1_000", "٣" or "NaN"
+        stake = parse_decimal(text) if len(text) <= 4 * STAKE_MAX_DIGITS else Decimal("NaN")
+    except NotANumber:
+        stake = Decimal("NaN")
+    if not stake.is_finite():
+        return message(
+            gettext_noop('must be a number such as "2.50", got %(value)s'), value=repr(value)
+        )
+    if stake <= 0:
+        return message(gettext_noop("must be more than 0, got %(value)s"), value=repr(value))
+    exponent = stake.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > STAKE_DECIMAL_PLACES:
+        return message(
+            gettext_noop("at most %(places)s decimal places, got %(value)s"),
+            places=STAKE_DECIMAL_PLACES,
+            value=repr(value),
+        )
+    if stake >= Decimal(10) ** (STAKE_MAX_DIGITS - STAKE_DECIMAL_PLACES):
+        return message(gettext_noop("too large, got %(value)s"), value=repr(value))
+    return None
+
+
+def parse_round_stake(value: object) -> Decimal:
+    """A round's stake from that round on, as stored (two places); ValueError if
+    `round_stake_problem` finds anything wrong with it."""
+    if round_stake_problem(value) is not None:
+        raise ValueError(value)
+    return parse_decimal(str(value).strip()).quantize(Decimal(1).scaleb(-STAKE_DECIMAL_PLACES))
 
 
 def _printable(text: str, where: Place) -> str:
@@ -260,7 +319,16 @@ def _no_duplicates_within(value: object, where: Place) -> None:
 
 # "net", "dhoos_booked" and the top level's "totals", "money", "transfers" and
 # "dhoos_pending" are what an export computed: read past, always computed again.
-ROUND_KEYS = {"winner", "win_type", "better", "entries", "net", "tiplu", "dhoos_booked"}
+ROUND_KEYS = {
+    "winner",
+    "win_type",
+    "better",
+    "entries",
+    "net",
+    "tiplu",
+    "dhoos_booked",
+    "stake_per_point",
+}
 ENTRY_KEYS = {"player", "status", "maal", "tunnel", "dhoos", "dublees", "maal_tally"}
 TOP_KEYS = {
     "format",
@@ -399,6 +467,17 @@ def parse_round_maal(
     return RoundMaal(tiplu=code, tallies=tallies)
 
 
+def parse_round_stake_field(raw: Mapping[str, Any], number: int) -> Decimal | None:
+    """A round's optional `stake_per_point`: the stake from that round on."""
+    if "stake_per_point" not in raw:
+        return None
+    value = raw["stake_per_point"]
+    problem = round_stake_problem(value)
+    if problem is not None:
+        raise SessionFileError(_at((_round(number), "stake_per_point"), problem))
+    return parse_round_stake(value)
+
+
 # Reads a file's `played_on` text as a date, raising ValueError: the engine's own
 # reads the Gregorian ISO date; the app passes the one its date fields use, which
 # reads Bikram Sambat too (scoring/sessionfiles.py, localise/bikram_sambat.py).
@@ -517,10 +596,12 @@ def parse_document(data: object, read_date: DateReader = date.fromisoformat) -> 
         _no_duplicates_within(document.get(key), (key,))
     rounds: list[RoundInput] = []
     maal: list[RoundMaal] = []
+    stakes: list[Decimal | None] = []
     seated = frozenset(players)
     for number, raw in enumerate(rounds_raw, start=1):
         rounds.append(parse_round(raw, number, seated, rules))
         maal.append(parse_round_maal(raw, number, rounds[-1], rules))
+        stakes.append(parse_round_stake_field(raw, number))
     # A missing `better` stays None, not marked: the round takes its default
     # (after a dublee win, after a rotation) when settled, and once saved keeps
     # following it when an earlier round is added or deleted.
@@ -533,6 +614,7 @@ def parse_document(data: object, read_date: DateReader = date.fromisoformat) -> 
         rounds=tuple(rounds),
         played_on=parse_played_on(document.get("played_on"), read_date),
         maal=maal_per_round(maal),
+        stakes=stakes_per_round(stakes),
     )
 
 
@@ -601,16 +683,22 @@ def _json_problem(error: ValueError | RecursionError) -> str | Message:
 
 
 def round_document(
-    round_: RoundInput, result: RoundResult | None = None, maal: RoundMaal | None = None
+    round_: RoundInput,
+    result: RoundResult | None = None,
+    maal: RoundMaal | None = None,
+    stake: Decimal | None = None,
 ) -> dict[str, Any]:
     """A round as the file has it; `tiplu` and `maal_tally` only where the maal
     calculator was used, `better` only where the round is marked (better None
     takes its default again when the file is read back, so it keeps following
-    the rules' default after an earlier round is deleted)."""
+    the rules' default after an earlier round is deleted), `stake_per_point`
+    only where the round changes the stake from itself on."""
     maal = maal or RoundMaal()
     doc: dict[str, Any] = {"winner": round_.winner, "win_type": round_.win_type}
     if round_.better is not None:
         doc["better"] = round_.better
+    if stake is not None:
+        doc["stake_per_point"] = str(stake)
     if maal.tiplu:
         doc["tiplu"] = maal.tiplu
     entries = []
@@ -693,7 +781,8 @@ def export_document(
         if doc.rules.looks_back("dhoos")
         else {}
     )
-    amounts = money(points, doc.stake_per_point)
+    in_force = doc.stakes_in_force()
+    amounts = money_totals(nets, in_force, doc.players, stake=doc.stake_per_point)
     dated = {"played_on": doc.played_on.isoformat()} if doc.played_on else {}
     return {
         "format": FORMAT,
@@ -704,7 +793,7 @@ def export_document(
         "rules": doc.rules.to_options(),
         "players": list(doc.players),
         "rounds": [
-            _exported_round(r, round_nets, round_booked, doc.maal_of(index))
+            _exported_round(r, round_nets, round_booked, doc.maal_of(index), doc.stake_of(index))
             for index, (r, round_nets, round_booked) in enumerate(
                 zip(rounds, nets, booked, strict=True)
             )
@@ -712,17 +801,21 @@ def export_document(
         "totals": points,
         "money": {player: str(amount) for player, amount in amounts.items()},
         "transfers": [
-            {"from": t.payer, "to": t.payee, "amount": str(t.money(doc.stake_per_point))}
-            for t in settle_up(points)
+            {"from": t.payer, "to": t.payee, "amount": str(t.money)}
+            for t in settle_evening(points, amounts, in_force)
         ],
         **pending,
     }
 
 
 def _exported_round(
-    round_: RoundInput, nets: dict[str, int], booked: Sequence[BookedDhoos], maal: RoundMaal
+    round_: RoundInput,
+    nets: dict[str, int],
+    booked: Sequence[BookedDhoos],
+    maal: RoundMaal,
+    stake: Decimal | None,
 ) -> dict[str, Any]:
-    doc = round_document(round_, None, maal)
+    doc = round_document(round_, None, maal, stake)
     _settled_part(doc, nets, booked)
     return doc
 

@@ -12,10 +12,14 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, cast
 
+from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from localise.forms import PlainDecimalField
 
 from ..engine import (
     Dhoos,
@@ -44,6 +48,13 @@ def row_prefix(player_id: int) -> str:
 ROW_FIELDS = ("plays", "status", "maal", "tunnel", "dhoos", "dublees")
 POSTED_PLAYS = re.compile(r"p-([0-9]+)-plays")
 WIN_TYPE_CHOICES = [("normal", _("Normal")), ("dublee", _("Dublee (eight dublees)"))]
+STAKE_LABEL = _("Stake from this round on")
+STAKE_NAME = "stake_per_point"  # the field's name, as posted
+# Read as the session's stake is (SessionDetailsForm), with its messages, but
+# more than 0: a stake raised (or lowered) late at night, never "points only".
+STAKE_FIELD = PlainDecimalField(
+    min_value=Decimal("0.01"), max_digits=12, decimal_places=2, required=False
+)
 
 
 @dataclass
@@ -88,8 +99,15 @@ class RoundForm:
         number: int = 1,
         pending: Sequence[Dhoos] = (),
         version: object = None,
+        stake_before: Decimal = Decimal("1.00"),
+        stake: Decimal | None = None,
     ) -> None:
         self.players = players
+        # The stake in force before this round, and the one it sets from itself
+        # on (None: it keeps that one), as typed and as read.
+        self.stake_before = stake_before
+        self.stake = "" if stake is None else str(stake)
+        self.stake_per_point: Decimal | None = stake
         self.rules = rules
         # The round's place in the session: its number, whether the rules make
         # it better by default, and the next-winner dhoos pending before it.
@@ -191,6 +209,7 @@ class RoundForm:
         self.win_type = data.get("win_type", "normal")
         self.better = bool(data.get("better"))
         self.tiplu = data.get("tiplu", "").strip()
+        self.stake = str(data.get(STAKE_NAME, ""))[:40].strip()
 
     # -- validation --
 
@@ -237,6 +256,7 @@ class RoundForm:
             *self.errors.get("winner", []),
             *self.errors.get("players", []),
             *self.errors.get("tiplu", []),
+            *self.errors.get(STAKE_NAME, []),
         ]
         for row in self.rows:
             for name in ROW_FIELDS:
@@ -244,7 +264,25 @@ class RoundForm:
         lines.extend(self.errors.get("win_type", []))
         return lines
 
+    @property
+    def stake_in_force(self) -> Decimal:
+        """The stake this round is played at: its own, or the one before it."""
+        return self.stake_per_point if self.stake_per_point is not None else self.stake_before
+
+    def _read_stake(self) -> None:
+        self.stake_per_point = None
+        try:
+            stake = STAKE_FIELD.clean(self.stake)
+        except forms.ValidationError as error:
+            for problem in error.messages:
+                self.errors.setdefault(STAKE_NAME, []).append(f"{STAKE_LABEL}: {problem}")
+            return
+        # The stake already in force is no change: the round keeps it.
+        if stake is not None and stake != self.stake_before:
+            self.stake_per_point = stake
+
     def _validate(self) -> None:
+        self._read_stake()
         # Every problem at once: a value that does not parse gets its message and
         # stands in as 0 (or seen, or normal) so that the round's own rules
         # (the winner is seen, enough players …) are judged on the rest.

@@ -14,6 +14,7 @@ from ..engine.sessionfile import (
     export_document,
     fingerprint,
     maal_per_round,
+    stakes_per_round,
 )
 from ..models import GameSession
 from .rounds import SavedRound, saved_rounds
@@ -38,6 +39,7 @@ def _session_doc(session: GameSession) -> tuple[SessionDoc, list[SavedRound]]:
         rounds=tuple(r.input for r in saved),
         played_on=session.played_on,
         maal=maal_per_round(maal),
+        stakes=stakes_per_round([r.stake for r in saved]),
     )
     return doc, saved
 

@@ -22,11 +22,14 @@ from ..engine import (
     BetterDefault,
     Dhoos,
     Entry,
+    Payment,
     RoundError,
     RoundInput,
-    at_stake,
+    money,
+    money_totals,
+    settle_evening,
     settle_session,
-    settle_up,
+    stakes_in_force,
 )
 from ..engine.ledger import EXACT_SETTLE_LIMIT
 from ..engine.settlement import WinType, better_defaults
@@ -48,6 +51,7 @@ class LedgerRow:
     nets: list[int | None]  # one per ledger player; None when the player sat the round out
     running: list[int]  # each player's total after this round
     winner_column: int | None = None  # index into nets of the round's winner
+    stake: Decimal | None = None  # the stake from this round on, when the round changed it
 
 
 class LedgerRows(Sequence[LedgerRow]):
@@ -55,7 +59,7 @@ class LedgerRows(Sequence[LedgerRow]):
     50 rounds of a long night: making a row for each of a thousand rounds cost more
     than adding them all up. Read-only once built, like the Ledger holding it."""
 
-    __slots__ = ("_by_id", "_column", "nets_by_player", "rounds", "totals_by_player")
+    __slots__ = ("_by_id", "_column", "nets_by_player", "rounds", "stakes", "totals_by_player")
 
     def __init__(
         self,
@@ -63,7 +67,10 @@ class LedgerRows(Sequence[LedgerRow]):
         rounds: Sequence[tuple[int, int | None, str, bool]],
         nets_by_player: list[list[int | None]],
         totals_by_player: list[list[int]],
+        stakes: Sequence[Decimal | None] = (),
     ) -> None:
+        # The stake each round sets from itself on (None: it keeps the one before).
+        self.stakes = stakes
         self.rounds = rounds  # (id, winner_id, win_type, better) of each round, in order
         # Per player (in seat order), round by round: their net (None: sat out),
         # and their total after the round (the chart's lines).
@@ -103,6 +110,7 @@ class LedgerRows(Sequence[LedgerRow]):
             nets=[nets[index] for nets in self.nets_by_player],
             running=[totals[index] for totals in self.totals_by_player],
             winner_column=self._column.get(winner_id),
+            stake=self.stakes[index] if index < len(self.stakes) else None,
         )
 
 
@@ -128,12 +136,9 @@ class Standing:
         return f"{played}, {won}"
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
-    payer: str
-    payee: str
-    points: int
-    money: Decimal
+def cents(stake: object) -> Decimal:
+    """A stake as stored, read back from a raw query (SQLite may hand a float)."""
+    return Decimal(str(stake)).quantize(Decimal("0.01"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +203,38 @@ class Ledger:
     # Each round's better default and the next round's, under rules that make a
     # round better by default (empty otherwise).
     better_defaults: tuple[BetterDefault, ...] = ()
+    # The stake in force after the last round (a new round's), and whether the
+    # stake changed mid-evening (then payments are settled over money).
+    stake_now: Decimal = Decimal("1.00")
+    stake_changed: bool = False
+
+    @property
+    def stakes_in_force(self) -> list[Decimal]:
+        """Each round's stake in force, in order."""
+        changes = self.rows.stakes or [None for _row in self.rows.rounds]
+        return stakes_in_force(self.session.stake_per_point, changes)
+
+    @property
+    def stake_steps(self) -> list[tuple[int, Decimal]]:
+        """(position, stake) of each round that changed the stake, in order."""
+        return [
+            (index + 1, stake) for index, stake in enumerate(self.rows.stakes) if stake is not None
+        ]
+
+    @property
+    def stake_path(self) -> list[Decimal]:
+        """The session's stake, then each stake a round set from itself on."""
+        return [self.session.stake_per_point] + [stake for _at, stake in self.stake_steps]
+
+    def stake_before(self, position: int) -> Decimal:
+        """The stake in force before the round at `position` (1, 2, 3 …; one
+        past the last for a new round): the last earlier round's own, else the
+        session's."""
+        earlier = self.rows.stakes[: max(0, position - 1)]
+        return next(
+            (stake for stake in reversed(earlier) if stake is not None),
+            self.session.stake_per_point,
+        )
 
     @property
     def round_count(self) -> int:
@@ -223,7 +260,8 @@ class Ledger:
     def payments_fewest(self) -> bool:
         """Whether `payments` are proven the fewest: settle_up is exact up to
         EXACT_SETTLE_LIMIT players owing or owed, and greedy beyond."""
-        return sum(1 for s in self.standings if s.points) <= EXACT_SETTLE_LIMIT
+        owing = (s.money if self.stake_changed else s.points for s in self.standings)
+        return sum(1 for amount in owing if amount) <= EXACT_SETTLE_LIMIT
 
 
 # A page shows the latest rounds of a long night; the rest are one tap away.
@@ -274,7 +312,7 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         cursor.execute(
             "SELECT r.id, r.winner_id, r.win_type, r.better, "
             f"CASE WHEN r.outside_nets = %s THEN NULL ELSE r.outside_nets END, "
-            f"CASE WHEN r.number = {last} THEN r.pending_after END"
+            f"CASE WHEN r.number = {last} THEN r.pending_after END, r.stake_per_point"
             f"{nets_sql} "
             f"FROM {round_table} r "
             f"LEFT JOIN {entry_table} e ON e.round_id = r.id WHERE r.session_id = %s "
@@ -282,9 +320,12 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
             ["{}", session.pk, *(p.id for p in players), session.pk],
         )
         table = cursor.fetchall()
-    columns = list(zip(*table, strict=True)) or [()] * (6 + len(players))
+    columns = list(zip(*table, strict=True)) or [()] * (7 + len(players))
     rounds = list(zip(*columns[:4], strict=True))  # (id, winner_id, win_type, better)
-    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[6:]]
+    nets: list[list[int | None]] = [list(player_nets) for player_nets in columns[7:]]
+    # The stake each round sets from itself on, as stored (a backend may hand
+    # a float or a string for a decimal column).
+    changes = [None if stake is None else cents(stake) for stake in columns[6]]
     # The dhoos pending after the last round, as its save stored it.
     carried = _json(columns[5][-1]) if columns[5] else []
     # Who played each round (NULL: sat out), before the nets of players who sat a
@@ -297,30 +338,55 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
     played = [len(rounds) - player_nets.count(None) for player_nets in played_nets]
     won = Counter(columns[1])
     wins = [won[p.id] for p in players]
-    rows = LedgerRows(players, rounds, nets, totals)
+    rows = LedgerRows(players, rounds, nets, totals, changes if any(changes) else ())
     column = {p.id: index for index, p in enumerate(players)}
 
-    stake = session.stake_per_point
+    in_force = stakes_in_force(session.stake_per_point, changes)
     total = {p.id: running[column[p.id]] for p in players}
-    ordered = sorted(players, key=lambda p: (-total[p.id], p.position, p.id))
+    if any(changes):
+        # Each player's money, each round at its stake in force: the rounds
+        # between two changes are at one stake, so each player's points over
+        # them (a difference of running totals) is one pair for the engine.
+        starts = [0, *(i for i, change in enumerate(changes) if change is not None and i)]
+        ends = [*starts[1:], len(rounds)]
+        stretches = [
+            {
+                p.id: player_totals[end - 1] - (player_totals[start - 1] if start else 0)
+                for p, player_totals in zip(players, totals, strict=True)
+            }
+            for start, end in zip(starts, ends, strict=True)
+        ]
+        cash = money_totals(
+            stretches,
+            [in_force[start] for start in starts],
+            [p.id for p in players],
+            stake=session.stake_per_point,
+        )
+    else:  # one stake all evening: the same figures, without a pass over every round
+        cash = money(total, session.stake_per_point)
+    # Best first by money, then points: at one stake, the order (and the
+    # shared ranks) of points, as always; once the stake changed, money first.
+    standing_of = {p.id: (cash[p.id], total[p.id]) for p in players}
+    ordered = sorted(players, key=lambda p: (-cash[p.id], -total[p.id], p.position, p.id))
     standings = []
     for player in ordered:
-        # Equal points share a rank.
-        ahead = sum(1 for other in players if total[other.id] > total[player.id])
+        # Equal money and points share a rank.
+        ahead = sum(1 for other in players if standing_of[other.id] > standing_of[player.id])
         standings.append(
             Standing(
                 rank=ahead + 1,
                 player=player,
                 points=total[player.id],
-                money=at_stake(total[player.id], stake),
+                money=cash[player.id],
                 rounds_played=played[column[player.id]],
                 wins=wins[column[player.id]],
             )
         )
-    payments = [
-        Payment(t.payer, t.payee, t.points, t.money(stake))
-        for t in settle_up({p.name: total[p.id] for p in players})
-    ]
+    payments = settle_evening(
+        {p.name: total[p.id] for p in players},
+        {p.name: cash[p.id] for p in players},
+        in_force,
+    )
     shown_from = max(0, len(rows) - latest) if latest is not None else 0
     next_round, defaults = _next_round(session, players, rows, played_nets)
     return Ledger(
@@ -333,6 +399,8 @@ def build_ledger(session: GameSession, latest: int | None = None) -> Ledger:
         pending=pending_dhoos(session, players, carried),
         next_round=next_round,
         better_defaults=defaults,
+        stake_now=in_force[-1] if in_force else session.stake_per_point,
+        stake_changed=len(set(in_force)) > 1,
     )
 
 

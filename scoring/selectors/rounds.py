@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, cast
 
 from django.db.models import Prefetch, QuerySet
@@ -30,6 +31,7 @@ class SavedRound:
     # The maal calculator's: the tiplu's code and each counted player's tally.
     tiplu: str = ""
     tallies: dict[str, dict[str, int]] = field(default_factory=dict)
+    stake: Decimal | None = None  # the stake from this round on, when it changed it
 
 
 def saved_rounds(session: GameSession, after: int = 0) -> list[SavedRound]:
@@ -58,7 +60,17 @@ def saved_rounds(session: GameSession, after: int = 0) -> list[SavedRound]:
     ):
         entries.setdefault(row[0], []).append(row[1:])
     saved = []
-    for pk, winner, win_type, mark, better, outside, pending_after, tiplu in rows.values_list(
+    for (
+        pk,
+        winner,
+        win_type,
+        mark,
+        better,
+        outside,
+        pending_after,
+        tiplu,
+        stake,
+    ) in rows.values_list(
         "id",
         "winner__name",
         "win_type",
@@ -67,6 +79,7 @@ def saved_rounds(session: GameSession, after: int = 0) -> list[SavedRound]:
         "outside_nets",
         "pending_after",
         "tiplu",
+        "stake_per_point",
     ):
         mine = entries.get(pk, [])
         if outside and names is None:
@@ -89,6 +102,7 @@ def saved_rounds(session: GameSession, after: int = 0) -> list[SavedRound]:
                 pending_after=pending_after,
                 tiplu=tiplu,
                 tallies={name: tally for _id, name, *_rest, tally in mine if tally},
+                stake=stake,
             )
         )
     return saved
@@ -161,6 +175,8 @@ def round_snapshot(
             for e in entries
         ],
     }
+    if round_.stake_per_point is not None:  # only when set, so older snapshots read the same
+        snapshot["stake_per_point"] = str(round_.stake_per_point)
     if round_.better_mark != round_.better:  # the round takes its default (None)
         snapshot["better_mark"] = round_.better_mark
     return snapshot

@@ -57,6 +57,7 @@ def _save_document(doc: SessionDoc, *, owner, save_key: str | None) -> GameSessi
             better=result.better,
             better_mark=round_input.better,
             tiplu=maal.tiplu,
+            stake_per_point=doc.stake_of(number - 1),
             outside_nets=outside_nets(result, ids),
             pending_after=pending_ids(result, ids),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
@@ -281,6 +282,7 @@ def add_round(
     setting: NextRound | None = None,
     tiplu: str = "",
     tallies: Tallies | None = None,
+    stake_per_point: Decimal | None = None,
     user=None,
     save_key: str | None = None,
     sources: Mapping[str, Sequence[str]] | None = None,
@@ -295,7 +297,8 @@ def add_round(
     are kept together or not at all. A PreparedRound (the round form's) is
     saved as it was settled and checked, unless the session changed since it
     was prepared; then it is checked and settled again. `sources`: the values
-    each player's seat sent (round_snapshot), for the history."""
+    each player's seat sent (round_snapshot), for the history.
+    `stake_per_point`: the stake from this round on, None to keep the one in force."""
     who = user if getattr(user, "pk", None) else None
     try:
         return _add_round(
@@ -305,6 +308,7 @@ def add_round(
             setting=setting,
             tiplu=tiplu,
             tallies=tallies,
+            stake=stake_per_point,
             who=who,
             save_key=save_key,
             sources=sources,
@@ -328,6 +332,7 @@ def _add_round(
     setting: NextRound | None,
     tiplu: str,
     tallies: Tallies | None,
+    stake: Decimal | None,
     who,
     save_key: str | None,
     sources: Mapping[str, Sequence[str]] | None = None,
@@ -367,6 +372,7 @@ def _add_round(
         better=in_place.better if in_place else bool(round_input.better),
         better_mark=round_input.better,
         tiplu=tiplu,
+        stake_per_point=stake,
         outside_nets=outside_nets(in_place, _ids(by_name)) if in_place else {},
         pending_after=pending_ids(in_place, _ids(by_name)) if in_place else None,
     )
@@ -415,6 +421,7 @@ def replace_round(
     given: RoundInput | PreparedRound,
     tiplu: str = "",
     tallies: Tallies | None = None,
+    stake_per_point: Decimal | None = None,
     user=None,
     expected_version: int | None = None,
     save_key: str | None = None,
@@ -432,7 +439,8 @@ def replace_round(
     `read_players`: the session's players as the form read them, before this
     transaction (_players_now: one renamed meanwhile is still that player).
     A PreparedRound (the round form's) is taken as checked unless the session
-    changed since it was prepared."""
+    changed since it was prepared. `stake_per_point`: the stake from this round
+    on, None when the round keeps the one in force before it."""
     if isinstance(given, PreparedRound):
         tiplu, tallies = given.tiplu, given.tallies
     session = _locked_session(round_.session_id)
@@ -458,10 +466,11 @@ def replace_round(
     players = _players_now(session, round_input, read=read_players)
     stored = rounds_with_entries(session).get(pk=round_.pk)
     stored_tallies = {e.player.name: e.maal_tally for e in stored.entries.all() if e.maal_tally}
-    if (stored.to_input(marked=True), stored.tiplu, stored_tallies) == (
+    if (stored.to_input(marked=True), stored.tiplu, stored_tallies, stored.stake_per_point) == (
         round_input,
         tiplu,
         checked,
+        stake_per_point,
     ):
         # Saved as it was: nothing to write, nothing to record.
         round_.position = position_of(round_)
@@ -474,6 +483,7 @@ def replace_round(
     round_.better = bool(round_input.better)
     round_.better_mark = round_input.better
     round_.tiplu = tiplu
+    round_.stake_per_point = stake_per_point
     round_.save()
     RoundEntry.objects.filter(round=round_).delete()
     # Prepared against the session as it still is: settled in its place already
@@ -591,6 +601,7 @@ def restore_round(*, change: RoundChange, user=None) -> Round:
         better=bool(round_input.better),
         better_mark=round_input.better,
         tiplu=snap.get("tiplu", ""),
+        stake_per_point=Decimal(snap["stake_per_point"]) if snap.get("stake_per_point") else None,
     )
     tallies = {p.name: e["maal_tally"] for p, e in entries if e.get("maal_tally")}
     write_entries(

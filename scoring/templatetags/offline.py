@@ -125,14 +125,25 @@ def chain_data(
     players = list(players) if players is not None else session_players(session)
     ledger = session_ledger(session)
     points = {s.player.name: s.points for s in ledger.standings}
+    cash = {s.player.name: s.money for s in ledger.standings}
     return {
         "version": owner_counter(session),
         "start": chain_state(setting.number, setting.better, setting.pending),
         "seats": [player.name for player in players],
         "players": [{"id": str(player.pk), "name": player.name} for player in players],
         "standings": {
-            "stake": str(session.stake_per_point),
+            # The stake in force for the next round, whether the stake changed
+            # this evening, and then each player's money (each round at its own
+            # stake): the phone adds rounds to it, not points at one stake.
+            "stake": str(ledger.stake_now),
             "points": {player.name: points.get(player.name, 0) for player in players},
+            "changed": ledger.stake_changed,
+            # Only then: at one stake the money is the points at it.
+            **(
+                {"money": {player.name: str(cash.get(player.name, 0)) for player in players}}
+                if ledger.stake_changed
+                else {}
+            ),
         },
         "saved": None
         if saved is None

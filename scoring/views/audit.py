@@ -4,6 +4,7 @@ restoring a deleted round from it (services.restore_round)."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -52,6 +53,10 @@ def _round_parts(snap: dict[str, Any] | None) -> list[tuple[str, str]]:
         parts.append(("win_type", _("dublee")))
     if snap["better"]:
         parts.append(("better", _("better")))
+    if snap.get("stake_per_point"):
+        # The stake this round set from itself on, written as money.
+        amount = NumberFormat.current().money(Decimal(snap["stake_per_point"]))
+        parts.append(("stake", _("stake %(stake)s a point from here") % {"stake": amount}))
     return parts
 
 

@@ -80,7 +80,7 @@ def _round_context(
 
 def _form(session: GameSession, setting: NextRound, data=None, **initial: Any) -> RoundForm:
     """The round form for the round `setting` describes (its number, better
-    default and the dhoos pending before it)."""
+    default and the dhoos pending before it), with the stake in force before it."""
     return RoundForm(
         session_players(session),
         session.get_rules(),
@@ -89,6 +89,7 @@ def _form(session: GameSession, setting: NextRound, data=None, **initial: Any) -
         number=setting.number,
         pending=setting.pending,
         version=session.updated_at,
+        stake_before=session_ledger(session).stake_before(setting.number),
         **initial,
     )
 
@@ -115,6 +116,7 @@ def round_new(request: HttpRequest, session_id: int) -> HttpResponse:
                 round_input=form.prepared,
                 players=session_players(session),
                 setting=setting,
+                stake_per_point=form.stake_per_point,
                 user=request.user,
                 save_key=posted_save_key(request),
                 sources=plugins.round_sources(
@@ -423,6 +425,7 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
                 round_ = services.replace_round(
                     round_=round_,
                     given=form.prepared,
+                    stake_per_point=form.stake_per_point,
                     user=request.user,
                     expected_version=opened,
                     save_key=posted_save_key(request),
@@ -454,7 +457,14 @@ def round_edit(request: HttpRequest, session_id: int, round_id: int) -> HttpResp
             return _refused(form, status=422)
         return _round_page(request, session, form, setting, round_, status=422)
     tallies = {e.player.name: e.maal_tally for e in round_.entries.all() if e.maal_tally}
-    form = _form(session, setting, initial=round_.to_input(), tiplu=round_.tiplu, tallies=tallies)
+    form = _form(
+        session,
+        setting,
+        initial=round_.to_input(),
+        tiplu=round_.tiplu,
+        tallies=tallies,
+        stake=round_.stake_per_point,
+    )
     return _round_page(request, session, form, setting, round_)
 
 

@@ -338,7 +338,9 @@ def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
     return render(
         request,
         "scoring/sessions/edit.html",
-        {"session": session, "form": form},
+        # The first round that changed the stake, if one did: the session's
+        # stake holds only until it.
+        {"session": session, "form": form, "stake_steps": session_ledger(session).stake_steps},
         status=refused_status(form),
     )
 

@@ -29,7 +29,9 @@ def session_picture(session: GameSession) -> Picture:
     rounds = ngettext("%(rounds)s round", "%(rounds)s rounds", ledger.round_count) % {
         "rounds": fmt.num(ledger.round_count)
     }
-    stake = f"{currency} {fmt.money(session.stake_per_point)} {_('per point')}"
+    # The stake, and each one a round set from itself on: "NPR 1.00 → 5.00 per point".
+    path = " → ".join(fmt.money(stake) for stake in ledger.stake_path)
+    stake = f"{currency} {path} {_('per point')}"
     rows = [
         (
             Cell(str(s.rank)),

@@ -18,7 +18,7 @@ import * as Queue from "./offline-queue.js";
 import * as preview from "./offline-preview.js";
 import { resolveRules } from "./settlement.js";
 import { filled } from "./slots.js";
-import { savedData } from "./standings.js";
+import { cents, money, moneyAfter, savedData, typedStake } from "./standings.js";
 import { keepPagesAgain, provideRoundSave, sendLater, sendWaiting } from "./offline.js";
 
 const form = document.getElementById("round-form");
@@ -90,12 +90,7 @@ function netsOf(record) {
 function pointsNow(extra) {
   const known = preview.standingsData();
   const points = { ...((known && known.points) || {}) };
-  const waiting = records.filter(
-    (record) =>
-      NEW.test(record.url) && record.status !== "refused" && (!extra || record.key !== extra.key),
-  );
-  if (extra) waiting.push(extra);
-  waiting.forEach((record) => {
+  waitingRounds(extra).forEach((record) => {
     const nets = netsOf(record);
     Object.keys(nets).forEach((name) => {
       points[name] = (points[name] || 0) + nets[name];
@@ -104,10 +99,77 @@ function pointsNow(extra) {
   return points;
 }
 
-// The standings after round `number` (its nets in it, the points after it),
-// for the seats and stake of `chain` (the server's answer; by default the
-// newest the form knows).
-function standingsTable({ number, nets, points, url, chain }) {
+// The stake a round waiting on the phone set from itself on, as typed on its
+// form ("from this round on"), or null when it keeps the stake in force.
+function stakeOf(record) {
+  const typed = (record.fields || []).find(([name]) => name === "stake_per_point");
+  return typed ? typedStake(typed[1]) : null;
+}
+
+// Each player's money as it will be once the rounds waiting here arrive
+// (`extra`: one about to be kept), each round at the stake in force for it;
+// null while the whole evening is at one stake (money is then points × it).
+function moneyNow(extra) {
+  const known = preview.standingsData();
+  if (!known || known.stake === undefined) return null;
+  const rounds = [];
+  let stake = known.stake;
+  waitingRounds(extra).forEach((record) => {
+    stake = stakeOf(record) || stake;
+    rounds.push({ nets: netsOf(record), stake });
+  });
+  const changed =
+    known.changed || rounds.some((round) => cents(round.stake) !== cents(known.stake));
+  if (!changed) return null;
+  // The server's money; at one stake so far it sends none: its points at it.
+  const points = known.points || {};
+  const before =
+    known.money ||
+    moneyAfter(
+      {},
+      Object.keys(points).map((name) => ({ nets: { [name]: points[name] }, stake: known.stake })),
+    );
+  return moneyAfter(before, rounds);
+}
+
+// The stake in force for the next round typed here: the server's, or the
+// last one a round waiting on the phone set.
+function stakeNow(extra) {
+  const known = preview.standingsData();
+  return waitingRounds(extra).reduce(
+    (stake, record) => stakeOf(record) || stake,
+    known ? known.stake : undefined,
+  );
+}
+
+function waitingRounds(extra) {
+  const waiting = records.filter(
+    (record) =>
+      NEW.test(record.url) && record.status !== "refused" && (!extra || record.key !== extra.key),
+  );
+  if (extra) waiting.push(extra);
+  return waiting;
+}
+
+// The form's line "Stake: NPR 1.00 a point" and its box, for the next round.
+function showStake(extra) {
+  const box = form.querySelector('input[name="stake_per_point"]');
+  if (box) box.value = "";
+  const fold = document.getElementById("stake-change");
+  if (fold) fold.open = false;
+  showStakeLine(extra);
+}
+
+function showStakeLine(extra) {
+  const shown = document.getElementById("stake-now");
+  const stake = stakeNow(extra);
+  if (shown && stake !== undefined) shown.textContent = money(1, stake, preview.numbers);
+}
+
+// The standings after round `number` (its nets in it, the points after it,
+// `cash`: the money after it once the stake changed), for the seats and stake
+// of `chain` (the server's answer; by default the newest the form knows).
+function standingsTable({ number, nets, points, cash, url, chain }) {
   const seats = chain ? chain.seats : (preview.standingsData() || {}).seats;
   const stake = chain ? chain.standings.stake : (preview.standingsData() || {}).stake;
   const words = chain ? chain.words : preview.chainWords();
@@ -119,6 +181,7 @@ function standingsTable({ number, nets, points, url, chain }) {
       points,
       nets,
       stake,
+      money: cash || undefined,
       format: preview.numbers,
       num: preview.num,
       roundWords: say((words && words.round) || "%(number)s", { number }),
@@ -244,6 +307,15 @@ function saveNew() {
   // A second tap on Save (nothing typed since the save): nothing to save.
   if (justSaved) return true;
   const reading = preview.current();
+  // A stake the server would refuse: online, its page says why beside the
+  // field; with no network, said here, and nothing is kept.
+  const stakeBox = form.querySelector('input[name="stake_per_point"]');
+  if (stakeBox && stakeBox.value.trim() && !typedStake(stakeBox.value)) {
+    if (navigator.onLine) return false;
+    showAlert(t.notSaved, [stakeBox.dataset.refused]);
+    toTop();
+    return true;
+  }
   if (!reading.round || reading.problems.length) {
     // Online, the server's page lists every problem, each linked to its field.
     if (navigator.onLine) return false;
@@ -254,15 +326,17 @@ function saveNew() {
   const record = recordOfForm();
   if (fixing) record.key = fixing; // a refused round fixed: sent again under its own key
   const points = pointsNow(record);
-  expected.set(record.key, { number: reading.number, nets: reading.nets, points });
+  const cash = moneyNow(record);
+  expected.set(record.key, { number: reading.number, nets: reading.nets, points, cash });
   shownKey = record.key;
   clearAlert();
   // "Kept" is said once the phone has kept it (below), "saved" once the server has.
   showPanel(
     say(t.sending, { number: reading.number }),
-    standingsTable({ number: reading.number, nets: reading.nets, points }),
+    standingsTable({ number: reading.number, nets: reading.nets, points, cash }),
   );
   emptyForm();
+  showStake(record);
   preview.clearDraft(); // (a fix's draft is under its own address, which emptied() leaves)
   preview.emptied();
   preview.followWith(record);
@@ -321,6 +395,14 @@ function sayWaiting() {
   }
 }
 
+// Money as the server and the phone write it ("2.5" and "2.50" are one amount).
+function sameMoney(server, phone) {
+  const names = new Set([...Object.keys(server || {}), ...Object.keys(phone || {})]);
+  return [...names].every(
+    (name) => cents((server || {})[name] || "0") === cents((phone || {})[name] || "0"),
+  );
+}
+
 function sameFigures(server, phone) {
   const names = new Set([...Object.keys(server || {}), ...Object.keys(phone || {})]);
   return [...names].every((name) => (server[name] ?? null) === (phone[name] ?? null));
@@ -337,11 +419,13 @@ function confirmed(key, answer) {
   const differs =
     (answer.position && answer.position !== hoped.number) ||
     (answer.nets && !sameFigures(answer.nets, hoped.nets)) ||
-    !sameFigures(server, hoped.points);
+    !sameFigures(server, hoped.points) ||
+    (hoped.cash && !sameMoney(answer.chain.standings.money, hoped.cash));
   preview
     .restart(answer.chain)
     .then(refreshRecords)
     .then(() => {
+      showStakeLine();
       if (shownKey === key) {
         const number = answer.position || hoped.number;
         showPanel(
@@ -350,6 +434,7 @@ function confirmed(key, answer) {
             number,
             nets: answer.nets || hoped.nets,
             points: pointsNow(),
+            cash: moneyNow(),
             url: answer.round_url,
           }),
         );
@@ -357,9 +442,15 @@ function confirmed(key, answer) {
         // A later round is shown: its standings on top of the server's.
         const later = expected.get(shownKey);
         later.points = pointsNow();
+        later.cash = moneyNow();
         showPanel(
           statusLine.textContent,
-          standingsTable({ number: later.number, nets: later.nets, points: later.points }),
+          standingsTable({
+            number: later.number,
+            nets: later.nets,
+            points: later.points,
+            cash: later.cash,
+          }),
         );
       }
       if (differs) showAlert(t.differs, []);
@@ -469,6 +560,7 @@ function edited(answer) {
           number: answer.position,
           nets: answer.nets || {},
           points: answer.chain.standings.points,
+          cash: answer.chain.standings.changed ? answer.chain.standings.money : null,
           url: answer.round_url,
           chain: answer.chain,
         })

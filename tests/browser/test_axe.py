@@ -146,6 +146,11 @@ def a_played_session(user):
     rounds[0] = services.replace_round(
         round_=rounds[0], given=replace(first, entries=edited), user=user
     )
+    # The stake raised from round 2 on: the standings say each stake, the
+    # history says the change.
+    rounds[1] = services.replace_round(
+        round_=rounds[1], given=rounds[1].to_input(), stake_per_point=Decimal("5"), user=user
+    )
     session.share_token = new_share_token()
     session.save(update_fields=["share_token"])
     # A table of phones: seat links, a co-scorer and an invite waiting.
@@ -298,6 +303,15 @@ def test_every_page_has_no_axe_violation(
     owner.locator("#round-saved #standings th a").wait_for()  # the server's answer in
     if problems := violations(owner, axe):
         found["round form after Save"] = problems
+    # The stake from this round on, unfolded and refused beside its field.
+    owner.goto(f"{live_server.url}/sessions/{session.pk}/rounds/new/")
+    owner.locator("#stake-change summary").click()
+    owner.locator("#stake_per_point").fill("0")
+    owner.locator(".pick").first.click()
+    owner.locator('.sticky-save button[type="submit"]').click()
+    owner.locator("#err-stake_per_point li").wait_for()
+    if problems := violations(owner, axe):
+        found["round form with a refused stake"] = problems
     # The session page's menu, open.
     owner.goto(f"{live_server.url}/sessions/{session.pk}/")
     owner.locator("details.session-menu > summary").click()

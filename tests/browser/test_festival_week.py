@@ -3,8 +3,10 @@ English and in Nepali: the owner makes the members' lasting links, Aama keeps
 hers open on her phone between evenings, the first evening starts and her
 phone opens her seat in it by itself; the seats are drawn (the cards, the
 dealer marked on every phone), a round is entered with Aama's count from her
-phone; the evening ends and her phone says so; the next evening starts on the
-last one's rules, stake and drawn seating, and her phone follows to it.
+phone; late at night the stake goes up from round 2 on, and the standings,
+settle-up and the group's balances follow it; the evening ends and her phone
+says so; the next evening starts on the last one's rules, stake and drawn
+seating, and her phone follows to it.
 
 Every wait is for a state the user sees (expect), never for a time.
 """
@@ -20,6 +22,7 @@ from django.utils.translation import gettext as _
 from playwright.sync_api import expect
 
 from groups.services import create_group
+from localise.numbers import currency_label
 from scoring.models import GameSession
 
 from .conftest import TOUCH_PHONE
@@ -143,6 +146,65 @@ def test_a_family_week_through_member_links_and_a_seating_draw(
     expect(owner.locator("#round-saved-status")).to_have_text(saved)
     assert tihar_1.rounds.count() == 1
     expect(aama.locator("#seat-now h2")).to_have_text(round_2, timeout=FOLLOW_MS)
+
+    # Late at night the stake goes up: 5.00 a point from round 2 on, typed in
+    # the fold under the round (closed, it says the stake in force).
+    stake_label, pays = words(
+        language,
+        "Stake from this round on",
+        "%(payer)s pays %(payee)s %(currency)s %(money)s",
+    )
+    npr = currency_label("NPR", language)
+    fold = owner.locator("#stake-change")
+    expect(fold).not_to_have_attribute("open", "")
+    expect(fold.locator("summary")).to_contain_text(f"{npr} 1.00")
+    fold.locator("summary").tap()
+    owner.get_by_label(stake_label).fill("5")
+    owner.locator("#winner-field .pick", has_text="Didi").tap()
+    row(owner, "Aama").locator('input[name$="-maal"]').fill("5")
+    row(owner, "Buwa").locator('label:has(input[value="unseen"])').tap()
+    row(owner, "Buwa").locator('input[name$="-maal"]').fill("2")
+    row(owner, "Didi").locator('input[name$="-maal"]').fill("7")
+    # Saved while the network is gone: the phone's own standings, each round
+    # at its own stake: round 1 (Aama −2, Buwa −18, Didi +20) at 1.00, round 2
+    # (the same) at 5.00; then the server's, once the network returns.
+    owner.context.set_offline(True)
+    owner.get_by_role("button", name=save).tap()
+    # (A template's own words: their "%" doubled in the catalogue.)
+    kept = words(
+        language,
+        "Round %%(number)s saved on this phone. It is sent by itself when the network returns.",
+    )[0].replace("%%", "%") % {"number": 2}
+    status = owner.locator("#round-saved-status")
+    expect(status).to_have_text(kept)
+    standings = owner.locator("#round-saved-standings")
+    money = {"Didi": "120.00", "Buwa": "-108.00", "Aama": "-12.00"}
+    for name, amount in money.items():
+        expect(standings.locator(f'tr[data-player="{name}"] td').last).to_have_text(amount)
+    # The next round's fold says the stake now in force, and is closed again.
+    expect(fold.locator("summary")).to_contain_text(f"{npr} 5.00")
+    expect(fold).not_to_have_attribute("open", "")
+    assert tihar_1.rounds.count() == 1
+    owner.context.set_offline(False)
+    saved_2 = words(language, "Round %(position)d saved.")[0] % {"position": 2}
+    expect(status).to_have_text(saved_2)
+    for name, amount in money.items():
+        expect(standings.locator(f'tr[data-player="{name}"] td').last).to_have_text(amount)
+    expect(owner.locator("#round-saved-alert")).to_be_empty()
+    assert [r.stake_per_point for r in tihar_1.rounds.order_by("number")] == [None, 5]
+    # Settle-up pays the money, and the group's balances follow it.
+    owner.goto(f"{live_server.url}/sessions/{tihar_1.pk}/settle/")
+    payments = owner.locator(".payment-list li")
+    expect(payments.first).to_contain_text(
+        pays % {"payer": "Aama", "payee": "Didi", "currency": npr, "money": "12.00"}
+    )
+    expect(payments.nth(1)).to_contain_text(
+        pays % {"payer": "Buwa", "payee": "Didi", "currency": npr, "money": "108.00"}
+    )
+    owner.goto(f"{live_server.url}/groups/{group.pk}/")
+    balances = owner.locator("table.balances")
+    expect(balances.locator("tr", has_text="Didi").locator("td").first).to_have_text("120.00")
+    expect(balances.locator("tr", has_text="Buwa").locator("td").first).to_have_text("-108.00")
 
     # The night is over: dated yesterday and quiet for hours. Aama's phone says so.
     GameSession.objects.filter(pk=tihar_1.pk).update(

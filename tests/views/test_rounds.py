@@ -1354,6 +1354,7 @@ def test_a_save_from_the_phone_is_answered_with_the_round_and_the_next(logged_in
     assert chain["standings"] == {
         "stake": "2.50",
         "points": {"Aama": 3, "Buwa": -16, "Didi": 30, "Dai": -17},
+        "changed": False,
     }
     assert chain["words"]["round"] == "Round %(number)s"
     # Nothing said to the next page: the phone said it.
