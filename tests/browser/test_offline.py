@@ -642,7 +642,8 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     form = f"/sessions/{session.pk}/rounds/new/"
     path = f"/sessions/{session.pk}/"
     open_kept(page, live_server, path, form)
-    page.context.set_offline(True)
+    line = Line(page, live_server, "page")  # offline as a phone knows it, on any Chromium
+    line.down()
     goto(page, live_server.url + form)
     fill_hand(page)
     expect(page.locator("#preview .offline-note")).to_be_visible()
@@ -659,9 +660,9 @@ def test_the_banner_and_a_refused_round_pass_axe(theme, logged_in_page, live_ser
     kept_on_the_phone(page)
     session.rules = make_rules("pagat", max_players=3).to_options()
     session.save()
-    page.context.set_offline(False)
+    line.up()
     assert refused_shown(page, "at most 3 players") == "queue"
-    page.context.set_offline(True)
+    line.down()
     reload(page)
     expect(page.locator("#offline-banner")).to_be_visible()
     expect(page.locator(".queued-round.refused")).to_have_count(1)
