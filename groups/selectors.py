@@ -20,7 +20,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat, currency_label, money_with_currency
-from scoring.engine.groupfile import GroupDoc, export_group_text
+from scoring.engine.groupfile import GroupDoc
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT
 from scoring.engine.names import player_key
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
@@ -32,7 +32,9 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
 
-from .models import Evening, Group, Member, MemberLink, Payment
+from . import purse as games_registry
+from .groupfile import OtherGameDoc, export_purse_text
+from .models import Evening, FiledGame, Group, Member, MemberLink, Payment
 from .versions import evening_versions
 
 # Each evening's money per player key, under the evening's version: a few
@@ -118,6 +120,15 @@ class EveningLine:
 
 
 @dataclass(frozen=True, slots=True)
+class GameLine:
+    """Another game of an evening (Call Break, pot hands): its money per member."""
+
+    game: games_registry.PurseGame
+    label: str
+    money: dict[str, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
 class Owed:
     transfer: MoneyTransfer
     payer: Member
@@ -142,6 +153,8 @@ class Purse:
     payment_count: int = 0
     # Players of an evening who are not (or no longer) members, by name.
     strangers: list[str] = field(default_factory=list)
+    # The other games (CALLBREAK.md §12), newest first: counted in the balances.
+    games: list[GameLine] = field(default_factory=list)
 
     @property
     def payments_fewest(self) -> bool:
@@ -242,8 +255,18 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
             .annotate(total=Sum("amount"), count=Count("id"))
             .order_by("paid_on")
         )
+        kept = [*filed_games(group.pk), *games_registry.kept_games(group.pk)]
     by_key = {m.name_key: m.name for m in members}
     strangers: dict[str, str] = {}
+    games = []
+    for game in sorted(kept, key=lambda g: (g.played_on, g.key), reverse=True):
+        named: dict[str, Decimal] = {}
+        for player, amount in game.money.items():
+            key = player_key(player)
+            member = by_key.get(key) or strangers.setdefault(key, player)
+            named[member] = named.get(member, Decimal("0.00")) + amount
+        kind = games_registry.kind_of(game.kind)
+        games.append(GameLine(game, str(kind.label) if kind else game.kind, named))
     lines = []
     for session in sessions:
         money: dict[str, Decimal] = {}
@@ -259,7 +282,8 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
         PaymentInput(member_name[payer], member_name[payee], Decimal(str(total)), paid_on)
         for paid_on, payer, payee, total, _count in sums
     ]
-    balance = balances(names, (line.money for line in lines), paid)
+    monies = [line.money for line in lines] + [line.money for line in games]
+    balance = balances(names, monies, paid)
     by_name = {m.name: m for m in members}
     owed = [
         Owed(t, by_name[t.payer], by_name[t.payee])
@@ -276,19 +300,35 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
         paid=paid,
         payment_count=sum(count for *_rest, count in sums),
         strangers=list(strangers.values()),
+        games=games,
     )
+
+
+def filed_games(group_id: int) -> list[games_registry.PurseGame]:
+    """The group's games brought in by its file and kept as documents."""
+    return [
+        games_registry.PurseGame(
+            kind=kind,
+            key=f"filed-{pk}",
+            name=name,
+            played_on=played_on,
+            money={player: Decimal(amount) for player, amount in money.items()},
+            version=f"filed-{pk}",
+        )
+        for pk, kind, name, played_on, money in FiledGame.objects.filter(
+            group_id=group_id
+        ).values_list("id", "kind", "name", "played_on", "money")
+    ]
 
 
 def balance_chart(purse: Purse) -> str:
     """Each member's balance after each evening (payments counted on their date)."""
-    if not purse.evenings and not purse.paid:
+    if not purse.evenings and not purse.paid and not purse.games:
         return ""
     names = [m.name for m in purse.members]
-    points = running_balances(
-        names,
-        [(line.session.name, line.session.played_on, line.money) for line in purse.evenings],
-        purse.paid,
-    )
+    steps = [(line.session.name, line.session.played_on, line.money) for line in purse.evenings]
+    steps += [(line.game.name, line.game.played_on, line.money) for line in purse.games]
+    points = running_balances(names, steps, purse.paid)
     series = [
         (
             f"{name} ({fmt_money(float(purse.balances.get(name, 0)))})",
@@ -417,7 +457,29 @@ def group_file(group: Group) -> Iterator[str]:
             .order_by("paid_on", "recorded_at", "id")
         )
         head = GroupDoc(group.name, group.currency, members)
-        yield from export_group_text(head, sessions(), payments)
+        yield from export_purse_text(head, sessions(), payments, other_games(group.pk, members))
+
+
+def other_games(group_id: int, members: tuple[str, ...]) -> list[OtherGameDoc]:
+    """The group's other games for its file, in date order: those it keeps as
+    documents and those their apps keep (groups/purse.py)."""
+    found: list[tuple[date, int, OtherGameDoc]] = []
+    by_key = {player_key(m): m for m in members}
+
+    def named(money: dict[str, Decimal]) -> dict[str, Decimal]:
+        return {by_key.get(player_key(p), p): amount for p, amount in money.items()}
+
+    for filed in FiledGame.objects.filter(group_id=group_id):
+        money = {p: Decimal(a) for p, a in filed.money.items()}
+        doc = OtherGameDoc(filed.kind, filed.name, filed.played_on, filed.document, named(money))
+        found.append((filed.played_on, len(found), doc))
+    for kind in games_registry.kinds():
+        if kind.documents is None:
+            continue
+        for name, played_on, document in kind.documents(group_id):
+            doc = OtherGameDoc(kind.kind, name, played_on, document, named(kind.money_of(document)))
+            found.append((played_on, len(found), doc))
+    return [doc for *_order, doc in sorted(found, key=lambda item: (item[0], item[1]))]
 
 
 def unplaced_sessions(group: Group) -> QuerySet[GameSession]:

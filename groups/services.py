@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +19,18 @@ from scoring.models import GameSession, Player
 from scoring.services import save_document
 from scoring.services.savekeys import once, remember_save
 
-from .models import Evening, Group, Member, MemberLink, Payment, PaymentChange, new_link_token
+from . import purse
+from .groupfile import OtherGameDoc
+from .models import (
+    Evening,
+    FiledGame,
+    Group,
+    Member,
+    MemberLink,
+    Payment,
+    PaymentChange,
+    new_link_token,
+)
 from .selectors import (
     evening_problem,
     removal_problem,
@@ -424,11 +436,17 @@ def restore_payment(*, change: PaymentChange, user=None) -> Payment:
 # --- files --------------------------------------------------------------------
 
 
-def import_group(*, doc: GroupDoc, owner=None, save_key: str | None = None) -> Group:
+def import_group(
+    *,
+    doc: GroupDoc,
+    other_games: Sequence[OtherGameDoc] = (),
+    owner=None,
+    save_key: str | None = None,
+) -> Group:
     """A parsed group file saved whole (the group, its members, every evening
-    as a session, every payment), or on any error not at all."""
+    as a session, every payment, every other game), or on any error not at all."""
     return once(
-        lambda: _import_group(doc=doc, owner=owner, save_key=save_key),
+        lambda: _import_group(doc=doc, other_games=other_games, owner=owner, save_key=save_key),
         user=owner,
         key=save_key,
         replay=lambda saved: saved_group(saved, owner=owner),
@@ -437,7 +455,9 @@ def import_group(*, doc: GroupDoc, owner=None, save_key: str | None = None) -> G
 
 
 @transaction.atomic
-def _import_group(*, doc: GroupDoc, owner, save_key: str | None) -> Group:
+def _import_group(
+    *, doc: GroupDoc, other_games: Sequence[OtherGameDoc], owner, save_key: str | None
+) -> Group:
     group = Group.objects.create(owner=owner, name=doc.name, currency=doc.currency)
     members = {}
     for position, name in enumerate(doc.members):
@@ -463,6 +483,26 @@ def _import_group(*, doc: GroupDoc, owner, save_key: str | None) -> Group:
             action="create",
             after=payment_snapshot(payment),
         )
+    for position, game in enumerate(other_games):
+        kind = purse.kind_of(game.kind)
+        if kind is not None and kind.save is not None and owner is not None:
+            kind.save(
+                group=group,
+                name=game.name,
+                played_on=game.played_on,
+                document=game.document,
+                owner=owner,
+            )
+        else:  # kept as its document: its app keeps no record of its own
+            FiledGame.objects.create(
+                group=group,
+                kind=game.kind,
+                name=game.name,
+                played_on=game.played_on,
+                document=dict(game.document),
+                money={name: str(amount) for name, amount in game.money.items()},
+                position=position,
+            )
     remember_save(user=owner, key=save_key, kind="groupfile", object_pk=group.pk)
     return group
 

@@ -669,7 +669,10 @@ def group_import(request: HttpRequest) -> HttpResponse:
     )
     if form.is_bound and form.is_valid() and form.doc is not None:
         group = services.import_group(
-            doc=form.doc, owner=request.user, save_key=posted_save_key(request)
+            doc=form.doc,
+            other_games=form.other_games,
+            owner=request.user,
+            save_key=posted_save_key(request),
         )
         return _imported(request, group)
     return render(request, "groups/import.html", {"form": form}, status=refused_status(form))

@@ -22,6 +22,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/", include(session_urls + record_urls + table_urls)),
     path("", include("stats.urls")),
     path("", include("groups.urls")),
+    path("", include("pots.urls")),
 ]
 
 # Errors in the site's style and language; a 500 page that needs no database.

@@ -1,0 +1,189 @@
+"""A group file's `other_games` (CALLBREAK.md §12): a Call Break game and a pot
+session counted in the family purse beside the Marriage evenings and the
+payments, by `balances`, `import_group` and `export_group`; a bad game refused
+with one line naming it by position and name, nothing saved."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from groups.groupfile import load_purse
+from groups.models import FiledGame, Group
+from groups.selectors import group_purse
+from pots.models import PotHand, PotSession
+from scoring.engine.groupfile import GroupFileError
+from tests.groups.samples import MIXED_BALANCES, mixed_family
+
+MIXED = {
+    "balances": MIXED_BALANCES,
+    "transfers": [
+        {"from": "Aama", "to": "Hajurba", "amount": "60.50"},
+        {"from": "Bhai", "to": "Hajurba", "amount": "17.50"},
+        {"from": "Bhai", "to": "Didi", "amount": "14.50"},
+    ],
+}
+
+
+def write(tmp_path: Path, data: dict | str) -> str:
+    path = tmp_path / "group.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_balances_adds_a_call_break_game_and_a_pot_session_to_the_evenings(tmp_path):
+    assert json.loads(run("balances", write(tmp_path, mixed_family()))) == MIXED
+
+
+@pytest.mark.django_db
+def test_import_keeps_the_pot_session_as_a_session_and_call_break_as_its_document(
+    tmp_path, django_user_model
+):
+    django_user_model.objects.create_user("aama", password="x")
+    out = run("import_group", write(tmp_path, mixed_family()), "--owner", "aama")
+    assert "2 other games" in out
+    group = Group.objects.get(pk=int(out.split()[-1]))
+    pots = PotSession.objects.get(group=group)
+    assert (pots.name, str(pots.played_on), PotHand.objects.filter(session=pots).count()) == (
+        "Flash at midnight",
+        "2026-10-03",
+        3,
+    )
+    filed = FiledGame.objects.get(group=group)
+    assert (filed.kind, filed.money) == (
+        "callbreak",
+        {"Aama": "-10.00", "Bhai": "-20.00", "Didi": "-30.00", "Hajurba": "60.00"},
+    )
+    purse = group_purse(group)
+    assert {k: str(v) for k, v in purse.balances.items()} == MIXED_BALANCES
+    assert [(line.label, line.game.name) for line in purse.games] == [
+        ("Pot hands", "Flash at midnight"),
+        ("Call Break", "Call Break after dinner"),
+    ]
+    assert {k: str(v) for k, v in purse.games[0].money.items()} == {
+        "Aama": "-13.00",
+        "Bhai": "21.00",
+        "Didi": "-8.00",
+    }
+    exported = json.loads(run("export_group", str(group.pk)))
+    assert {k: exported[k] for k in ("balances", "transfers")} == MIXED
+    assert [g["game"]["format"] for g in exported["other_games"]] == [
+        "callbreak-game/1",
+        "pot-session/1",
+    ]
+    # The export imports again to the same purse.
+    again = json.loads(run("balances", write(tmp_path, json.dumps(exported))))
+    assert again == MIXED
+
+
+@pytest.mark.django_db
+def test_import_without_an_owner_keeps_every_game_as_its_document(tmp_path):
+    out = run("import_group", write(tmp_path, mixed_family()))
+    group = Group.objects.get(pk=int(out.split()[-1]))
+    assert sorted(FiledGame.objects.filter(group=group).values_list("kind", flat=True)) == [
+        "callbreak",
+        "pots",
+    ]
+    assert {k: str(v) for k, v in group_purse(group).balances.items()} == MIXED_BALANCES
+
+
+def a_file_with(change) -> dict:
+    data = copy.deepcopy(mixed_family())
+    change(data)
+    return data
+
+
+def tricks_12(data):
+    data["other_games"][0]["game"]["deals"][2]["tricks"]["Bhai"] = 8
+
+
+def broken_carry(data):
+    hand = data["other_games"][1]["game"]["hands"][2]
+    hand["carry_in"], hand["took"] = "4.00", {"Didi": "5.00"}
+
+
+def stranger(data):
+    data["other_games"][1]["game"]["players"][2] = "Kaka"
+    for hand in data["other_games"][1]["game"]["hands"]:
+        for key in ("put_in", "took"):
+            if "Didi" in hand.get(key, {}):
+                hand[key]["Kaka"] = hand[key].pop("Didi")
+
+
+def unknown_format(data):
+    data["other_games"][0]["game"]["format"] = "flash/1"
+
+
+def extra_key(data):
+    data["other_games"][1]["stake"] = "5"
+
+
+def no_date(data):
+    del data["other_games"][0]["played_on"]
+
+
+def bad_date(data):
+    data["other_games"][0]["played_on"] = "2026-02-30"
+
+
+def not_a_list(data):
+    data["other_games"] = {"name": "x"}
+
+
+@pytest.mark.parametrize(
+    "change, line",
+    [
+        (
+            tricks_12,
+            "other game 1 (Call Break after dinner): E_TRICKS_SUM: deal 3: tricks total 12, not 13",
+        ),
+        (
+            broken_carry,
+            "other game 2 (Flash at midnight): P_CARRY: hand 3, carry_in: "
+            "4.00 is not what hand 2 carried out (5.00)",
+        ),
+        (stranger, "other game 2 (Flash at midnight): player Kaka: not a member of the group"),
+        (
+            unknown_format,
+            "other game 1 (Call Break after dinner): game: format must be one of "
+            "'callbreak-game/1', 'pot-session/1', got 'flash/1'",
+        ),
+        (
+            extra_key,
+            "other game 2 (Flash at midnight): unknown key 'stake' (one of name, played_on, game)",
+        ),
+        (no_date, "other game 1 (Call Break after dinner): played_on: missing"),
+        (
+            bad_date,
+            "other game 1 (Call Break after dinner): played_on: must be a date such as "
+            "\"2026-10-02\", got '2026-02-30'",
+        ),
+        (not_a_list, "other_games: must be a list, got an object"),
+    ],
+)
+def test_a_bad_game_is_refused_with_one_line_naming_it(change, line):
+    with pytest.raises(GroupFileError) as refused:
+        load_purse(json.dumps(a_file_with(change)))
+    assert str(refused.value) == line
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("command", ["balances", "import_group"])
+def test_a_bad_game_exits_2_and_saves_nothing(tmp_path, command):
+    with pytest.raises(CommandError) as refused:
+        call_command(command, write(tmp_path, a_file_with(tricks_12)), stdout=io.StringIO())
+    assert refused.value.returncode == 2
+    assert str(refused.value).startswith("other game 1 (Call Break after dinner): E_TRICKS_SUM")
+    assert not Group.objects.exists() and not PotSession.objects.exists()
