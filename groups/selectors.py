@@ -304,6 +304,56 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class EveningGame:
+    """One game of an evening as its settle-up lists it."""
+
+    label: str  # "Marriage", "Call Break", "Pot hands"
+    name: str
+    url: str | None
+    money: dict[str, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
+class EveningDay:
+    """An evening of the group: every game played that day, and the total."""
+
+    played_on: date
+    games: list[EveningGame]
+    total: dict[str, Decimal]
+
+
+def evening_days(purse: Purse) -> list[EveningDay]:
+    """The group's evenings, newest first: each day's Marriage sessions and
+    other games with their money, and the day's total per member."""
+    from django.urls import reverse
+
+    by_day: dict[date, list[EveningGame]] = {}
+    for line in sorted(purse.evenings, key=lambda e: (e.session.played_on, e.session.pk)):
+        by_day.setdefault(line.session.played_on, []).append(
+            EveningGame(
+                _("Marriage"),
+                line.session.name,
+                reverse("settle_up", args=[line.session.pk]),
+                line.money,
+            )
+        )
+    for game in sorted(purse.games, key=lambda g: (g.game.played_on, g.game.key)):
+        by_day.setdefault(game.game.played_on, []).append(
+            EveningGame(game.label, game.game.name, game.game.url, game.money)
+        )
+    order = {name: i for i, name in enumerate([m.name for m in purse.members] + purse.strangers)}
+    days = []
+    for played_on in sorted(by_day, reverse=True):
+        total: dict[str, Decimal] = {}
+        for item in by_day[played_on]:
+            for name, amount in item.money.items():
+                total[name] = total.get(name, Decimal("0.00")) + amount
+        ordered = dict(sorted(total.items(), key=lambda item: order.get(item[0], len(order))))
+        days.append(EveningDay(played_on, by_day[played_on], ordered))
+    return days
+
+
 def filed_games(group_id: int) -> list[games_registry.PurseGame]:
     """The group's games brought in by its file and kept as documents."""
     return [

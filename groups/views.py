@@ -111,13 +111,14 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
     def context() -> dict[str, object]:
         group = group_for_user(request, group_id)
         purse = selectors.group_purse(group, payments_limit=PAYMENTS_SHOWN)
+        days = selectors.evening_days(purse)
         return {
             "group": group,
             "purse": purse,
             "payments": purse.payments,
             "more_payments": max(0, purse.payment_count - PAYMENTS_SHOWN),
-            "evenings": purse.evenings[:EVENINGS_SHOWN],
-            "more_evenings": max(0, len(purse.evenings) - EVENINGS_SHOWN),
+            "evenings": days[:EVENINGS_SHOWN],
+            "more_evenings": max(0, len(days) - EVENINGS_SHOWN),
             "chart": purse.chart(),
             "share_text": selectors.share_lines(purse),
             "rows": [

@@ -52,6 +52,8 @@ def snapshot(hand: PotHand) -> dict[str, Any]:
 
 
 def _check(session: PotSession, hands: Sequence[PotHand]) -> None:
+    if not hands:  # a session with no hand left (all deleted) is simply empty
+        return
     players = [p.name for p in session.players.all()]
     try:
         check(players, engine_hands(hands, len(players)))

@@ -62,8 +62,8 @@ def pot_session() -> dict:
 def mixed_family() -> dict:
     data = family()
     data["other_games"] = [
-        {"name": "Call Break after dinner", "played_on": "2026-10-03", "game": callbreak_game()},
-        {"name": "Flash at midnight", "played_on": "2026-10-03", "game": pot_session()},
+        {"name": "Call Break after dinner", "played_on": "2026-10-02", "game": callbreak_game()},
+        {"name": "Flash at midnight", "played_on": "2026-10-02", "game": pot_session()},
     ]
     return data
 

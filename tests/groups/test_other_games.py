@@ -58,7 +58,7 @@ def test_import_keeps_the_pot_session_as_a_session_and_call_break_as_its_documen
     pots = PotSession.objects.get(group=group)
     assert (pots.name, str(pots.played_on), PotHand.objects.filter(session=pots).count()) == (
         "Flash at midnight",
-        "2026-10-03",
+        "2026-10-02",
         3,
     )
     filed = FiledGame.objects.get(group=group)
@@ -187,3 +187,24 @@ def test_a_bad_game_exits_2_and_saves_nothing(tmp_path, command):
     assert refused.value.returncode == 2
     assert str(refused.value).startswith("other game 1 (Call Break after dinner): E_TRICKS_SUM")
     assert not Group.objects.exists() and not PotSession.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_group_page_shows_each_games_money_and_the_evenings_total(logged_in, owner):
+    from django.urls import reverse
+
+    from groups.services import import_group
+    from tests.pots.test_views import text
+
+    file = load_purse(json.dumps(mixed_family()))
+    group = import_group(doc=file.group, other_games=file.other_games, owner=owner)
+    page = text(logged_in.get(reverse("group_detail", args=[group.pk])))
+    evening = page.split("2 Oct 2026")[1].split("1 Oct 2026")[0]
+    assert " ".join(evening.split()).replace(" :", ":") == (
+        "Tihar 2 (Marriage): Aama -25.00 · Bhai 7.00 · Hajurba 18.00 "
+        "Call Break after dinner (Call Break): Aama -10.00 · Bhai -20.00 · Didi -30.00 · "
+        "Hajurba 60.00 "
+        "Flash at midnight (Pot hands): Aama -13.00 · Bhai 21.00 · Didi -8.00 "
+        "Evening's total: Aama -48.00 · Bhai 8.00 · Didi -38.00 · Hajurba 78.00"
+    )
+    assert "Aama -60.50" in page and "Hajurba 78.00" in page
