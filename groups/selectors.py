@@ -616,6 +616,7 @@ class MemberSeason:
     won: Decimal = Decimal("0.00")  # money of the evenings they came out ahead
     lost: Decimal = Decimal("0.00")  # … and behind (negative)
     dublee_wins: int = 0
+    games: int = 0  # other games (Call Break, pot hands) played, their money in won/lost
 
     @property
     def net(self) -> Decimal:
@@ -668,6 +669,7 @@ def group_records(group: Group) -> list[Season]:
         versions = evening_versions(group.pk)
         money = evening_pieces(versions)
         pieces = pieces_of(dict(versions))
+        games = [*filed_games(group.pk), *games_registry.kept_games(group.pk)]
     by_key = {m.name_key: m.name for m in members}
     seasons: dict[int, Season] = {}
     rows: dict[int, dict[str, MemberSeason]] = {}
@@ -717,8 +719,25 @@ def group_records(group: Group) -> list[Season]:
                     season.best_evening = SeasonRecord(row.name, amount, evening)
             else:
                 row.lost += amount
+    for game in games:  # their money counts as an evening's does
+        try:
+            year = to_bs(game.played_on)[0]
+        except BikramSambatError:
+            year = game.played_on.year + 57
+        if year not in seasons:
+            seasons[year] = Season(year, [], [])
+            rows[year] = {m.name_key: MemberSeason(m.name) for m in members}
+        for player, amount in game.money.items():
+            row = rows[year].get(player_key(player))
+            if row is None:
+                continue
+            row.games += 1
+            if amount > 0:
+                row.won += amount
+            else:
+                row.lost += amount
     for year, season in seasons.items():
-        season.members = [row for row in rows[year].values() if row.evenings]
+        season.members = [row for row in rows[year].values() if row.evenings or row.games]
         season.members.sort(key=lambda r: (-r.net, -r.wins, r.name.casefold()))
         for row in season.members:
             if row.dublee_wins:

@@ -208,3 +208,22 @@ def test_the_group_page_shows_each_games_money_and_the_evenings_total(logged_in,
         "Evening's total: Aama -48.00 · Bhai 8.00 · Didi -38.00 · Hajurba 78.00"
     )
     assert "Aama -60.50" in page and "Hajurba 78.00" in page
+
+
+@pytest.mark.django_db
+def test_the_seasons_records_count_the_other_games_money(owner):
+    from groups.selectors import group_records
+    from groups.services import import_group
+
+    file = load_purse(json.dumps(mixed_family()))
+    group = import_group(doc=file.group, other_games=file.other_games, owner=owner)
+    (season,) = group_records(group)
+    rows = {r.name: (r.evenings, r.games, str(r.won), str(r.lost)) for r in season.members}
+    # Marriage: Tihar 1 Aama -12.50, Bhai -60.00, Didi +72.50; Tihar 2 Aama -25.00,
+    # Bhai +7.00, Hajurba +18.00; then Call Break and the pot session.
+    assert rows == {
+        "Aama": (2, 2, "0.00", "-60.50"),
+        "Bhai": (2, 2, "28.00", "-80.00"),
+        "Didi": (1, 2, "72.50", "-38.00"),
+        "Hajurba": (1, 1, "78.00", "0.00"),
+    }
