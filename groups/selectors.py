@@ -445,11 +445,14 @@ def evening_group_note(session: GameSession) -> dict[str, object] | None:
     for p in before:
         carried[p.payer] = carried.get(p.payer, Decimal("0.00")) + p.amount
         carried[p.payee] = carried.get(p.payee, Decimal("0.00")) - p.amount
+    tonight = next((d for d in evening_days(purse) if d.played_on == session.played_on), None)
     return {
         "group": evening.group,
         "purse": purse,
         "carried": [(name, amount) for name, amount in carried.items() if amount],
         "earlier_count": len(earlier),
+        # The evening's other games, each with its money, and the evening's total.
+        "tonight": tonight if tonight is not None and len(tonight.games) > 1 else None,
     }
 
 

@@ -227,3 +227,25 @@ def test_the_seasons_records_count_the_other_games_money(owner):
         "Didi": (1, 2, "72.50", "-38.00"),
         "Hajurba": (1, 1, "78.00", "0.00"),
     }
+
+
+@pytest.mark.django_db
+def test_an_evenings_settle_up_shows_each_game_and_the_evenings_total(logged_in, owner):
+    from django.urls import reverse
+
+    from groups.models import Evening
+    from groups.services import import_group
+    from tests.pots.test_views import text
+
+    file = load_purse(json.dumps(mixed_family()))
+    group = import_group(doc=file.group, other_games=file.other_games, owner=owner)
+    tihar_2 = Evening.objects.get(group=group, session__name="Tihar 2").session
+    page = text(logged_in.get(reverse("settle_up", args=[tihar_2.pk])))
+    part = " ".join(page.split("Every game of this evening")[1].split()).replace(" :", ":")
+    assert part.startswith(
+        "Tihar 2 (Marriage): Aama -25.00 · Bhai 7.00 · Hajurba 18.00 "
+        "Call Break after dinner (Call Break): Aama -10.00 · Bhai -20.00 · Didi -30.00 · "
+        "Hajurba 60.00 "
+        "Flash at midnight (Pot hands): Aama -13.00 · Bhai 21.00 · Didi -8.00 "
+        "Evening's total: Aama -48.00 · Bhai 8.00 · Didi -38.00 · Hajurba 78.00"
+    )
