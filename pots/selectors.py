@@ -191,3 +191,17 @@ def changes_of(session: PotSession) -> QuerySet[PotHandChange]:
 def check(players: Sequence[str], hands: Sequence[Hand]) -> None:
     """The engine's check of a session at the table; DocumentRefused."""
     settle_session(PotValues(tuple(players), tuple(closed(hands, len(players)))))
+
+
+def hand_saved(user, key: str) -> bool:
+    """Whether a one-time key has saved a hand already: its repeat is answered
+    as the first save was, before the form is looked at (the pot has moved on
+    since, and would refuse it now). A key kept with another kind of save is
+    refused as reused (SaveKeyRefused)."""
+    from scoring.selectors.saves import earlier_save, same_save
+
+    earlier = earlier_save(user, key)
+    if earlier is None:
+        return False
+    same_save(earlier, kind="pothand")
+    return True

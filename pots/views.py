@@ -90,26 +90,62 @@ def pot_detail(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return _detail(request, session_for_user(request, session_id))
 
 
+def wants_json(request: HttpRequest) -> bool:
+    """A hand sent by the phone's script (static/js/pots.js, or the offline
+    queue, static/js/offline-queue.js) is answered as JSON: the server's
+    running money, which replaces the phone's."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _answer(session: PotSession) -> JsonResponse:
+    table = selectors.pot_table(session)
+    return JsonResponse(
+        {
+            "ok": True,
+            "hands": len(table.lines),
+            "totals": list(table.totals),
+            "open_pot": table.open_pot,
+            "version": PotSession.objects.values_list("version", flat=True).get(pk=session.pk),
+        }
+    )
+
+
 @login_required
 @require_POST
 def hand_add(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = session_for_user(request, session_id)
     table = selectors.pot_table(session)
     form = _hand_form(table, request.POST)
+    key = posted_save_key(request)
+    if key and selectors.hand_saved(request.user, key):
+        # A repeat (a double tap, the queue sending again): answered as the first.
+        if wants_json(request):
+            return _answer(session)
+        return redirect("pots:detail", session.pk)
     if form.is_valid():
         try:
             services.record_hand(
                 session=session,
                 user=request.user,
-                save_key=posted_save_key(request),
+                save_key=key,
                 **form.cleaned_data["hand"],
             )
         except services.PotError as error:
             form.add_error(None, str(error))
         else:
+            if wants_json(request):
+                return _answer(session)
             if request.htmx:
                 return _detail(request, session)
             return redirect("pots:detail", session.pk)
+    if wants_json(request):
+        problems = [str(e) for e in form.non_field_errors()] + [
+            f"{form.fields[name].label}: {error}"
+            for name, errors in form.errors.items()
+            if name != "__all__"
+            for error in errors
+        ]
+        return JsonResponse({"ok": False, "messages": problems}, status=400)
     return _detail(request, session, form, status=400)
 
 
