@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.engine.names import player_key
 
@@ -90,7 +91,8 @@ class PotHandChange(models.Model):
         ("create", _("Created")),
         ("edit", _("Edited")),
         ("delete", _("Deleted")),
-        ("restore", _("Restored")),
+        # Put back: "Restored" beside money reads as a refund (ne-review-3 row 5).
+        ("restore", pgettext_lazy("payment", "Restored")),
     ]
 
     session = models.ForeignKey(PotSession, on_delete=models.CASCADE, related_name="changes")
