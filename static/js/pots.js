@@ -18,7 +18,8 @@ const user = strings ? strings.dataset.user : "";
 const sessionId = (location.pathname.match(/^\/pots\/(\d+)\//) || [])[1];
 const queueSession = "pots-" + sessionId;
 const holder = document.getElementById("pot-table");
-let waiting = []; // hands saved on this phone and not yet answered, in order
+const edited = new Set(); // the put_in fields changed by hand in this hand: the boot leaves them
+let waiting = []; // [{key, hand}]: saved on this phone, not answered yet, in order
 
 function runningSection() {
   return document.getElementById("pot-running");
@@ -117,7 +118,7 @@ function showTotals(totals, pending) {
 }
 
 function phoneTotals() {
-  const hands = [...serverHands(), ...waiting.map(engineHand)];
+  const hands = [...serverHands(), ...waiting.map((item) => engineHand(item.hand))];
   return running(hands, players().length);
 }
 
@@ -162,11 +163,14 @@ function refresh(phone) {
 
 // --- Saving -------------------------------------------------------------------------------
 
+// The next hand starts as the last began: the same boot for everyone.
 function startNext() {
   field("save_key").value = newKey();
+  edited.clear();
   for (let seat = 0; seat < players().length; seat++) {
     field("win_" + seat).checked = false;
     field("took_" + seat).value = "";
+    field("put_" + seat).value = field("boot").value;
   }
   const winners = form.querySelector('input[name="outcome"][value="winners"]');
   if (winners) winners.checked = true;
@@ -179,14 +183,15 @@ function startNext() {
   preview();
 }
 
-function keepOffline(record, hand) {
-  return Queue.put(record).then(() => {
-    form.querySelector("[data-queued-note]").hidden = false;
-    const after = phoneTotals();
-    setCarry(after.openPot, paisaText(after.openPot, false));
-    startNext();
-    return hand;
-  });
+function keptOffline() {
+  form.querySelector("[data-queued-note]").hidden = false;
+  const after = phoneTotals();
+  setCarry(after.openPot, paisaText(after.openPot, false));
+  startNext();
+}
+
+function answered(key) {
+  waiting = waiting.filter((item) => item.key !== key);
 }
 
 function save(event) {
@@ -208,11 +213,11 @@ function save(event) {
     url: form.action,
     summary: { winner: undefined, players: [] },
   });
-  waiting.push(hand);
+  waiting.push({ key: record.key, hand });
   const phone = phoneTotals();
   showTotals(phone.totals, true);
   if (!navigator.onLine) {
-    keepOffline(record, hand);
+    Queue.put(record).then(keptOffline);
     return;
   }
   Queue.put(record)
@@ -228,47 +233,44 @@ function save(event) {
       (response) => {
         if (response.ok) {
           return Queue.remove(record.key).then(() => {
-            waiting = waiting.filter((h) => h !== hand);
+            answered(record.key);
             startNext();
             return refresh(phone.totals);
           });
         }
         // Refused (or the server failed): the form again, as the server answers it.
         return Queue.remove(record.key).then(() => {
-          waiting = waiting.filter((h) => h !== hand);
+          answered(record.key);
           form.removeEventListener("submit", save);
           delete form.dataset.saving;
           form.submit();
         });
       },
-      () => {
-        // No answer: the network went. It waits in the queue and goes once.
-        form.querySelector("[data-queued-note]").hidden = false;
-        const after = phoneTotals();
-        setCarry(after.openPot, paisaText(after.openPot, false));
-        startNext();
-      },
+      // No answer: the network went. It waits in the queue and goes once.
+      keptOffline,
     );
 }
 
-// The network is back: the queue goes (this page's hands among them), and
-// the page shows what the server now has.
+// The network is back: the queue goes (this page's hands among them), sent
+// by this page or another (offline.js, the worker): each hand of this session
+// that arrives is told on the queue's channel, and the page then shows what
+// the server has.
 function sendWaiting() {
   if (!navigator.onLine || !user) return Promise.resolve();
-  return Queue.sendAll(user, {}).then((report) => {
-    const mine = report.sent.filter((record) => record.session === queueSession);
-    if (!mine.length) return null;
-    const phone = phoneTotals().totals;
-    waiting = waiting.slice(mine.length);
-    if (!waiting.length) form.querySelector("[data-queued-note]").hidden = true;
-    return refresh(phone);
-  });
+  return Queue.sendAll(user, {}).catch(() => null);
+}
+
+function arrived(detail) {
+  if (!detail || !detail.sent || detail.session !== queueSession) return;
+  const phone = phoneTotals().totals;
+  answered(detail.key);
+  if (!waiting.length) form.querySelector("[data-queued-note]").hidden = true;
+  refresh(phone);
 }
 
 // --- Wiring -------------------------------------------------------------------------------
 
 if (form && sessionId) {
-  const edited = new Set();
   form.addEventListener("input", (event) => {
     const name = event.target.name || "";
     if (name.startsWith("put_")) edited.add(name);
@@ -294,6 +296,8 @@ if (form && sessionId) {
   });
   form.addEventListener("submit", save);
   window.addEventListener("online", sendWaiting);
+  const heard = Queue.channel();
+  if (heard) heard.onmessage = (event) => arrived(event.data);
   // Hands of this session still waiting from an earlier visit go first.
   Queue.list(user)
     .then((records) => {
