@@ -47,6 +47,7 @@ _lock = threading.Lock()
 def forget_pieces() -> None:
     with _lock:
         _pieces.clear()
+        _filed_money.clear()
 
 
 def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
@@ -157,6 +158,12 @@ class Purse:
     games: list[GameLine] = field(default_factory=list)
 
     @property
+    def day_count(self) -> int:
+        """The evenings (days) with any game of the group."""
+        days = {line.session.played_on for line in self.evenings}
+        return len(days | {line.game.played_on for line in self.games})
+
+    @property
     def payments_fewest(self) -> bool:
         return sum(1 for amount in self.balances.values() if amount) <= EXACT_SETTLE_LIMIT
 
@@ -259,14 +266,22 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
     by_key = {m.name_key: m.name for m in members}
     strangers: dict[str, str] = {}
     games = []
+    # Names repeat game after game: each is keyed (NFC, casefold) once.
+    member_of: dict[str, str] = {}
+    labels: dict[str, str] = {}
     for game in sorted(kept, key=lambda g: (g.played_on, g.key), reverse=True):
         named: dict[str, Decimal] = {}
         for player, amount in game.money.items():
-            key = player_key(player)
-            member = by_key.get(key) or strangers.setdefault(key, player)
+            member = member_of.get(player)
+            if member is None:
+                key = player_key(player)
+                member = member_of[player] = by_key.get(key) or strangers.setdefault(key, player)
             named[member] = named.get(member, Decimal("0.00")) + amount
-        kind = games_registry.kind_of(game.kind)
-        games.append(GameLine(game, str(kind.label) if kind else game.kind, named))
+        label = labels.get(game.kind)
+        if label is None:
+            kind = games_registry.kind_of(game.kind)
+            label = labels[game.kind] = str(kind.label) if kind else game.kind
+        games.append(GameLine(game, label, named))
     lines = []
     for session in sessions:
         money: dict[str, Decimal] = {}
@@ -323,20 +338,19 @@ class EveningDay:
     total: dict[str, Decimal]
 
 
-def evening_days(purse: Purse) -> list[EveningDay]:
-    """The group's evenings, newest first: each day's Marriage sessions and
-    other games with their money, and the day's total per member."""
+def evening_days(purse: Purse, *, limit: int | None = None) -> list[EveningDay]:
+    """The group's evenings, newest first (the latest `limit` of them): each
+    day's Marriage sessions and other games with their money, and the day's
+    total per member."""
     from django.urls import reverse
 
+    # One reverse for every evening's link: a hundred cost what one does.
+    settle_url = reverse("settle_up", args=[0]).replace("/0/", "/{}/")
+    marriage = _("Marriage")
     by_day: dict[date, list[EveningGame]] = {}
     for line in sorted(purse.evenings, key=lambda e: (e.session.played_on, e.session.pk)):
         by_day.setdefault(line.session.played_on, []).append(
-            EveningGame(
-                _("Marriage"),
-                line.session.name,
-                reverse("settle_up", args=[line.session.pk]),
-                line.money,
-            )
+            EveningGame(marriage, line.session.name, settle_url.format(line.session.pk), line.money)
         )
     for game in sorted(purse.games, key=lambda g: (g.game.played_on, g.game.key)):
         by_day.setdefault(game.game.played_on, []).append(
@@ -344,7 +358,7 @@ def evening_days(purse: Purse) -> list[EveningDay]:
         )
     order = {name: i for i, name in enumerate([m.name for m in purse.members] + purse.strangers)}
     days = []
-    for played_on in sorted(by_day, reverse=True):
+    for played_on in sorted(by_day, reverse=True)[:limit]:
         total: dict[str, Decimal] = {}
         for item in by_day[played_on]:
             for name, amount in item.money.items():
@@ -354,30 +368,65 @@ def evening_days(purse: Purse) -> list[EveningDay]:
     return days
 
 
+# A filed game's money, by its id and when it was made (SQLite may give an id
+# again after a delete): a filed game is never changed (only made by an
+# import, and deleted with its group), so it is read and parsed once.
+_filed_money: OrderedDict[tuple[int, float], dict[str, Decimal]] = OrderedDict()
+
+
 def filed_games(group_id: int) -> list[games_registry.PurseGame]:
     """The group's games brought in by its file and kept as documents."""
+    rows = [
+        (pk, made.timestamp(), kind, name, played_on)
+        for pk, made, kind, name, played_on in FiledGame.objects.filter(
+            group_id=group_id
+        ).values_list("id", "created_at", "kind", "name", "played_on")
+    ]
+    with _lock:
+        money_of = {(pk, made): _filed_money.get((pk, made)) for pk, made, *_rest in rows}
+    missing = [pk for (pk, _made), money in money_of.items() if money is None]
+    if missing:
+        for pk, made, money in FiledGame.objects.filter(pk__in=missing).values_list(
+            "id", "created_at", "money"
+        ):
+            money_of[(pk, made.timestamp())] = {p: Decimal(a) for p, a in money.items()}
+        with _lock:
+            _filed_money.update((key, money) for key, money in money_of.items() if money)
+            while len(_filed_money) > PIECES_LIMIT:
+                _filed_money.popitem(last=False)
     return [
         games_registry.PurseGame(
             kind=kind,
             key=f"filed-{pk}",
             name=name,
             played_on=played_on,
-            money={player: Decimal(amount) for player, amount in money.items()},
+            money=money_of.get((pk, made)) or {},
             version=f"filed-{pk}",
         )
-        for pk, kind, name, played_on, money in FiledGame.objects.filter(
-            group_id=group_id
-        ).values_list("id", "kind", "name", "played_on", "money")
+        for pk, made, kind, name, played_on in rows
     ]
 
 
 def balance_chart(purse: Purse) -> str:
     """Each member's balance after each evening (payments counted on their date)."""
+    from localise.templatetags.local_format import local_date
+
     if not purse.evenings and not purse.paid and not purse.games:
         return ""
     names = [m.name for m in purse.members]
     steps = [(line.session.name, line.session.played_on, line.money) for line in purse.evenings]
-    steps += [(line.game.name, line.game.played_on, line.money) for line in purse.games]
+    if purse.games:
+        # An evening of several games is one step, named by its date.
+        by_day: dict[date, dict[str, Decimal]] = {}
+        for _label, played_on, money in steps:
+            day = by_day.setdefault(played_on, {})
+            for name, amount in money.items():
+                day[name] = day.get(name, Decimal("0.00")) + amount
+        for line in purse.games:
+            day = by_day.setdefault(line.game.played_on, {})
+            for name, amount in line.money.items():
+                day[name] = day.get(name, Decimal("0.00")) + amount
+        steps = [(local_date(day), day, money) for day, money in sorted(by_day.items())]
     points = running_balances(names, steps, purse.paid)
     series = [
         (

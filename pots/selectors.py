@@ -10,6 +10,8 @@ left the pot empty, so a group's balances always add up to zero.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -25,7 +27,6 @@ from scoring.selectors.snapshot import read_snapshot
 
 from .engine import Hand, session_document, settle_session
 from .engine import PotSession as PotValues
-from .engine.hands import settle_hands
 from .models import PotHand, PotHandChange, PotPlayer, PotSession
 
 
@@ -131,42 +132,117 @@ def document_of(session: PotSession) -> dict[str, Any]:
 def settled_money(players: Sequence[str], hands: Sequence[PotHand]) -> dict[str, Decimal]:
     """Money per player over the hands up to the last one that left the pot
     empty (what the purse counts)."""
-    seats = len(players)
-    values = engine_hands(hands, seats)
+    return _closed_money(players, engine_hands(hands, len(players)))
+
+
+def _closed_money(players: Sequence[str], values: Sequence[Hand]) -> dict[str, Decimal]:
     last = max((i for i, hand in enumerate(values) if not hand.carry_out), default=-1)
-    counted = values[: last + 1]
-    if not counted:
-        return {name: Decimal("0.00") for name in players}
-    result = settle_hands(PotValues(tuple(players), tuple(counted)))
-    return {name: money_decimal(amount) for name, amount in zip(players, result.money, strict=True)}
+    totals = [0] * len(players)
+    for hand in values[: last + 1]:
+        for seat, (took, put) in enumerate(zip(hand.taken(), hand.put_in, strict=True)):
+            totals[seat] += took - put
+    return {name: money_decimal(amount) for name, amount in zip(players, totals, strict=True)}
 
 
 def sessions_for(owner_id: int) -> QuerySet[PotSession]:
     return PotSession.objects.filter(owner_id=owner_id).select_related("group")
 
 
+# Each pot session's money in the purse, under its version (moved by every
+# write to its hands): after a hand is saved, a group page reads that one
+# session's hands again and the rest as kept. A few hundred bytes each.
+MONEY_KEPT = 20_000
+_kept: OrderedDict[str, dict[str, Decimal]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def forget_money() -> None:
+    with _kept_lock:
+        _kept.clear()
+
+
+def _hand_values(rows) -> list[Hand]:
+    """(put_in, winners, took, carry_out) rows, in order, as the engine's hands."""
+    found, carry = [], 0
+    for put_in, winners, took, carry_out in rows:
+        found.append(
+            Hand(
+                put_in=tuple(put_in),
+                winners=tuple(winners or ()),
+                took=None if took is None else tuple(took),
+                carry_in=carry,
+                carry_out=carry_out,
+            )
+        )
+        carry = carry_out
+    return found
+
+
+def _money_of(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
+    """The purse's money of each session (settled_money), in two queries."""
+    players: dict[int, list[str]] = {i: [] for i in session_ids}
+    seated = PotPlayer.objects.filter(session_id__in=session_ids).order_by("position", "id")
+    for sid, name in seated.values_list("session_id", "name"):
+        players[sid].append(name)
+    hands: dict[int, list[tuple]] = {i: [] for i in session_ids}
+    played = PotHand.objects.filter(session_id__in=session_ids).order_by("id")
+    for sid, *row in played.values_list("session_id", "put_in", "winners", "took", "carry_out"):
+        hands[sid].append(tuple(row))
+    result = {}
+    for sid in session_ids:
+        seats = len(players[sid])
+        values = [
+            Hand(
+                put_in=_padded(h.put_in, seats),
+                winners=h.winners,
+                took=None if h.took is None else _padded(h.took, seats),
+                carry_in=h.carry_in,
+                carry_out=h.carry_out,
+            )
+            for h in _hand_values(hands[sid])
+        ]
+        result[sid] = _closed_money(players[sid], values)
+    return result
+
+
 def group_games(group_id: int) -> Iterator[PurseGame]:
-    """The group's pot sessions as the purse counts them (one query each for
-    sessions, players and hands, however many sessions)."""
-    sessions = list(PotSession.objects.filter(group_id=group_id).order_by("played_on", "id"))
+    """The group's pot sessions as the purse counts them: one query for the
+    sessions and their versions; the hands read only of a session whose
+    version is not kept yet."""
+    sessions = list(
+        PotSession.objects.filter(group_id=group_id)
+        .order_by("played_on", "id")
+        .values_list("id", "name", "played_on", "version", "updated_at")
+    )
     if not sessions:
         return
-    ids = [s.pk for s in sessions]
-    players: dict[int, list[str]] = {i: [] for i in ids}
-    for sid, name in PotPlayer.objects.filter(session_id__in=ids).values_list("session_id", "name"):
-        players[sid].append(name)
-    hands: dict[int, list[PotHand]] = {i: [] for i in ids}
-    for hand in PotHand.objects.filter(session_id__in=ids):
-        hands[hand.session_id].append(hand)
-    for session in sessions:
+    # With its stamp: an id SQLite gives again after a delete is another session.
+    keys = {sid: f"{sid}.{version}.{stamp.timestamp()}" for sid, _n, _d, version, stamp in sessions}
+    money: dict[int, dict[str, Decimal]] = {}
+    with _kept_lock:
+        for sid, key in keys.items():
+            if key in _kept:
+                _kept.move_to_end(key)
+                money[sid] = _kept[key]
+    missing = [sid for sid in keys if sid not in money]
+    if missing:
+        computed = _money_of(missing)
+        with _kept_lock:
+            for sid, amounts in computed.items():
+                _kept[keys[sid]] = amounts
+                money[sid] = amounts
+            while len(_kept) > MONEY_KEPT:
+                _kept.popitem(last=False)
+    base = reverse("pots:list")
+    for sid, name, played_on, _version, _stamp in sessions:
         yield PurseGame(
             kind="pots",
-            key=f"pots-{session.pk}",
-            name=session.name,
-            played_on=session.played_on,
-            money=settled_money(players[session.pk], hands[session.pk]),
-            version=f"{session.pk}.{session.version}",
-            url=reverse("pots:detail", args=[session.pk]),
+            key=f"pots-{sid}",
+            name=name,
+            played_on=played_on,
+            money=money[sid],
+            version=keys[sid],
+            url=f"{base}{sid}/",
         )
 
 

@@ -7,79 +7,159 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('groups', '0003_filed_games'),
+        ("groups", "0003_filed_games"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PotSession',
+            name="PotSession",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('played_on', models.DateField(default=django.utils.timezone.localdate)),
-                ('currency', models.CharField(default='NPR', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('group', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='pot_sessions', to='groups.group')),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pot_sessions', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("played_on", models.DateField(default=django.utils.timezone.localdate)),
+                ("currency", models.CharField(default="NPR", max_length=8)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "group",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="pot_sessions",
+                        to="groups.group",
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="pot_sessions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-played_on', '-id'],
+                "ordering": ["-played_on", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='PotHandChange',
+            name="PotHandChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('hand_pk', models.PositiveBigIntegerField(db_index=True)),
-                ('at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('action', models.CharField(choices=[('create', 'Created'), ('edit', 'Edited'), ('delete', 'Deleted'), ('restore', 'Restored')], max_length=10)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('restored', models.BooleanField(default=False)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='pots.potsession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("hand_pk", models.PositiveBigIntegerField(db_index=True)),
+                ("at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("create", "Created"),
+                            ("edit", "Edited"),
+                            ("delete", "Deleted"),
+                            ("restore", "Restored"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("restored", models.BooleanField(default=False)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="pots.potsession",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='PotHand',
+            name="PotHand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(blank=True, default='', max_length=40)),
-                ('put_in', models.JSONField()),
-                ('winners', models.JSONField(default=list)),
-                ('took', models.JSONField(blank=True, null=True)),
-                ('carry_out', models.BigIntegerField(default=0)),
-                ('note', models.CharField(blank=True, default='', max_length=200)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='pots.potsession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(blank=True, default="", max_length=40)),
+                ("put_in", models.JSONField()),
+                ("winners", models.JSONField(default=list)),
+                ("took", models.JSONField(blank=True, null=True)),
+                ("carry_out", models.BigIntegerField(default=0)),
+                ("note", models.CharField(blank=True, default="", max_length=200)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hands",
+                        to="pots.potsession",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='PotPlayer',
+            name="PotPlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
-                ('name_key', models.CharField(editable=False, max_length=160)),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='pots.potsession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=40)),
+                ("name_key", models.CharField(editable=False, max_length=160)),
+                ("position", models.PositiveIntegerField(default=0)),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="players",
+                        to="pots.potsession",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('session', 'name_key'), name='unique_pot_player_key')],
+                "ordering": ["position", "id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("session", "name_key"), name="unique_pot_player_key"
+                    )
+                ],
             },
         ),
     ]
