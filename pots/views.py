@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from groups.selectors import groups_for, today
+from scoring.forms import refused_status
 from scoring.selectors.saves import posted_save_key
 from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.uploads import too_large
@@ -81,7 +82,7 @@ def pot_list(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("pots:detail", session.pk)
     sessions = selectors.sessions_for(request.user.pk or 0)[:30]
-    status = 400 if form.is_bound and form.errors else 200
+    status = refused_status(form)
     return render(request, "pots/list.html", {"form": form, "sessions": sessions}, status=status)
 
 
@@ -145,8 +146,8 @@ def hand_add(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             if name != "__all__"
             for error in errors
         ]
-        return JsonResponse({"ok": False, "messages": problems}, status=400)
-    return _detail(request, session, form, status=400)
+        return JsonResponse({"ok": False, "messages": problems}, status=422)
+    return _detail(request, session, form, status=422)
 
 
 def _hand(request: HttpRequest, session_id: int, hand_id: int) -> tuple[PotSession, PotHand]:
@@ -176,7 +177,7 @@ def hand_edit(request: HttpRequest, session_id: int, hand_id: int) -> HttpRespon
             else:
                 messages.success(request, _("Hand %(number)s saved.") % {"number": line.number})
                 return redirect("pots:detail", session.pk)
-        status = 400
+        status = 422
     else:
         form = HandForm(
             initial=initial_for(table.names, hand), players=table.names, carry_in=carry_in
@@ -267,7 +268,7 @@ def pot_import(request: HttpRequest) -> HttpResponse:
             )
             messages.success(request, _("Imported “%(name)s”.") % {"name": session.name})
             return redirect("pots:detail", session.pk)
-        status = 400
+        status = 422
     else:
         form = PotImportForm(initial={"played_on": today()})
         status = 200

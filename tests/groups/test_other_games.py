@@ -249,3 +249,43 @@ def test_an_evenings_settle_up_shows_each_game_and_the_evenings_total(logged_in,
         "Flash at midnight (Pot hands): Aama -13.00 · Bhai 21.00 · Didi -8.00 "
         "Evening's total: Aama -48.00 · Bhai 8.00 · Didi -38.00 · Hajurba 78.00"
     )
+
+
+@pytest.mark.django_db
+def test_the_web_import_takes_other_games_and_refuses_a_bad_one_naming_it(logged_in, owner):
+    from django.urls import reverse
+
+    from tests.pots.test_views import text
+
+    def upload(data):
+        file = io.BytesIO(json.dumps(data).encode())
+        file.name = "group.json"
+        return logged_in.post(reverse("group_import"), {"file": file})
+
+    refused = upload(a_file_with(stranger))
+    assert refused.status_code == 422
+    assert "other game 2 (Flash at midnight): player Kaka: not a member of the group" in text(
+        refused
+    )
+    assert not Group.objects.exists() and not PotSession.objects.exists()
+    assert upload(mixed_family()).status_code == 302
+    group = Group.objects.get()
+    assert {k: str(v) for k, v in group_purse(group).balances.items()} == MIXED_BALANCES
+    exported = json.loads(
+        b"".join(logged_in.get(reverse("group_export", args=[group.pk])).streaming_content)
+    )
+    assert {k: exported[k] for k in ("balances", "transfers")} == MIXED
+    assert len(exported["other_games"]) == 2
+
+
+@pytest.mark.django_db
+def test_a_refusal_reads_in_nepali_on_the_web(logged_in):
+    from django.urls import reverse
+
+    from tests.pots.test_views import text
+
+    logged_in.cookies["django_language"] = "ne"
+    file = io.BytesIO(json.dumps(a_file_with(stranger)).encode())
+    file.name = "group.json"
+    page = text(logged_in.post(reverse("group_import"), {"file": file}))
+    assert "अर्को खेल 2 (Flash at midnight): खेलाडी Kaka: समूहको सदस्य होइन" in page

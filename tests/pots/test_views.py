@@ -109,7 +109,7 @@ def test_took_part_carries_the_rest_on(logged_in, table):
 )
 def test_a_bad_hand_is_refused_where_it_is_and_nothing_is_saved(logged_in, table, fields, error):
     response = hand(logged_in, table, **fields)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert error in text(response)
     assert not PotHand.objects.exists()
 
@@ -190,7 +190,7 @@ def test_a_refused_file_names_its_code_and_place_and_saves_nothing(logged_in):
     response = logged_in.post(
         reverse("pots:import"), {"file": upload, "name": "Bad", "played_on": "2026-10-04"}
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert 'P_UNKNOWN_PLAYER: hand 1, winners: "Kaka" is not one of the players' in text(response)
     assert not PotSession.objects.exists()
 
