@@ -88,7 +88,12 @@ def pot_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def pot_detail(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    return _detail(request, session_for_user(request, session_id))
+    response = _detail(request, session_for_user(request, session_id))
+    if not request.htmx:
+        # Kept on the phone for opening offline, as a Marriage session's page
+        # (scoring/web/offline.py): the service worker keeps what is marked so.
+        response.headers["X-Offline-Cache"] = "1"
+    return response
 
 
 def wants_json(request: HttpRequest) -> bool:

@@ -211,7 +211,9 @@ function save(event) {
     user,
     session: queueSession,
     url: form.action,
-    summary: { winner: undefined, players: [] },
+    // The hand as the phone read it: a page opened again before it is sent
+    // shows it in the running money (the server ignores it).
+    summary: { winner: undefined, players: [], potHand: hand },
   });
   waiting.push({ key: record.key, hand });
   const phone = phoneTotals();
@@ -298,13 +300,22 @@ if (form && sessionId) {
   window.addEventListener("online", sendWaiting);
   const heard = Queue.channel();
   if (heard) heard.onmessage = (event) => arrived(event.data);
-  // Hands of this session still waiting from an earlier visit go first.
+  // Hands of this session still waiting from an earlier visit: in the
+  // running money at once, and sent first.
   Queue.list(user)
     .then((records) => {
-      if (records.some((r) => r.session === queueSession && r.status === "waiting")) {
-        return sendWaiting();
+      const mine = records.filter((r) => r.session === queueSession && r.status === "waiting");
+      if (!mine.length) return null;
+      waiting = mine
+        .filter((r) => r.summary && r.summary.potHand)
+        .map((r) => ({ key: r.key, hand: r.summary.potHand }));
+      if (waiting.length) {
+        showTotals(phoneTotals().totals, true);
+        form.querySelector("[data-queued-note]").hidden = false;
+        const after = phoneTotals();
+        setCarry(after.openPot, paisaText(after.openPot, false));
       }
-      return null;
+      return sendWaiting();
     })
     .catch(() => {});
   preview();
