@@ -89,6 +89,8 @@ def test_three_pot_hands_one_offline_reach_the_groups_balances(
     expect(page.locator("#pot-hands ol.pot-hands > li")).to_have_count(3)
     assert money(page) == ["-27.50", "-5.00", "+32.50"]
     assert PotHand.objects.filter(session=session).count() == 3
+    # The whole page fits the phone: nothing to swipe sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     # The group's balances count the evening's pots.
     page.goto(f"{live_server.url}/groups/{group.pk}/")
