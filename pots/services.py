@@ -19,8 +19,10 @@ from callbreak.engine.refusals import DocumentRefused
 from groups.versions import group_changed
 from scoring.engine.names import player_key
 from scoring.services.savekeys import once, remember_save
+from scoring.web.push import announce
 
 from .engine import read_session
+from .live import stream_id
 from .models import PotHand, PotHandChange, PotPlayer, PotSession
 from .selectors import check, engine_hands
 
@@ -37,6 +39,8 @@ def _touch(session_id: int, group_id: int | None) -> None:
         version=F("version") + 1, updated_at=timezone.now()
     )
     group_changed(group_id)
+    # Other phones following the session hear of it once this commits.
+    announce(stream_id(session_id))
 
 
 def snapshot(hand: PotHand) -> dict[str, Any]:

@@ -22,4 +22,5 @@ urlpatterns = [
     ),
     path("pots/<int:session_id>/export.json", views.pot_export, name="export"),
     path("pots/<int:session_id>/live/", views.pot_live, name="live"),
+    path("pots/<int:session_id>/stream/", views.pot_stream, name="stream"),
 ]

@@ -6,10 +6,12 @@ money and the running money appear on the phone as it is typed
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,11 +19,13 @@ from django.views.decorators.http import require_POST
 from groups.selectors import groups_for, today
 from scoring.forms import refused_status
 from scoring.selectors.saves import posted_save_key
+from scoring.web import streams
 from scoring.web.htmx import HtmxHttpRequest
 from scoring.web.uploads import too_large
 
 from . import selectors, services
 from .forms import HandForm, PotImportForm, PotSessionForm, initial_for
+from .live import stream_id
 from .models import PotHand, PotHandChange, PotSession
 
 
@@ -285,3 +289,21 @@ def pot_live(request: HttpRequest, session_id: int) -> JsonResponse:
     """The session's version, polled by other phones following it (static/js/pots.js)."""
     session = session_for_user(request, session_id)
     return JsonResponse({"version": session.version})
+
+
+def _pot_followed(request: HttpRequest, session_id: int) -> streams.Followed | None:
+    """The stream's check, as the page's own: the reader's session, its version."""
+    if not streams.signed_in(request):
+        return None
+    version = (
+        PotSession.objects.filter(pk=session_id, owner_id=request.user.pk)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return None if version is None else (stream_id(session_id), str(version))
+
+
+async def pot_stream(request: HttpRequest, session_id: int) -> HttpResponseBase:
+    """The session page's stream (scoring/web/streams.py): told by push the
+    moment a hand is saved, changed, deleted or put back; a log-out ends it."""
+    return await streams.follow(request, partial(_pot_followed, request, session_id), log_in=True)

@@ -6,8 +6,9 @@
 // then replaces it, and says so if its figures differ. With no network the
 // hand waits in the offline queue (offline-queue.js, the queue Marriage
 // rounds use), under its one-time key, and is sent once when the network is
-// back. Other phones following the session see each change within seconds
-// (stream.js polling the session's version). The page works without it.
+// back. Other phones following the session see each change as it is saved
+// (stream.js: pushed by the session's stream, or polled). The page works
+// without it.
 import * as Queue from "./offline-queue.js";
 import { followLive, told } from "./stream.js";
 import { handMoney, paisaText, parsePaisa, running } from "./pot-money.js";
@@ -320,8 +321,13 @@ if (form && sessionId) {
     .catch(() => {});
   preview();
 
+  // Pushed: the stream says the session's version the moment it changes
+  // (polled every 3 s where no stream can open).
+  const follow = (version) => {
+    if (String(version) !== holder.dataset.version && !waiting.length) refresh(null);
+  };
   followLive({
-    streamUrl: () => "",
+    streamUrl: () => holder.dataset.potStream,
     every: 3000,
     poll: () =>
       fetch(holder.dataset.potLive, { credentials: "same-origin" })
@@ -333,6 +339,6 @@ if (form && sessionId) {
           }
           return true;
         }),
-    changed: () => {},
+    changed: follow,
   });
 }

@@ -210,3 +210,28 @@ def test_the_group_page_shows_the_pot_sessions_money(logged_in, table, family):
         "Bhai": "20.00",
         "Didi": "-10.00",
     }
+
+
+def test_every_change_is_pushed_to_the_phones_following_the_session(
+    logged_in, table, monkeypatch, django_capture_on_commit_callbacks
+):
+    from pots import services
+    from pots.live import LIVE_OFFSET
+
+    told = []
+    monkeypatch.setattr("scoring.web.push.publish", told.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand(logged_in, table, boot="10", win_0="on")
+    saved = PotHand.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.delete_hand(hand=saved)
+    assert told == [LIVE_OFFSET + table.pk] * 2
+
+
+def test_the_stream_is_let_in_as_the_page_is(logged_in, client, django_user_model, table):
+    # The tests' server holds no stream: checked as the page is, then "poll" (204).
+    assert logged_in.get(reverse("pots:stream", args=[table.pk])).status_code == 204
+    django_user_model.objects.create_user("other", password="pw-other-123")
+    logged_in.logout()
+    logged_in.login(username="other", password="pw-other-123")
+    assert logged_in.get(reverse("pots:stream", args=[table.pk])).status_code == 404
