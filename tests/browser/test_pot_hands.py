@@ -7,6 +7,8 @@ balances."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
@@ -55,7 +57,9 @@ def test_three_pot_hands_one_offline_reach_the_groups_balances(
     expect(page.locator("[name=put_2]")).to_have_value("10")
     page.locator("[name=put_1]").fill("30")
     page.locator("label.pot-winner", has_text="Bhai").tap()
-    expect(page.locator("[data-preview]")).to_contain_text("Aama -10.00 · Bhai +20.00 · Didi -10.00")
+    expect(page.locator("[data-preview]")).to_contain_text(
+        "Aama -10.00 · Bhai +20.00 · Didi -10.00"
+    )
     save(page)
     expect(page.locator("#pot-hands ol.pot-hands > li")).to_have_count(1)
     assert money(page) == ["-10.00", "+20.00", "-10.00"]
@@ -98,3 +102,23 @@ def test_three_pot_hands_one_offline_reach_the_groups_balances(
     for name, amount in (("Aama", "-27.50"), ("Bhai", "-5.00"), ("Didi", "32.50")):
         expect(balances).to_contain_text(f"{name} {amount}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_another_phone_follows_the_hands_as_they_are_saved(logged_in_page, new_page, live_server):
+    """The scorer's second phone (the same owner, another browser) shows each
+    hand's money without a reload."""
+    from pots import services
+
+    page, user = logged_in_page(**TOUCH_PHONE)
+    session = services.create_session(
+        owner=user, name="Flash", players=["Aama", "Bhai"], played_on=datetime.date(2026, 10, 2)
+    )
+    other = new_page(**TOUCH_PHONE)
+    other.context.add_cookies(page.context.cookies())
+    other.goto(f"{live_server.url}/pots/{session.pk}/")
+    page.goto(f"{live_server.url}/pots/{session.pk}/")
+    page.locator("[data-boot='10']").tap()
+    page.locator("label.pot-winner", has_text="Aama").tap()
+    save(page)
+    expect(other.locator("#pot-hands ol.pot-hands > li")).to_have_count(1)
+    assert money(other) == ["+10.00", "-10.00"]
