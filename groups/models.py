@@ -193,6 +193,8 @@ class FiledGame(models.Model):
     money = models.JSONField()
     position = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Moved by a member's rename (its only change): the purse keeps its money under it.
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["played_on", "position", "id"]

@@ -368,9 +368,9 @@ def evening_days(purse: Purse, *, limit: int | None = None) -> list[EveningDay]:
     return days
 
 
-# A filed game's money, by its id and when it was made (SQLite may give an id
-# again after a delete): a filed game is never changed (only made by an
-# import, and deleted with its group), so it is read and parsed once.
+# A filed game's money, by its id and when it last changed (SQLite may give an
+# id again after a delete; a member's rename changes it): read and parsed once
+# per change.
 _filed_money: OrderedDict[tuple[int, float], dict[str, Decimal]] = OrderedDict()
 
 
@@ -380,14 +380,14 @@ def filed_games(group_id: int) -> list[games_registry.PurseGame]:
         (pk, made.timestamp(), kind, name, played_on)
         for pk, made, kind, name, played_on in FiledGame.objects.filter(
             group_id=group_id
-        ).values_list("id", "created_at", "kind", "name", "played_on")
+        ).values_list("id", "updated_at", "kind", "name", "played_on")
     ]
     with _lock:
         money_of = {(pk, made): _filed_money.get((pk, made)) for pk, made, *_rest in rows}
     missing = [pk for (pk, _made), money in money_of.items() if money is None]
     if missing:
         for pk, made, money in FiledGame.objects.filter(pk__in=missing).values_list(
-            "id", "created_at", "money"
+            "id", "updated_at", "money"
         ):
             money_of[(pk, made.timestamp())] = {p: Decimal(a) for p, a in money.items()}
         with _lock:

@@ -148,6 +148,19 @@ def rename_member(*, member: Member, name: str) -> None:
     for player in Player.objects.filter(session_id__in=sessions, name_key=old_key):
         player.name = name
         player.save(update_fields=["name"])
+    # The other games of the group (groups/purse.py) take the new name too.
+    for game_kind in purse.kinds():
+        if game_kind.rename is not None:
+            game_kind.rename(member.group_id, old_key, name)
+    for filed in FiledGame.objects.filter(group_id=member.group_id):
+        old = next((p for p in filed.money if player_key(p) == old_key), None)
+        if old is None or old == name:
+            continue
+        filed.money = {name if p == old else p: amount for p, amount in filed.money.items()}
+        of_kind = purse.kind_of(filed.kind)
+        if of_kind is not None and of_kind.rename_in is not None:
+            filed.document = of_kind.rename_in(filed.document, old, name)
+        filed.save(update_fields=["money", "document", "updated_at"])
 
 
 @transaction.atomic

@@ -324,6 +324,17 @@ def _import(*, owner, values, name, played_on, group, save_key) -> PotSession:
     return session
 
 
+def rename_player(group_id: int, old_key: str, name: str) -> None:
+    """A member of the group renamed: its pot sessions' player of that key
+    takes the name (inside the rename's transaction)."""
+    players = PotPlayer.objects.filter(session__group_id=group_id, name_key=old_key)
+    for session_id in set(players.values_list("session_id", flat=True)):
+        PotPlayer.objects.filter(session_id=session_id, name_key=old_key).update(
+            name=name, name_key=player_key(name)
+        )
+        _touch(session_id, group_id)
+
+
 def save_filed(*, group, name: str, played_on: datetime.date, document: object, owner) -> None:
     """An imported group file's pot session, kept as the app's own (the purse's `save`)."""
     _import(
@@ -343,6 +354,7 @@ __all__ = [
     "edit_hand",
     "import_session",
     "record_hand",
+    "rename_player",
     "restore_hand",
     "save_filed",
 ]

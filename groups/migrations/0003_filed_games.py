@@ -5,27 +5,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('groups', '0002_member_links'),
+        ("groups", "0002_member_links"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='FiledGame',
+            name="FiledGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=20)),
-                ('name', models.CharField(max_length=100)),
-                ('played_on', models.DateField()),
-                ('document', models.JSONField()),
-                ('money', models.JSONField()),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='filed_games', to='groups.group')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=20)),
+                ("name", models.CharField(max_length=100)),
+                ("played_on", models.DateField()),
+                ("document", models.JSONField()),
+                ("money", models.JSONField()),
+                ("position", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="filed_games",
+                        to="groups.group",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['played_on', 'position', 'id'],
+                "ordering": ["played_on", "position", "id"],
             },
         ),
     ]

@@ -289,3 +289,28 @@ def test_a_refusal_reads_in_nepali_on_the_web(logged_in):
     file.name = "group.json"
     page = text(logged_in.post(reverse("group_import"), {"file": file}))
     assert "अर्को खेल 2 (Flash at midnight): खेलाडी Kaka: समूहको सदस्य होइन" in page
+
+
+@pytest.mark.django_db
+def test_a_renamed_member_keeps_their_other_games_money(tmp_path, django_user_model):
+    from groups.services import rename_member
+    from pots.models import PotPlayer
+
+    django_user_model.objects.create_user("aama", password="x")
+    out = run("import_group", write(tmp_path, mixed_family()), "--owner", "aama")
+    group = Group.objects.get(pk=int(out.split()[-1]))
+    group_purse(group)  # its money kept under the games' versions
+    rename_member(member=group.members.get(name="Bhai"), name="Bhai Dai")
+    balances = {k: str(v) for k, v in group_purse(group).balances.items()}
+    assert balances == {
+        "Aama": "-60.50",
+        "Bhai Dai": "-32.00",
+        "Didi": "14.50",
+        "Hajurba": "78.00",
+    }
+    assert PotPlayer.objects.filter(session__group=group, name="Bhai Dai").count() == 1
+    filed = FiledGame.objects.get(group=group)
+    assert filed.document["players"][1] == "Bhai Dai" and "Bhai Dai" in filed.money
+    # The file written now reads back to the same purse.
+    exported = run("export_group", str(group.pk))
+    assert json.loads(run("balances", write(tmp_path, exported)))["balances"] == balances
