@@ -639,6 +639,19 @@ def removal_problem(member: Member) -> str | None:
             "%(name)s has %(count)d payments in this group; delete those first",
             payments,
         ) % {"name": member.name, "count": payments}
+    games = sum(
+        1
+        for game in [*filed_games(member.group_id), *games_registry.kept_games(member.group_id)]
+        if any(player_key(player) == member.name_key for player in game.money)
+    )
+    if games:
+        return ngettext(
+            "%(name)s played %(count)d other game of this group (Call Break, pot hands); "
+            "their balance depends on it, so they stay a member",
+            "%(name)s played %(count)d other games of this group (Call Break, pot hands); "
+            "their balance depends on them, so they stay a member",
+            games,
+        ) % {"name": member.name, "count": games}
     return None
 
 

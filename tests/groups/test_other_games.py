@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -314,3 +315,25 @@ def test_a_renamed_member_keeps_their_other_games_money(tmp_path, django_user_mo
     # The file written now reads back to the same purse.
     exported = run("export_group", str(group.pk))
     assert json.loads(run("balances", write(tmp_path, exported)))["balances"] == balances
+
+
+@pytest.mark.django_db
+def test_a_member_who_played_only_other_games_stays_a_member(owner):
+    from groups.selectors import removal_problem
+    from groups.services import create_group
+    from pots import services as pot_services
+
+    group = create_group(owner=owner, name="Flash night", currency="NPR", members=["Aama", "Kaka"])
+    assert removal_problem(group.members.get(name="Kaka")) is None
+    pots = pot_services.create_session(
+        owner=owner,
+        name="Flash",
+        players=["Aama", "Kaka"],
+        played_on=date(2026, 10, 2),
+        group=group,
+    )
+    pot_services.record_hand(session=pots, put_in=[1000, 1000], winners=[1])
+    assert removal_problem(group.members.get(name="Kaka")) == (
+        "Kaka played 1 other game of this group (Call Break, pot hands); their balance "
+        "depends on it, so they stay a member"
+    )
