@@ -233,7 +233,7 @@ def group_games(group_id: int) -> Iterator[PurseGame]:
                 money[sid] = amounts
             while len(_kept) > MONEY_KEPT:
                 _kept.popitem(last=False)
-    base = reverse("pots:list")
+    base = reverse("pot_list")
     for sid, name, played_on, _version, _stamp in sessions:
         yield PurseGame(
             kind="pots",

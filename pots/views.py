@@ -84,7 +84,7 @@ def pot_list(request: HttpRequest) -> HttpResponse:
         except services.PotError as error:
             form.add_error(None, str(error))
         else:
-            return redirect("pots:detail", session.pk)
+            return redirect("pot_detail", session.pk)
     sessions = selectors.sessions_for(request.user.pk or 0)[:30]
     status = refused_status(form)
     return render(request, "pots/list.html", {"form": form, "sessions": sessions}, status=status)
@@ -131,7 +131,7 @@ def hand_add(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         # A repeat (a double tap, the queue sending again): answered as the first.
         if wants_json(request):
             return _answer(session)
-        return redirect("pots:detail", session.pk)
+        return redirect("pot_detail", session.pk)
     if form.is_valid():
         try:
             services.record_hand(
@@ -147,7 +147,7 @@ def hand_add(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
                 return _answer(session)
             if request.htmx:
                 return _detail(request, session)
-            return redirect("pots:detail", session.pk)
+            return redirect("pot_detail", session.pk)
     if wants_json(request):
         problems = [str(e) for e in form.non_field_errors()] + [
             f"{form.fields[name].label}: {error}"
@@ -185,7 +185,7 @@ def hand_edit(request: HttpRequest, session_id: int, hand_id: int) -> HttpRespon
                 form.add_error(None, str(error))
             else:
                 messages.success(request, _("Hand %(number)s saved.") % {"number": line.number})
-                return redirect("pots:detail", session.pk)
+                return redirect("pot_detail", session.pk)
         status = 422
     else:
         form = HandForm(
@@ -206,7 +206,7 @@ def hand_delete(request: HttpRequest, session_id: int, hand_id: int) -> HttpResp
         messages.error(request, str(error))
     else:
         messages.success(request, _("Hand deleted. It can be restored from the history."))
-    return redirect("pots:detail", session.pk)
+    return redirect("pot_detail", session.pk)
 
 
 @login_required
@@ -246,9 +246,9 @@ def hand_restore(request: HttpRequest, session_id: int, change_id: int) -> HttpR
         services.restore_hand(change=change, user=request.user)
     except services.PotError as error:
         messages.error(request, str(error))
-        return redirect("pots:history", session.pk)
+        return redirect("pot_history", session.pk)
     messages.success(request, _("Hand restored."))
-    return redirect("pots:detail", session.pk)
+    return redirect("pot_detail", session.pk)
 
 
 @login_required
@@ -276,7 +276,7 @@ def pot_import(request: HttpRequest) -> HttpResponse:
                 save_key=posted_save_key(request),
             )
             messages.success(request, _("Imported “%(name)s”.") % {"name": session.name})
-            return redirect("pots:detail", session.pk)
+            return redirect("pot_detail", session.pk)
         status = 422
     else:
         form = PotImportForm(initial={"played_on": today()})

@@ -273,30 +273,41 @@ function arrived(detail) {
 
 // --- Wiring -------------------------------------------------------------------------------
 
-if (form && sessionId) {
-  form.addEventListener("input", (event) => {
+// The boot fills each amount not changed by hand; a winner ticked or an
+// amount taken picks the outcome. On the record form and a hand's edit form.
+function wireAmounts(hand, after) {
+  const named = (name) => hand.elements.namedItem(name);
+  const seats = hand.querySelectorAll('input[name^="put_"]').length;
+  hand.addEventListener("input", (event) => {
     const name = event.target.name || "";
     if (name.startsWith("put_")) edited.add(name);
     if (name === "boot") {
-      for (let seat = 0; seat < players().length; seat++) {
-        if (!edited.has("put_" + seat)) field("put_" + seat).value = field("boot").value;
+      for (let seat = 0; seat < seats; seat++) {
+        if (!edited.has("put_" + seat)) named("put_" + seat).value = named("boot").value;
       }
     }
     if (name.startsWith("took_") && event.target.value.trim()) {
-      form.querySelector('input[name="outcome"][value="took"]').checked = true;
+      hand.querySelector('input[name="outcome"][value="took"]').checked = true;
     }
     if (name.startsWith("win_") && event.target.checked) {
-      form.querySelector('input[name="outcome"][value="winners"]').checked = true;
+      hand.querySelector('input[name="outcome"][value="winners"]').checked = true;
     }
-    preview();
+    after();
   });
-  form.addEventListener("change", preview);
-  form.querySelectorAll("[data-boot]").forEach((button) => {
+  hand.addEventListener("change", after);
+  hand.querySelectorAll("[data-boot]").forEach((button) => {
     button.addEventListener("click", () => {
-      field("boot").value = button.dataset.boot;
-      field("boot").dispatchEvent(new Event("input", { bubbles: true }));
+      named("boot").value = button.dataset.boot;
+      named("boot").dispatchEvent(new Event("input", { bubbles: true }));
     });
   });
+}
+
+const editForm = document.querySelector("form[data-pot-edit]");
+if (editForm) wireAmounts(editForm, () => {});
+
+if (form && sessionId) {
+  wireAmounts(form, preview);
   form.addEventListener("submit", save);
   window.addEventListener("online", sendWaiting);
   const heard = Queue.channel();

@@ -37,7 +37,7 @@ def family(owner):
 @pytest.fixture
 def table(logged_in, owner, family):
     response = logged_in.post(
-        reverse("pots:list"),
+        reverse("pot_list"),
         {
             "name": "Flash at midnight",
             "played_on": "2026-10-03",
@@ -51,11 +51,11 @@ def table(logged_in, owner, family):
 
 def hand(client, session, **fields):
     data = {"game": "teen_patti", "outcome": "winners", **fields}
-    return client.post(reverse("pots:hand_add", args=[session.pk]), data)
+    return client.post(reverse("pot_hand_add", args=[session.pk]), data)
 
 
 def money(client, session) -> str:
-    page = text(client.get(reverse("pots:detail", args=[session.pk])))
+    page = text(client.get(reverse("pot_detail", args=[session.pk])))
     return page.split("Money so far")[1].split("Record a hand")[0]
 
 
@@ -79,7 +79,7 @@ def test_a_carried_pot_is_no_ones_money_until_a_hand_takes_it(logged_in, table, 
     assert "NPR 15.00 is in the pot, carried on to the next hand." in page
     # The purse counts no hand whose pot is still carried on.
     assert all(not amount for amount in group_purse(family).balances.values())
-    detail = text(logged_in.get(reverse("pots:detail", args=[table.pk])))
+    detail = text(logged_in.get(reverse("pot_detail", args=[table.pk])))
     assert "Carried in: NPR 15.00" in detail
     hand(logged_in, table, boot="1", win_2="on")
     assert "Aama -6.00 Bhai -6.00 Didi +12.00" in money(logged_in, table)
@@ -124,7 +124,7 @@ def test_the_same_save_key_saves_a_hand_once(logged_in, table):
 def test_edit_then_delete_then_restore_through_the_history(logged_in, table):
     hand(logged_in, table, boot="10", win_0="on")
     saved = PotHand.objects.get()
-    edit = reverse("pots:hand_edit", args=[table.pk, saved.pk])
+    edit = reverse("pot_hand_edit", args=[table.pk, saved.pk])
     assert "Hand 1" in text(logged_in.get(edit))
     response = logged_in.post(
         edit,
@@ -137,13 +137,13 @@ def test_edit_then_delete_then_restore_through_the_history(logged_in, table):
         edit, {"game": "teen_patti", "outcome": "winners", "boot": "5", "win_1": "on", "version": 1}
     )
     assert "This hand was changed meanwhile" in text(stale)
-    logged_in.post(reverse("pots:hand_delete", args=[table.pk, saved.pk]))
+    logged_in.post(reverse("pot_hand_delete", args=[table.pk, saved.pk]))
     assert not PotHand.objects.exists()
     assert "Aama 0.00 Bhai 0.00 Didi 0.00" in money(logged_in, table)
-    history = text(logged_in.get(reverse("pots:history", args=[table.pk])))
+    history = text(logged_in.get(reverse("pot_history", args=[table.pk])))
     assert history.index("Deleted") < history.index("Edited") < history.index("Created")
     change = PotHandChange.objects.get(action="delete")
-    logged_in.post(reverse("pots:restore", args=[table.pk, change.pk]))
+    logged_in.post(reverse("pot_restore", args=[table.pk, change.pk]))
     assert PotHand.objects.get().pk == saved.pk
     assert "Aama -20.00 Bhai +40.00 Didi -20.00" in money(logged_in, table)
 
@@ -152,14 +152,14 @@ def test_a_delete_that_would_break_the_carry_chain_is_refused(logged_in, table):
     hand(logged_in, table, boot="5", outcome="carry")
     hand(logged_in, table, boot="1", outcome="took", took_2="18")
     first = PotHand.objects.order_by("id").first()
-    response = logged_in.post(reverse("pots:hand_delete", args=[table.pk, first.pk]), follow=True)
+    response = logged_in.post(reverse("pot_hand_delete", args=[table.pk, first.pk]), follow=True)
     assert "hand 1: took 18.00 and carry_out 0.00 make 18.00, not the pot of 3.00" in text(response)
     assert PotHand.objects.count() == 2
 
 
 def test_export_then_import_gives_the_same_money(logged_in, table):
     hand(logged_in, table, boot="10", put_1="30", win_1="on")
-    exported = logged_in.get(reverse("pots:export", args=[table.pk]))
+    exported = logged_in.get(reverse("pot_export", args=[table.pk]))
     document = json.loads(exported.content)
     assert document == {
         "format": "pot-session/1",
@@ -175,7 +175,7 @@ def test_export_then_import_gives_the_same_money(logged_in, table):
     upload = io.BytesIO(json.dumps(pot_session()).encode())
     upload.name = "pots.json"
     response = logged_in.post(
-        reverse("pots:import"), {"file": upload, "name": "Imported", "played_on": "2026-10-04"}
+        reverse("pot_import"), {"file": upload, "name": "Imported", "played_on": "2026-10-04"}
     )
     assert response.status_code == 302
     imported = PotSession.objects.get(name="Imported")
@@ -188,7 +188,7 @@ def test_a_refused_file_names_its_code_and_place_and_saves_nothing(logged_in):
     upload = io.BytesIO(json.dumps(bad).encode())
     upload.name = "pots.json"
     response = logged_in.post(
-        reverse("pots:import"), {"file": upload, "name": "Bad", "played_on": "2026-10-04"}
+        reverse("pot_import"), {"file": upload, "name": "Bad", "played_on": "2026-10-04"}
     )
     assert response.status_code == 422
     assert 'P_UNKNOWN_PLAYER: hand 1, winners: "Kaka" is not one of the players' in text(response)
@@ -198,7 +198,7 @@ def test_a_refused_file_names_its_code_and_place_and_saves_nothing(logged_in):
 def test_another_users_session_is_a_404(client, django_user_model, table):
     django_user_model.objects.create_user("other", password="pw-other-123")
     client.login(username="other", password="pw-other-123")
-    assert client.get(reverse("pots:detail", args=[table.pk])).status_code == 404
+    assert client.get(reverse("pot_detail", args=[table.pk])).status_code == 404
 
 
 def test_the_group_page_shows_the_pot_sessions_money(logged_in, table, family):
@@ -230,8 +230,8 @@ def test_every_change_is_pushed_to_the_phones_following_the_session(
 
 def test_the_stream_is_let_in_as_the_page_is(logged_in, client, django_user_model, table):
     # The tests' server holds no stream: checked as the page is, then "poll" (204).
-    assert logged_in.get(reverse("pots:stream", args=[table.pk])).status_code == 204
+    assert logged_in.get(reverse("pot_stream", args=[table.pk])).status_code == 204
     django_user_model.objects.create_user("other", password="pw-other-123")
     logged_in.logout()
     logged_in.login(username="other", password="pw-other-123")
-    assert logged_in.get(reverse("pots:stream", args=[table.pk])).status_code == 404
+    assert logged_in.get(reverse("pot_stream", args=[table.pk])).status_code == 404
