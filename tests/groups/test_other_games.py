@@ -337,3 +337,18 @@ def test_a_member_who_played_only_other_games_stays_a_member(owner):
         "Kaka played 1 other game of this group (Call Break, pot hands); their balance "
         "depends on it, so they stay a member"
     )
+
+
+@pytest.mark.django_db
+def test_the_picture_card_counts_the_other_games(owner):
+    from groups.cards import group_picture
+    from groups.services import import_group
+
+    file = load_purse(json.dumps(mixed_family()))
+    group = import_group(doc=file.group, other_games=file.other_games, owner=owner)
+    picture = group_picture(group)
+    assert picture.subtitle.endswith("2 evenings")
+    shown = repr(picture.sections[0])
+    for name, amount in (("Aama", "-60.50"), ("Bhai", "-32.00"), ("Didi", "+14.50")):
+        assert name in shown and amount in shown
+    assert "Hajurba" in shown and "+78.00" in shown
