@@ -9,6 +9,7 @@ words name the option and the problem.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -185,8 +186,21 @@ class StartForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    group = forms.TypedChoiceField(
+        label=gettext_lazy("For a group"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text=gettext_lazy("Its money counts in the group's balances once the game has ended."),
+    )
+
+    def __init__(self, *args: Any, groups: Sequence[Any] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The user's groups (as a pot session offers them); none by default.
+        self.groups = {g.pk: g for g in groups}
+        self.fields["group"].choices = [  # type: ignore[attr-defined]
+            ("", _("No group"))
+        ] + [(g.pk, g.name) for g in groups]
         for seat in SEATS:
             self.fields[f"player_{seat}"] = forms.CharField(
                 label=_("Player %(number)s") % {"number": seat + 1}, max_length=40
@@ -212,6 +226,10 @@ class StartForm(forms.Form):
 
     def main_fields(self) -> list[forms.BoundField]:
         return self.option_fields(MAIN_OPTIONS)
+
+    def clean_group(self) -> Any:
+        value = self.cleaned_data.get("group")
+        return None if value is None else self.groups.get(value)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

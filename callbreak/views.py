@@ -61,7 +61,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     earlier = repeated_save(request, kind=services.KIND_GAME)
     if earlier is not None:
         return redirect("callbreak_game", game_id=earlier.object_pk)
-    form = StartForm(request.POST or None)
+    groups = list(selectors.groups_of(request.user))
+    form = StartForm(request.POST or None, groups=groups)
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         data = form.cleaned_data
         game = services.start_game(
@@ -70,6 +71,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             rules=form.rules,
             stake=stake_of(form),
             name=data.get("name") or "",
+            group=data.get("group"),
             save_key=request.POST.get("save_key"),
         )
         return redirect("callbreak_game", game_id=game.pk)

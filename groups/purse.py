@@ -53,9 +53,10 @@ class GameKind:
     # transaction): (group, name, played_on, document, owner) → None. Without it
     # the group keeps the document (groups.models.FiledGame).
     save: Callable[..., None] | None = None
-    # A member renamed (group id, the member's old name key, the new name):
-    # the app's games of the group take the new name, as the evenings do.
-    rename: Callable[[int, str, str], None] | None = None
+    # A member renamed, called by keyword (group_id=, old_key= the member's
+    # old name key, name= the new name): the app's games of the group take
+    # the new name, as the evenings do.
+    rename: Callable[..., None] | None = None
     # The same for a document the group keeps: (document, old name, new name)
     # → the document with the player renamed wherever it names them.
     rename_in: Callable[[dict[str, Any], str, str], dict[str, Any]] | None = None
@@ -73,7 +74,7 @@ def register_game(
     games: Callable[[int], Iterable[PurseGame]] | None = None,
     documents: Callable[[int], Iterable[tuple[str, date, dict[str, Any]]]] | None = None,
     save: Callable[..., None] | None = None,
-    rename: Callable[[int, str, str], None] | None = None,
+    rename: Callable[..., None] | None = None,
     rename_in: Callable[[dict[str, Any], str, str], dict[str, Any]] | None = None,
 ) -> None:
     """Called once per app from its AppConfig.ready(); a second call replaces

@@ -164,7 +164,7 @@ def rename_member(*, member: Member, name: str) -> None:
     # The other games of the group (groups/purse.py) take the new name too.
     for game_kind in purse.kinds():
         if game_kind.rename is not None:
-            game_kind.rename(member.group_id, old_key, name)
+            game_kind.rename(group_id=member.group_id, old_key=old_key, name=name)
     for filed in FiledGame.objects.filter(group_id=member.group_id):
         old = next((p for p in filed.money if player_key(p) == old_key), None)
         if old is None or old == name:

@@ -324,7 +324,7 @@ def _import(*, owner, values, name, played_on, group, save_key) -> PotSession:
     return session
 
 
-def rename_player(group_id: int, old_key: str, name: str) -> None:
+def rename_player(*, group_id: int, old_key: str, name: str) -> None:
     """A member of the group renamed: its pot sessions' player of that key
     takes the name (inside the rename's transaction)."""
     players = PotPlayer.objects.filter(session__group_id=group_id, name_key=old_key)

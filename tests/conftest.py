@@ -6,6 +6,7 @@ from django.core.cache import caches
 from django.utils import translation
 
 from accounts.sessions import PendingMarks
+from callbreak.selectors import forget_money as forget_callbreak_money
 from groups.selectors import forget_pieces
 from pots.selectors import forget_money as forget_pot_money
 from scoring.selectors.versions import forget_computed
@@ -28,6 +29,7 @@ def _empty_cache():
     forget_pieces()
     forget_record_pieces()
     forget_pot_money()
+    forget_callbreak_money()
     yield
     PendingMarks.rows = False
     for cache in caches.all():
@@ -36,6 +38,7 @@ def _empty_cache():
     forget_pieces()
     forget_record_pieces()
     forget_pot_money()
+    forget_callbreak_money()
 
 
 @pytest.fixture(autouse=True)

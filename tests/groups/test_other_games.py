@@ -15,6 +15,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from callbreak.models import CallBreakGame
+from callbreak.selectors import money_by_player
 from groups.groupfile import load_purse
 from groups.models import FiledGame, Group
 from groups.selectors import group_purse
@@ -49,7 +51,7 @@ def test_balances_adds_a_call_break_game_and_a_pot_session_to_the_evenings(tmp_p
 
 
 @pytest.mark.django_db
-def test_import_keeps_the_pot_session_as_a_session_and_call_break_as_its_document(
+def test_import_keeps_the_pot_session_and_the_call_break_game_as_the_tables_own(
     tmp_path, django_user_model
 ):
     django_user_model.objects.create_user("aama", password="x")
@@ -62,11 +64,21 @@ def test_import_keeps_the_pot_session_as_a_session_and_call_break_as_its_documen
         "2026-10-02",
         3,
     )
-    filed = FiledGame.objects.get(group=group)
-    assert (filed.kind, filed.money) == (
-        "callbreak",
-        {"Aama": "-10.00", "Bhai": "-20.00", "Didi": "-30.00", "Hajurba": "60.00"},
+    # Call Break too is kept as a game of the group, which the table can open.
+    game = CallBreakGame.objects.get(group=group)
+    assert (game.name, str(game.played_on), game.owner.username, game.deals.count()) == (
+        "Call Break after dinner",
+        "2026-10-02",
+        "aama",
+        5,
     )
+    assert {k: str(v) for k, v in (money_by_player(game) or {}).items()} == {
+        "Aama": "-10.00",
+        "Bhai": "-20.00",
+        "Didi": "-30.00",
+        "Hajurba": "60.00",
+    }
+    assert not FiledGame.objects.filter(group=group).exists()
     purse = group_purse(group)
     assert {k: str(v) for k, v in purse.balances.items()} == MIXED_BALANCES
     assert [(line.label, line.game.name) for line in purse.games] == [
@@ -310,8 +322,7 @@ def test_a_renamed_member_keeps_their_other_games_money(tmp_path, django_user_mo
         "Hajurba": "78.00",
     }
     assert PotPlayer.objects.filter(session__group=group, name="Bhai Dai").count() == 1
-    filed = FiledGame.objects.get(group=group)
-    assert filed.document["players"][1] == "Bhai Dai" and "Bhai Dai" in filed.money
+    assert CallBreakGame.objects.get(group=group).players == ["Aama", "Bhai Dai", "Didi", "Hajurba"]
     # The file written now reads back to the same purse.
     exported = run("export_group", str(group.pk))
     assert json.loads(run("balances", write(tmp_path, exported)))["balances"] == balances
