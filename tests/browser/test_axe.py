@@ -221,9 +221,10 @@ def member_link_ids(user, group) -> dict[str, str]:
     }
 
 
-def call_break_games(user) -> dict[str, object]:
+def call_break_games(user, group=None) -> dict[str, object]:
     """{cb}: a game of two deals, one of them changed (so its history has an
-    edit); {ce}: a game played to its end, with money and transfers."""
+    edit); {ce}: a game played to its end, with money and transfers. Both of
+    `group`, so their pages name it and the group's pages count the ended one."""
     players = ["Asha", "Bikash", "Chandra", "Dipa"]
     deals = [
         ((3, 4, 2, 3), (4, 4, 1, 4)),
@@ -234,7 +235,12 @@ def call_break_games(user) -> dict[str, object]:
     ]
     going, ended = (
         callbreak_services.start_game(
-            owner=user, players=players, rules=CallBreakRules(), stake=Decimal("10"), name=name
+            owner=user,
+            players=players,
+            rules=CallBreakRules(),
+            stake=Decimal("10"),
+            name=name,
+            group=group,
         )
         for name in ("After dinner", "")
     )
@@ -266,7 +272,7 @@ def test_every_page_has_no_axe_violation(
     ids = {"g": group.pk, "m": member.pk, "p": payment.pk, **member_link_ids(user, group)}
     ids.update(a_pot_session(user, group, session.played_on))
     ids["q"] = f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50"
-    ids.update(call_break_games(user))
+    ids.update(call_break_games(user, group))
     for page in (owner, guest):
         page.context.add_cookies(
             [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
