@@ -358,18 +358,24 @@ def evening_days(purse: Purse, *, limit: int | None = None) -> list[EveningDay]:
     # One reverse for every evening's link: a hundred cost what one does.
     settle_url = reverse("settle_up", args=[0]).replace("/0/", "/{}/")
     marriage = _("Marriage")
+    # Only the days shown are put together: ten of a thousand evenings.
+    every = {line.session.played_on for line in purse.evenings}
+    every |= {line.game.played_on for line in purse.games}
+    wanted = set(sorted(every, reverse=True)[:limit])
+    evenings = [line for line in purse.evenings if line.session.played_on in wanted]
+    games = [line for line in purse.games if line.game.played_on in wanted]
     by_day: dict[date, list[EveningGame]] = {}
-    for line in sorted(purse.evenings, key=lambda e: (e.session.played_on, e.session.pk)):
+    for line in sorted(evenings, key=lambda e: (e.session.played_on, e.session.pk)):
         by_day.setdefault(line.session.played_on, []).append(
             EveningGame(marriage, line.session.name, settle_url.format(line.session.pk), line.money)
         )
-    for game in sorted(purse.games, key=lambda g: (g.game.played_on, g.game.key)):
+    for game in sorted(games, key=lambda g: (g.game.played_on, g.game.key)):
         by_day.setdefault(game.game.played_on, []).append(
             EveningGame(game.label, game.game.name, game.game.url, game.money)
         )
     order = {name: i for i, name in enumerate([m.name for m in purse.members] + purse.strangers)}
     days = []
-    for played_on in sorted(by_day, reverse=True)[:limit]:
+    for played_on in sorted(by_day, reverse=True):
         total: dict[str, Decimal] = {}
         for item in by_day[played_on]:
             for name, amount in item.money.items():

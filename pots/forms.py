@@ -212,8 +212,22 @@ class PotImportForm(FileForm):
     )
     name = forms.CharField(label=_("Name"), max_length=100)
     played_on = EitherCalendarDateField(label=_("Played on"))
+    group = forms.TypedChoiceField(
+        label=_("For a group"), required=False, coerce=int, empty_value=None
+    )
     too_large_message = _("larger than the limit of %(max)s bytes for a pot session file")
     document: Any = None
+
+    def __init__(self, *args: Any, groups: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.groups = {g.pk: g for g in groups}
+        self.fields["group"].choices = [  # type: ignore[attr-defined]
+            ("", _("No group"))
+        ] + [(g.pk, g.name) for g in groups]
+
+    def clean_group(self) -> Any:
+        value = self.cleaned_data.get("group")
+        return None if value is None else self.groups.get(value)
 
     def read(self, text: str) -> None:
         from callbreak.engine.limits import DocumentError, loads

@@ -265,21 +265,25 @@ def pot_export(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def pot_import(request: HttpRequest) -> HttpResponse:
+    groups = list(groups_for(request.user.pk))
     if request.method == "POST":
-        form = PotImportForm(request.POST, request.FILES, too_large=too_large(request))
+        form = PotImportForm(
+            request.POST, request.FILES, too_large=too_large(request), groups=groups
+        )
         if form.is_valid() and form.document is not None:
             session = services.import_session(
                 owner=request.user,
                 document=form.document,
                 name=form.cleaned_data["name"],
                 played_on=form.cleaned_data["played_on"],
+                group=form.cleaned_data["group"],
                 save_key=posted_save_key(request),
             )
             messages.success(request, _("Imported “%(name)s”.") % {"name": session.name})
             return redirect("pot_detail", session.pk)
         status = 422
     else:
-        form = PotImportForm(initial={"played_on": today()})
+        form = PotImportForm(initial={"played_on": today()}, groups=groups)
         status = 200
     return render(request, "pots/import.html", {"form": form}, status=status)
 

@@ -157,7 +157,7 @@ def test_a_delete_that_would_break_the_carry_chain_is_refused(logged_in, table):
     assert PotHand.objects.count() == 2
 
 
-def test_export_then_import_gives_the_same_money(logged_in, table):
+def test_export_then_import_gives_the_same_money(logged_in, table, family):
     hand(logged_in, table, boot="10", put_1="30", win_1="on")
     exported = logged_in.get(reverse("pot_export", args=[table.pk]))
     document = json.loads(exported.content)
@@ -175,11 +175,15 @@ def test_export_then_import_gives_the_same_money(logged_in, table):
     upload = io.BytesIO(json.dumps(pot_session()).encode())
     upload.name = "pots.json"
     response = logged_in.post(
-        reverse("pot_import"), {"file": upload, "name": "Imported", "played_on": "2026-10-04"}
+        reverse("pot_import"),
+        {"file": upload, "name": "Imported", "played_on": "2026-10-04", "group": family.pk},
     )
     assert response.status_code == 302
     imported = PotSession.objects.get(name="Imported")
     assert "Aama -13.00 Bhai +21.00 Didi -8.00" in money(logged_in, imported)
+    # For the group: its money in the balances, beside the session played here.
+    balances = {k: str(v) for k, v in group_purse(family).balances.items()}
+    assert balances == {"Aama": "-23.00", "Bhai": "41.00", "Didi": "-18.00"}
 
 
 def test_a_refused_file_names_its_code_and_place_and_saves_nothing(logged_in):
