@@ -396,7 +396,7 @@ def build_group(owner, evenings: int, mixed: bool = False):
     """A family group of `evenings` evenings of GROUP_ROUNDS rounds (five players,
     pagat, nets settled by the engine), written in bulk: the benchmark is the
     pages, not the import. `mixed`: each evening also has a 5-deal Call Break
-    game (kept as its document, as a group file's is) and a pot session of
+    game (played at the table for the group, callbreak/) and a pot session of
     POT_HANDS hands (the pots app's own), the three games of issue 33."""
     from datetime import date, timedelta
 
@@ -457,8 +457,7 @@ POT_HANDS = 12  # hands per pot session of a mixed evening
 
 def add_other_games(rng: random.Random, group, owner, names: list[str], played_on, number: int):
     """An evening's Call Break game and pot session (issue 33), in bulk."""
-    from callbreak.engine.gamefile import game_money
-    from groups.models import FiledGame
+    from callbreak.models import CallBreakDeal, CallBreakGame
     from pots.models import PotHand, PotPlayer, PotSession
 
     seats = names[:4]
@@ -473,12 +472,20 @@ def add_other_games(rng: random.Random, group, owner, names: list[str], played_o
                 "tricks": dict(zip(seats, tricks, strict=True)),
             }
         )
-    game = {"format": "callbreak-game/1", "players": seats, "stake": "10.00", "deals": deals}
-    money = {name: str(amount) for name, amount in game_money(game).items()}
-    FiledGame.objects.create(
-        group=group, kind="callbreak", name=f"Call Break {number + 1}", played_on=played_on,
-        document=game, money=money, position=number,
+    # A Call Break game played at the table for the group (callbreak/purse.py):
+    # its rows, as the web app keeps them.
+    game = CallBreakGame.objects.create(
+        owner=owner, group=group, name=f"Call Break {number + 1}", players=seats,
+        rules={}, stake=Decimal("10.00"), played_on=played_on,
     )  # fmt: skip
+    CallBreakDeal.objects.bulk_create(
+        CallBreakDeal(
+            game=game,
+            bids=[deal["bids"][p] for p in seats],
+            tricks=[deal["tricks"][p] for p in seats],
+        )
+        for deal in deals
+    )
     pots = PotSession.objects.create(
         owner=owner, group=group, name=f"Flash {number + 1}", played_on=played_on
     )
@@ -531,7 +538,7 @@ def across_evenings(
 
         def save_round(session):
             entries = (Entry("Aama", "seen", 3), Entry("Buwa", "seen", 1), Entry("Didi", "unseen"))
-            add_round(session, RoundInput(entries=entries, winner="Aama"))
+            add_round(session=session, round_input=RoundInput(entries=entries, winner="Aama"))
 
         # The log-in page again beside these pages: the machine may be shared.
         seconds, queries = measure(get(reverse("login")), repeat)
@@ -560,9 +567,12 @@ def across_evenings(
 
 def mixed_group_rows(owner, count: int, repeat: int, get, save_round):
     """The group page of `count` evenings of the three games (issue 33), after
-    a Marriage round is saved and after a pot hand is saved."""
+    a Marriage round is saved, after a pot hand is saved and after a Call
+    Break deal is edited."""
     from django.urls import reverse
 
+    from callbreak.models import CallBreakGame
+    from callbreak.services import edit_deal
     from groups.models import Evening
     from pots.models import PotSession
     from pots.services import record_hand
@@ -577,6 +587,19 @@ def mixed_group_rows(owner, count: int, repeat: int, get, save_round):
     def save_hand(pots=pots):
         record_hand(session=pots, put_in=[500] * 5, winners=[0])
 
+    game = CallBreakGame.objects.filter(group=group).order_by("-id")[0]
+    deal = game.deals.order_by("-pk")[0]
+    # Two ways of the last deal, one hand moved between the first two seats
+    # (both keep the game ended): each edit is a new version of the game.
+    ways = [list(deal.tricks), list(deal.tricks)]
+    giver = 0 if ways[1][0] > 0 else 1
+    ways[1][giver] -= 1
+    ways[1][1 - giver] += 1
+    flips = iter(range(10**6))
+
+    def save_deal(deal=deal):
+        edit_deal(deal=deal, user=owner, bids=deal.bids, tricks=ways[next(flips) % 2])
+
     page = reverse("group_detail", args=[group.pk])
     rows = []
     # The log-in page measured again beside these: the machine may be shared.
@@ -585,6 +608,7 @@ def mixed_group_rows(owner, count: int, repeat: int, get, save_round):
     for name, prepare in (
         ("group page, a round saved", save_one),
         ("group page, a pot hand saved", save_hand),
+        ("group page, a Call Break deal edited", save_deal),
     ):
         seconds, queries = measure(get(page), repeat, prepare=prepare)
         rows.append((f"{name}, {count} mixed evenings", seconds, queries))
