@@ -17,6 +17,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from localise.forms import EitherCalendarDateField
+
 from .engine import OPTIONS, Rules, loads, refusals
 from .engine.limits import DocumentError
 from .engine.money import MoneyError, parse_money
@@ -186,6 +188,9 @@ class StartForm(forms.Form):
         ),
     )
 
+    # The group's evening the game belongs to: today unless changed (a game
+    # entered after midnight, or the next morning).
+    played_on = EitherCalendarDateField(label=gettext_lazy("Played on"), required=False)
     group = forms.TypedChoiceField(
         label=gettext_lazy("For a group"),
         required=False,

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
 from groups.purse import PurseGame
 
@@ -204,6 +205,11 @@ def group_documents(group_id: int) -> Iterator[tuple[str, date, dict[str, Any]]]
         if game.name:
             document["note"] = game.name
         yield str(game)[:100], game.played_on, document
+
+
+def today() -> date:
+    """The day a new game is played on unless the form says otherwise."""
+    return timezone.localdate()
 
 
 def groups_of(user) -> QuerySet[Any]:

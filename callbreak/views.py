@@ -62,7 +62,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if earlier is not None:
         return redirect("callbreak_game", game_id=earlier.object_pk)
     groups = list(selectors.groups_of(request.user))
-    form = StartForm(request.POST or None, groups=groups)
+    form = StartForm(request.POST or None, groups=groups, initial={"played_on": selectors.today()})
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         data = form.cleaned_data
         game = services.start_game(
@@ -71,6 +71,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             rules=form.rules,
             stake=stake_of(form),
             name=data.get("name") or "",
+            played_on=data.get("played_on"),
             group=data.get("group"),
             save_key=request.POST.get("save_key"),
         )

@@ -30,9 +30,7 @@ from .test_pot_hands import money, save
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SEATS = ["Aama", "Bhai", "Didi", "Hajurba"]
-C01 = [
-    (tuple(bid for bid, _t in deal), tuple(tricks for _b, tricks in deal)) for deal in C01_SEATS
-]
+C01 = [(tuple(bid for bid, _t in deal), tuple(tricks for _b, tricks in deal)) for deal in C01_SEATS]
 OFFLINE_DEAL = 3
 BALANCES = {"Aama": "-37.50", "Bhai": "-25.00", "Didi": "2.50", "Hajurba": "60.00"}
 

@@ -218,3 +218,22 @@ def test_the_groups_file_writes_the_finished_game_and_reads_it_back(
     # And written again, it is the same file.
     assert json.loads(run("export_group", str(again.pk)))["other_games"] == [item]
     assert load_purse(json.dumps(exported)).other_games[0].kind == "callbreak"
+
+
+def test_a_game_for_the_evening_before_keeps_its_date_in_either_calendar(logged_in, family):
+    response = logged_in.post(
+        reverse("callbreak_new"),
+        start_post(name="After midnight", group=str(family.pk), played_on="2083-06-16"),
+    )
+    assert response.status_code == 302
+    game = CallBreakGame.objects.get(name="After midnight")
+    assert str(game.played_on) == "2026-10-02"  # 16 Asoj 2083 BS
+
+
+def test_a_date_that_does_not_exist_is_refused_by_name(logged_in, family):
+    response = logged_in.post(reverse("callbreak_new"), start_post(played_on="2026-02-30"))
+    assert response.status_code == 422
+    assert "Played on: Enter a valid date. The Gregorian calendar has no 2026-02-30." in text(
+        response
+    )
+    assert not CallBreakGame.objects.exists()
