@@ -356,9 +356,17 @@ def _saved_value(*, value, owner, name: str, played_on: datetime.date, group=Non
     return game
 
 
-def import_game(*, owner, document: object, save_key: str | None = None) -> CallBreakGame:
+def import_game(
+    *,
+    owner,
+    document: object,
+    played_on: datetime.date | None = None,
+    group=None,
+    save_key: str | None = None,
+) -> CallBreakGame:
     """A `callbreak-game/1` document saved as a finished game, its deals in
-    order; DocumentRefused (nothing saved) if the engine refuses it."""
+    order (played on `played_on`, today without it; for `group`, whose purse
+    then counts it); DocumentRefused (nothing saved) if the engine refuses it."""
     value = read_game(document)  # DocumentRefused before anything is written
 
     def save() -> CallBreakGame:
@@ -367,7 +375,8 @@ def import_game(*, owner, document: object, save_key: str | None = None) -> Call
                 value=value,
                 owner=owner,
                 name=value.note or "",
-                played_on=timezone.localdate(),
+                played_on=played_on or timezone.localdate(),
+                group=group,
             )
             remember_save(user=owner, key=save_key, kind=KIND_IMPORT, object_pk=game.pk)
             return game

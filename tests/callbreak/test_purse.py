@@ -237,3 +237,20 @@ def test_a_date_that_does_not_exist_is_refused_by_name(logged_in, family):
         response
     )
     assert not CallBreakGame.objects.exists()
+
+
+def test_a_game_file_imported_on_the_web_can_be_for_a_group(logged_in, family):
+    from tests.groups.samples import callbreak_game
+
+    page = logged_in.get(reverse("callbreak_import")).content.decode()
+    assert "Pokhara family" in page.split('name="group"')[1].split("</select>")[0]
+    upload = io.BytesIO(json.dumps(callbreak_game()).encode())
+    upload.name = "game.json"
+    response = logged_in.post(
+        reverse("callbreak_import"),
+        {"file": upload, "played_on": "2026-10-02", "group": str(family.pk)},
+    )
+    assert response.status_code == 302
+    game = CallBreakGame.objects.get(group=family)
+    assert str(game.played_on) == "2026-10-02"
+    assert amounts(group_purse(family).balances) == C01_MONEY
