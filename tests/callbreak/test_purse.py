@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
 
 from callbreak import services
+from callbreak.engine import game_money
 from callbreak.engine.rules import Rules
 from callbreak.models import CallBreakGame
 from callbreak.selectors import money_by_player
 from groups import services as group_services
 from groups.groupfile import load_purse
 from groups.models import Group
-from groups.selectors import group_purse
+from groups.selectors import group_file, group_purse
 from groups.versions import group_version
+from tests.callbreak.strategies import any_games
 from tests.callbreak.test_web import deal_post, start_post
 from tests.groups.samples import C01 as C01_SEATS
 from tests.pots.test_views import text
@@ -254,3 +258,27 @@ def test_a_game_file_imported_on_the_web_can_be_for_a_group(logged_in, family):
     game = CallBreakGame.objects.get(group=family)
     assert str(game.played_on) == "2026-10-02"
     assert amounts(group_purse(family).balances) == C01_MONEY
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(document=any_games(players=SEATS))
+def test_any_game_of_a_group_adds_its_exact_money_and_reads_back_from_the_file(owner, document):
+    """Under any house options: the group's balances are the game's money
+    exactly (summing to zero), and its file carries the game so that
+    `balances` and a new group read from it agree."""
+    group = group_services.create_group(
+        owner=owner, name=f"Family {Group.objects.count()}", currency="NPR", members=SEATS
+    )
+    services.save_filed(
+        group=group, name="Any game", played_on=date(2026, 10, 2), document=document, owner=owner
+    )
+    expected = game_money(document)
+    balances = group_purse(group).balances
+    assert balances == {name: expected.get(name, Decimal("0.00")) for name in SEATS}
+    assert sum(balances.values()) == 0
+    text_of = "".join(group_file(group))
+    read = load_purse(text_of)
+    (other,) = read.other_games
+    assert other.money == expected
+    again = group_services.import_group(doc=read.group, other_games=read.other_games, owner=owner)
+    assert group_purse(again).balances == balances
