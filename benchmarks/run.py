@@ -190,6 +190,29 @@ def measure(call, repeat: int, prepare=None) -> tuple[float, int]:
     return statistics.median(times), queries
 
 
+def paired(call, beside, repeat: int, prepare=None) -> tuple[float, float]:
+    """Median seconds of `call`, and the median of its ratio to `beside` (the
+    log-in page) timed right after it, request by request: on a machine shared
+    with other work, each ratio is taken under the same moment's load."""
+    for _ in range(2):
+        if prepare:
+            prepare()
+        call()
+        beside()
+    times, ratios = [], []
+    for _ in range(repeat):
+        if prepare:
+            prepare()
+        start = time.perf_counter()
+        call()
+        middle = time.perf_counter()
+        beside()
+        end = time.perf_counter()
+        times.append(middle - start)
+        ratios.append((middle - start) / (end - middle))
+    return statistics.median(times), statistics.median(ratios)
+
+
 def round_post(session) -> dict[str, str]:
     """A round as the form posts it, with a fresh one-time key (a save, never a repeat)."""
     data = {"win_type": "normal", "winner": "", "save_key": secrets.token_urlsafe(16)}
@@ -382,10 +405,12 @@ GROUP_TARGETS = {100: 6.0, 1000: 20.0}  # issue 20: × the log-in page, after a 
 GROUP_ROUNDS = 20  # rounds per evening
 
 
-def build_group(owner, evenings: int):
+def build_group(owner, evenings: int, mixed: bool = False):
     """A family group of `evenings` evenings of GROUP_ROUNDS rounds (five players,
     pagat, nets settled by the engine), written in bulk: the benchmark is the
-    pages, not the import."""
+    pages, not the import. `mixed`: each evening also has a 5-deal Call Break
+    game (played at the table for the group, callbreak/) and a pot session of
+    POT_HANDS hands (the pots app's own), the three games of issue 33."""
     from datetime import date, timedelta
 
     from django.db import transaction
@@ -430,6 +455,8 @@ def build_group(owner, evenings: int):
             Round.objects.bulk_update(made, ["winner"])
             RoundEntry.objects.bulk_create(entries)
             Evening.objects.create(group=group, session=session)
+            if mixed:
+                add_other_games(rng, group, owner, names, session.played_on, number)
         for _number in range(evenings // 2):
             payer, payee = rng.sample(members, 2)
             Payment.objects.create(
@@ -438,7 +465,57 @@ def build_group(owner, evenings: int):
     return group
 
 
-def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, float, int]]:
+POT_HANDS = 12  # hands per pot session of a mixed evening
+
+
+def add_other_games(rng: random.Random, group, owner, names: list[str], played_on, number: int):
+    """An evening's Call Break game and pot session (issue 33), in bulk."""
+    from callbreak.models import CallBreakDeal, CallBreakGame
+    from pots.models import PotHand, PotPlayer, PotSession
+
+    seats = names[:4]
+    deals = []
+    for _deal in range(5):
+        cuts = sorted(rng.sample(range(1, 13), 3))
+        tricks = [a - b for a, b in zip([*cuts, 13], [0, *cuts], strict=True)]
+        bids = [max(1, t + rng.choice((-1, 0, 0, 1))) for t in tricks]
+        deals.append(
+            {
+                "bids": dict(zip(seats, bids, strict=True)),
+                "tricks": dict(zip(seats, tricks, strict=True)),
+            }
+        )
+    # A Call Break game played at the table for the group (callbreak/purse.py):
+    # its rows, as the web app keeps them.
+    game = CallBreakGame.objects.create(
+        owner=owner, group=group, name=f"Call Break {number + 1}", players=seats,
+        rules={}, stake=Decimal("10.00"), played_on=played_on,
+    )  # fmt: skip
+    CallBreakDeal.objects.bulk_create(
+        CallBreakDeal(
+            game=game,
+            bids=[deal["bids"][p] for p in seats],
+            tricks=[deal["tricks"][p] for p in seats],
+        )
+        for deal in deals
+    )
+    pots = PotSession.objects.create(
+        owner=owner, group=group, name=f"Flash {number + 1}", played_on=played_on
+    )
+    PotPlayer.objects.bulk_create(
+        PotPlayer(session=pots, name=n, name_key=n.casefold(), position=i)
+        for i, n in enumerate(names)
+    )
+    hands = []
+    for _hand in range(POT_HANDS):
+        put_in = [rng.choice((500, 1000, 2000)) for _ in names]
+        hands.append(PotHand(session=pots, put_in=put_in, winners=[rng.randrange(len(names))]))
+    PotHand.objects.bulk_create(hands)
+
+
+def across_evenings(
+    owner, counts: list[int], repeat: int, mixed: list[int] | None = None
+) -> list[tuple[str, float, int]]:
     """The pages that span evenings, each after a round saved to one evening
     (a new version of that evening, so it is computed again): the group page,
     its records, history, a round search, the leaderboard and a player page;
@@ -472,6 +549,10 @@ def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, fl
             entries = (Entry("Aama", "seen", 3), Entry("Buwa", "seen", 1), Entry("Didi", "unseen"))
             add_round(session=session, round_input=RoundInput(entries=entries, winner="Aama"))
 
+        def save_round(session):
+            entries = (Entry("Aama", "seen", 3), Entry("Buwa", "seen", 1), Entry("Didi", "unseen"))
+            add_round(session=session, round_input=RoundInput(entries=entries, winner="Aama"))
+
         # The log-in page again beside these pages: the machine may be shared.
         seconds, queries = measure(get(reverse("login")), repeat)
         rows.append((f"log-in page, {count} evenings", seconds, queries))
@@ -488,7 +569,70 @@ def across_evenings(owner, counts: list[int], repeat: int) -> list[tuple[str, fl
         ]:
             seconds, queries = measure(get(url), repeat, prepare=save_one)
             rows.append((f"{name}, {count} evenings", seconds, queries))
+            if name == "group page" and count in (mixed or []):
+                # The Marriage-only group page the same way, beside the mixed one.
+                _seconds, ratio = paired(get(url), get(reverse("login")), repeat, save_one)
+                PAIRED[f"{name}, {count} evenings"] = ratio
+        if count in (mixed or []):
+            rows += mixed_group_rows(owner, count, repeat, get, save_round)
     return rows
+
+
+def mixed_group_rows(owner, count: int, repeat: int, get, save_round):
+    """The group page of `count` evenings of the three games (issue 33), after
+    a Marriage round is saved, after a pot hand is saved and after a Call
+    Break deal is edited."""
+    from django.urls import reverse
+
+    from callbreak.models import CallBreakGame
+    from callbreak.services import edit_deal
+    from groups.models import Evening
+    from pots.models import PotSession
+    from pots.services import record_hand
+
+    group = build_group(owner, count, mixed=True)
+    session = Evening.objects.filter(group=group).order_by("-session_id")[0].session
+    pots = PotSession.objects.filter(group=group).order_by("-id")[0]
+
+    def save_one(session=session):
+        save_round(session)
+
+    def save_hand(pots=pots):
+        record_hand(session=pots, put_in=[500] * 5, winners=[0])
+
+    game = CallBreakGame.objects.filter(group=group).order_by("-id")[0]
+    deal = game.deals.order_by("-pk")[0]
+    # Two ways of the last deal, one hand moved between the first two seats
+    # (both keep the game ended): each edit is a new version of the game.
+    ways = [list(deal.tricks), list(deal.tricks)]
+    giver = 0 if ways[1][0] > 0 else 1
+    ways[1][giver] -= 1
+    ways[1][1 - giver] += 1
+    flips = iter(range(10**6))
+
+    def save_deal(deal=deal):
+        edit_deal(deal=deal, user=owner, bids=deal.bids, tricks=ways[next(flips) % 2])
+
+    page = reverse("group_detail", args=[group.pk])
+    rows = []
+    # The log-in page measured again beside these: the machine may be shared.
+    seconds, queries = measure(get(reverse("login")), repeat)
+    rows.append((f"log-in page, {count} mixed evenings", seconds, queries))
+    for name, prepare in (
+        ("group page, a round saved", save_one),
+        ("group page, a pot hand saved", save_hand),
+        ("group page, a Call Break deal edited", save_deal),
+    ):
+        seconds, queries = measure(get(page), repeat, prepare=prepare)
+        rows.append((f"{name}, {count} mixed evenings", seconds, queries))
+        _seconds, ratio = paired(get(page), get(reverse("login")), repeat, prepare=prepare)
+        PAIRED[f"{name}, {count} mixed evenings"] = ratio
+    return rows
+
+
+# Each mixed page's ratio to the log-in page timed right after each request
+# (`paired`): what its target is read against, the machine being shared.
+PAIRED: dict[str, float] = {}
 
 
 def carried_state(owner, rounds: int, repeat: int) -> list[tuple[str, float, int]]:
@@ -757,6 +901,12 @@ def main() -> None:
         help="family groups of this many 20-round evenings (comma-separated; empty: none)",
     )
     parser.add_argument(
+        "--mixed",
+        default="100",
+        help="of those, the sizes that also get a group of the three games: each evening "
+        "with a Call Break game and a pot session (comma-separated; empty: none)",
+    )
+    parser.add_argument(
         "--only-evenings", action="store_true", help="only the pages across evenings"
     )
     parser.add_argument(
@@ -801,7 +951,8 @@ def main() -> None:
         counts = [int(c) for c in args.evenings.split(",") if c.strip()]
         if counts:
             family = get_user_model().objects.create_user(f"family-{secrets.token_hex(4)}")
-            rows_e = across_evenings(family, counts, args.repeat)
+            mixed = [int(c) for c in args.mixed.split(",") if c.strip()]
+            rows_e = across_evenings(family, counts, args.repeat, mixed)
             login_e = rows_e[0][1]
             print(
                 f"Across evenings (family groups of {GROUP_ROUNDS}-round evenings; each page "
@@ -812,21 +963,27 @@ def main() -> None:
             print("-" * len(header_e))
             for name, seconds, count in rows_e:
                 print(f"{name:32} {seconds * 1000:8.2f} {seconds / login_e:9.1f} {count:8d}")
-            for evenings, target in GROUP_TARGETS.items():
-                if evenings not in counts:
-                    continue
+            sizes = [(f"{n} evenings", t) for n, t in GROUP_TARGETS.items() if n in counts]
+            sizes += [(f"{n} mixed evenings", GROUP_TARGETS[n]) for n in mixed if n in counts]
+            for evenings, target in sizes:
                 beside = next(
                     seconds for name, seconds, _c in rows_e
-                    if name == f"log-in page, {evenings} evenings"
+                    if name == f"log-in page, {evenings}"
                 )  # fmt: skip
                 ratios = [
-                    (name, seconds / beside)
+                    (name, PAIRED.get(name, seconds / beside))
                     for name, seconds, _c in rows_e
-                    if name.endswith(f", {evenings} evenings") and not name.startswith("log-in")
+                    if name.endswith(f", {evenings}") and not name.startswith("log-in")
                 ]
+                for name, ratio in ratios:
+                    if name in PAIRED:
+                        print(
+                            f"{name}: {ratio:.1f}× the log-in page timed right after each "
+                            f"request (median of {args.repeat})"
+                        )
                 over = [f"{name} ({ratio:.1f}×)" for name, ratio in ratios if ratio > target]
                 print(
-                    f"Target with {evenings} evenings, within {target:g}× the log-in page: "
+                    f"Target with {evenings}, within {target:g}× the log-in page: "
                     + ("met" if not over else "NOT met: " + ", ".join(over))
                 )
             print()

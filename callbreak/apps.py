@@ -8,3 +8,8 @@ class CallbreakConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "callbreak"
     verbose_name = "Call Break"
+
+    def ready(self) -> None:
+        from .purse import register
+
+        register()  # its games count in a group's purse (groups/purse.py)

@@ -9,12 +9,15 @@ words name the option and the problem.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from localise.forms import EitherCalendarDateField
 
 from .engine import OPTIONS, Rules, loads, refusals
 from .engine.limits import DocumentError
@@ -167,7 +170,38 @@ def _initial(name: str) -> Any:
     return default
 
 
-class StartForm(forms.Form):
+class ForAGroup(forms.Form):
+    """The day a game is played on and the group whose evening it belongs to
+    (its money counting in the group's purse once the game has ended)."""
+
+    # The group's evening the game belongs to: today unless changed (a game
+    # entered after midnight, or the next morning).
+    played_on = EitherCalendarDateField(label=gettext_lazy("Played on"), required=False)
+    group = forms.TypedChoiceField(
+        label=gettext_lazy("For a group"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text=gettext_lazy("Its money counts in the group's balances once the game has ended."),
+    )
+
+    groups: dict[int, Any]
+
+    def clean_group(self) -> Any:
+        value = self.cleaned_data.get("group")
+        return None if value is None else self.groups.get(value)
+
+
+def offer_groups(form: ForAGroup, groups: Sequence[Any]) -> None:
+    """The user's groups as the form's choices (as a pot session offers
+    them), none by default."""
+    form.groups = {g.pk: g for g in groups}
+    form.fields["group"].choices = [  # type: ignore[attr-defined]
+        ("", _("No group"))
+    ] + [(g.pk, g.name) for g in groups]
+
+
+class StartForm(ForAGroup):
     """A new game: four names, a stake, the house's options."""
 
     name = forms.CharField(
@@ -185,8 +219,9 @@ class StartForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, groups: Sequence[Any] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        offer_groups(self, groups)
         for seat in SEATS:
             self.fields[f"player_{seat}"] = forms.CharField(
                 label=_("Player %(number)s") % {"number": seat + 1}, max_length=40
@@ -330,9 +365,14 @@ class DealForm:
         return not self.errors
 
 
-class GameFileForm(FileForm):
+class GameFileForm(FileForm, ForAGroup):
     """A `callbreak-game/1` file: refused with every refusal, each naming its
-    code and where it is."""
+    code and where it is; the day it was played and its group, as a new
+    game's."""
+
+    def __init__(self, *args: Any, groups: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        offer_groups(self, groups)
 
     file = forms.FileField(
         label=gettext_lazy("Call Break game file"),

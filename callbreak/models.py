@@ -22,6 +22,15 @@ class CallBreakGame(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="callbreak_games"
     )
+    # The family purse this game's money counts in (groups/purse.py,
+    # callbreak/purse.py): its players are members of the group.
+    group = models.ForeignKey(
+        "groups.Group",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="callbreak_games",
+    )
     name = models.CharField(max_length=120, blank=True)
     # The four names in seat order (seat order breaks ties in rounding and transfers).
     players = models.JSONField()

@@ -20,6 +20,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from groups.versions import group_changed
+
 from .engine import Deal, Refusal, Rules, deal_refusals, game_end, read_game
 from .engine.game import GameEnd
 from .engine.limits import PLAYERS
@@ -27,7 +29,14 @@ from .engine.players import read_players
 from .engine.refusals import DocumentRefused, deal_at, refusal
 from .models import CallBreakChange, CallBreakDeal, CallBreakGame
 from .selectors import engine_game, live_deals, rules_of
-from .web.scoring_api import REUSED, SaveKeyRefused, announce, once, remember_save
+from .web.scoring_api import (
+    REUSED,
+    SaveKeyRefused,
+    announce,
+    once,
+    player_key,
+    remember_save,
+)
 
 KIND_GAME = "cb_game"
 KIND_DEAL = "cb_deal"
@@ -59,7 +68,24 @@ def _changed(game: CallBreakGame) -> None:
     CallBreakGame.objects.filter(pk=game.pk).update(
         version=F("version") + 1, updated_at=timezone.now()
     )
+    # A game of a group moves the group's version: its pages are kept under it.
+    group_changed(game.group_id)
     announce(stream_id(game))
+
+
+def _join_group(group, players: Sequence[str]) -> None:
+    """The game's players are members of its group (CALLBREAK.md §12: every
+    player of a game is a member), as an evening's players become members."""
+    from groups.models import Member
+
+    members = Member.objects.filter(group=group)
+    have = set(members.values_list("name_key", flat=True))
+    top = max(members.values_list("position", flat=True), default=0)
+    for name in players:
+        if player_key(name) not in have:
+            top += 1
+            Member.objects.create(group=group, name=name, position=top)
+            have.add(player_key(name))
 
 
 def _snap(deal: CallBreakDeal) -> dict[str, Any]:
@@ -129,11 +155,14 @@ def start_game(
     stake: Decimal | None,
     name: str = "",
     played_on: datetime.date | None = None,
+    group=None,
     save_key: str | None = None,
 ) -> CallBreakGame:
     """A new game. The players and rules were read by the form through the
     engine; the names are checked once more here, as a document's would be
-    (four, none empty, none twice): DealRefused (E_PLAYERS) if not."""
+    (four, none empty, none twice): DealRefused (E_PLAYERS) if not. A game
+    for a `group` counts in its purse once it has ended; its players become
+    members of the group."""
     _names, problems = read_players(list(players), low=PLAYERS, high=PLAYERS, code="E_PLAYERS")
     if problems:
         raise DealRefused(problems)
@@ -147,7 +176,11 @@ def start_game(
                 rules=rules.to_options(),
                 stake=stake,
                 played_on=played_on or timezone.localdate(),
+                group=group,
             )
+            if group is not None:
+                _join_group(group, players)
+                group_changed(group.pk)
             remember_save(user=owner, key=save_key, kind=KIND_GAME, object_pk=game.pk)
             return game
 
@@ -298,28 +331,53 @@ def restore_change(*, change: CallBreakChange, user) -> CallBreakDeal:
         return deal
 
 
-def import_game(*, owner, document: object, save_key: str | None = None) -> CallBreakGame:
+def _saved_value(*, value, owner, name: str, played_on: datetime.date, group=None) -> CallBreakGame:
+    """An engine-read game written whole, its deals in order, each with its
+    "added" change (inside the caller's transaction)."""
+    game = CallBreakGame.objects.create(
+        owner=owner,
+        name=name[:120],
+        players=list(value.players),
+        rules=value.rules.to_options(),
+        stake=value.stake,
+        played_on=played_on,
+        group=group,
+    )
+    for deal in value.deals:
+        row = CallBreakDeal.objects.create(
+            game=game, bids=list(deal.bids), tricks=list(deal.tricks)
+        )
+        CallBreakChange.objects.create(
+            game=game, deal=row, action=CallBreakChange.ADDED, after=_snap(row), user=owner
+        )
+    if group is not None:
+        _join_group(group, value.players)
+        group_changed(group.pk)
+    return game
+
+
+def import_game(
+    *,
+    owner,
+    document: object,
+    played_on: datetime.date | None = None,
+    group=None,
+    save_key: str | None = None,
+) -> CallBreakGame:
     """A `callbreak-game/1` document saved as a finished game, its deals in
-    order; DocumentRefused (nothing saved) if the engine refuses it."""
+    order (played on `played_on`, today without it; for `group`, whose purse
+    then counts it); DocumentRefused (nothing saved) if the engine refuses it."""
     value = read_game(document)  # DocumentRefused before anything is written
 
     def save() -> CallBreakGame:
         with transaction.atomic():
-            game = CallBreakGame.objects.create(
+            game = _saved_value(
+                value=value,
                 owner=owner,
-                name=(value.note or "")[:120],
-                players=list(value.players),
-                rules=value.rules.to_options(),
-                stake=value.stake,
-                played_on=timezone.localdate(),
+                name=value.note or "",
+                played_on=played_on or timezone.localdate(),
+                group=group,
             )
-            for deal in value.deals:
-                row = CallBreakDeal.objects.create(
-                    game=game, bids=list(deal.bids), tricks=list(deal.tricks)
-                )
-                CallBreakChange.objects.create(
-                    game=game, deal=row, action=CallBreakChange.ADDED, after=_snap(row), user=owner
-                )
             remember_save(user=owner, key=save_key, kind=KIND_IMPORT, object_pk=game.pk)
             return game
 
@@ -332,6 +390,29 @@ def import_game(*, owner, document: object, save_key: str | None = None) -> Call
     )
 
 
+def save_filed(*, group, name: str, played_on: datetime.date, document: object, owner) -> None:
+    """A group file's Call Break game (one of its `other_games`) kept as a game
+    of the group that the table can open and edit, as one played here (the
+    purse's `save`, inside the group import's transaction). The file's item
+    names it; its document was checked by the engine when the file was read."""
+    with transaction.atomic():
+        _saved_value(
+            value=read_game(document), owner=owner, name=name, played_on=played_on, group=group
+        )
+
+
+def rename_player(*, group_id: int, old_key: str, name: str) -> None:
+    """A member of the group renamed (inside the rename's transaction): the
+    player of that key in each of the group's games takes the new name. The
+    deals keep their figures in seat order, so only the names change."""
+    games = CallBreakGame.objects.select_for_update().filter(group_id=group_id)
+    for game in games:
+        renamed = [name if player_key(p) == old_key else p for p in game.players]
+        if renamed != game.players:
+            CallBreakGame.objects.filter(pk=game.pk).update(players=renamed)
+            _changed(game)
+
+
 __all__ = [
     "DealRefused",
     "DocumentRefused",
@@ -339,6 +420,8 @@ __all__ = [
     "delete_deal",
     "edit_deal",
     "import_game",
+    "rename_player",
     "restore_change",
+    "save_filed",
     "start_game",
 ]

@@ -61,7 +61,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     earlier = repeated_save(request, kind=services.KIND_GAME)
     if earlier is not None:
         return redirect("callbreak_game", game_id=earlier.object_pk)
-    form = StartForm(request.POST or None)
+    groups = list(selectors.groups_of(request.user))
+    form = StartForm(request.POST or None, groups=groups, initial={"played_on": selectors.today()})
     if request.method == "POST" and form.is_valid() and form.rules is not None:
         data = form.cleaned_data
         game = services.start_game(
@@ -70,6 +71,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
             rules=form.rules,
             stake=stake_of(form),
             name=data.get("name") or "",
+            played_on=data.get("played_on"),
+            group=data.get("group"),
             save_key=request.POST.get("save_key"),
         )
         return redirect("callbreak_game", game_id=game.pk)
@@ -285,15 +288,20 @@ def game_import(request: HttpRequest) -> HttpResponse:
     earlier = repeated_save(request, kind=services.KIND_IMPORT)
     if earlier is not None:
         return redirect("callbreak_game", game_id=earlier.object_pk)
+    groups = list(selectors.groups_of(request.user))
     if request.method == "POST":
-        form = GameFileForm(request.POST, request.FILES, too_large=too_large(request))
+        form = GameFileForm(
+            request.POST, request.FILES, too_large=too_large(request), groups=groups
+        )
     else:
-        form = GameFileForm()
+        form = GameFileForm(groups=groups, initial={"played_on": selectors.today()})
     if form.is_bound and form.is_valid():
         try:
             game = services.import_game(
                 owner=request.user,
                 document=form.document,
+                played_on=form.cleaned_data.get("played_on"),
+                group=form.cleaned_data.get("group"),
                 save_key=request.POST.get("save_key"),
             )
         except DocumentRefused as error:  # read once more by the service: never half-saved

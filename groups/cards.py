@@ -21,9 +21,9 @@ def group_picture(group: Group) -> Picture:
     purse = group_purse(group, payments_limit=1)
     fmt = NumberFormat.current()
     currency = currency_label(group.currency, get_language())
-    evenings = ngettext("%(count)d evening", "%(count)d evenings", len(purse.evenings)) % {
-        "count": len(purse.evenings)
-    }
+    # An evening of Call Break and pot hands besides Marriage is one evening.
+    count = purse.day_count
+    evenings = ngettext("%(count)d evening", "%(count)d evenings", count) % {"count": count}
     rows = [
         (
             Cell(member.name),

@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from localise.forms import EitherCalendarDateField
-from localise.sessionfiles import load_group
 from scoring.engine.groupfile import GroupDoc, GroupFileError
 from scoring.engine.limits import MAX_CURRENCY_LENGTH
 from scoring.engine.names import clean_currency, player_key
@@ -22,6 +21,7 @@ from scoring.forms.sessions import SessionForm
 from scoring.models import GameSession
 from scoring.words.i18n import translate
 
+from .groupfile import OtherGameDoc, load_purse
 from .models import Group, Member, Payment
 
 MAX_MEMBERS = 60
@@ -176,9 +176,11 @@ class GroupImportForm(FileForm):
     )
     too_large_message = _("larger than the limit of %(max)s bytes for a group file")
     doc: GroupDoc | None = None
+    other_games: tuple[OtherGameDoc, ...] = ()
 
     def read(self, text: str) -> None:
         try:
-            self.doc = load_group(text)
+            file = load_purse(text)
+            self.doc, self.other_games = file.group, file.other_games
         except GroupFileError as error:
             raise forms.ValidationError(shorten(translate(error.msg))) from None

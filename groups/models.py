@@ -176,3 +176,28 @@ class PaymentChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} payment {self.payment_pk} of {self.group_id}"
+
+
+class FiledGame(models.Model):
+    """Another game of the group's purse (CALLBREAK.md §12) brought in by a
+    group file, kept as its document when its app keeps no record of its own
+    (groups/purse.py): a Call Break game, or any registered kind without a
+    `save`. Its money is worked out from the document by its kind's engine
+    once, at import, and kept (member name → amount, as text)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="filed_games")
+    kind = models.CharField(max_length=20)
+    name = models.CharField(max_length=100)
+    played_on = models.DateField()
+    document = models.JSONField()
+    money = models.JSONField()
+    position = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Moved by a member's rename (its only change): the purse keeps its money under it.
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["played_on", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name} in {self.group}"

@@ -22,7 +22,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from localise.numbers import NumberFormat, currency_label, money_with_currency
-from scoring.engine.groupfile import GroupDoc, export_group_text
+from scoring.engine.groupfile import GroupDoc
 from scoring.engine.ledger import EXACT_SETTLE_LIMIT, at_stake, money_by_round
 from scoring.engine.names import player_key
 from scoring.engine.purse import MoneyTransfer, PaymentInput, balances, running_balances, transfers
@@ -34,7 +34,9 @@ from scoring.selectors.snapshot import read_snapshot
 from scoring.web import charts
 from scoring.web.session_chart import fmt_money, fmt_number
 
-from .models import Evening, Group, Member, MemberLink, Payment
+from . import purse as games_registry
+from .groupfile import OtherGameDoc, export_purse_text
+from .models import Evening, FiledGame, Group, Member, MemberLink, Payment
 from .versions import evening_versions
 
 # Each evening's money per player key, under the evening's version: a few
@@ -47,6 +49,7 @@ _lock = threading.Lock()
 def forget_pieces() -> None:
     with _lock:
         _pieces.clear()
+        _filed_money.clear()
 
 
 def _compute_pieces(session_ids: list[int]) -> dict[int, dict[str, Decimal]]:
@@ -173,6 +176,15 @@ class EveningLine:
 
 
 @dataclass(frozen=True, slots=True)
+class GameLine:
+    """Another game of an evening (Call Break, pot hands): its money per member."""
+
+    game: games_registry.PurseGame
+    label: str
+    money: dict[str, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
 class Owed:
     transfer: MoneyTransfer
     payer: Member
@@ -197,6 +209,14 @@ class Purse:
     payment_count: int = 0
     # Players of an evening who are not (or no longer) members, by name.
     strangers: list[str] = field(default_factory=list)
+    # The other games (CALLBREAK.md §12), newest first: counted in the balances.
+    games: list[GameLine] = field(default_factory=list)
+
+    @property
+    def day_count(self) -> int:
+        """The evenings (days) with any game of the group."""
+        days = {line.session.played_on for line in self.evenings}
+        return len(days | {line.game.played_on for line in self.games})
 
     @property
     def payments_fewest(self) -> bool:
@@ -303,8 +323,26 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
             .annotate(total=Sum("amount"), count=Count("id"))
             .order_by("paid_on")
         )
+        kept = [*filed_games(group.pk), *games_registry.kept_games(group.pk)]
     by_key = {m.name_key: m.name for m in members}
     strangers: dict[str, str] = {}
+    games = []
+    # Names repeat game after game: each is keyed (NFC, casefold) once.
+    member_of: dict[str, str] = {}
+    labels: dict[str, str] = {}
+    for game in sorted(kept, key=lambda g: (g.played_on, g.key), reverse=True):
+        named: dict[str, Decimal] = {}
+        for player, amount in game.money.items():
+            member = member_of.get(player)
+            if member is None:
+                key = player_key(player)
+                member = member_of[player] = by_key.get(key) or strangers.setdefault(key, player)
+            named[member] = named.get(member, Decimal("0.00")) + amount
+        label = labels.get(game.kind)
+        if label is None:
+            kind = games_registry.kind_of(game.kind)
+            label = labels[game.kind] = str(kind.label) if kind else game.kind
+        games.append(GameLine(game, label, named))
     lines = []
     for session in sessions:
         money: dict[str, Decimal] = {}
@@ -320,7 +358,8 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
         PaymentInput(member_name[payer], member_name[payee], Decimal(str(total)), paid_on)
         for paid_on, payer, payee, total, _count in sums
     ]
-    balance = balances(names, (line.money for line in lines), paid)
+    monies = [line.money for line in lines] + [line.money for line in games]
+    balance = balances(names, monies, paid)
     by_name = {m.name: m for m in members}
     owed = [
         Owed(t, by_name[t.payer], by_name[t.payee])
@@ -337,19 +376,125 @@ def group_purse(group: Group, *, payments_limit: int | None = None) -> Purse:
         paid=paid,
         payment_count=sum(count for *_rest, count in sums),
         strangers=list(strangers.values()),
+        games=games,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class EveningGame:
+    """One game of an evening as its settle-up lists it."""
+
+    label: str  # "Marriage", "Call Break", "Pot hands"
+    name: str
+    url: str | None
+    money: dict[str, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
+class EveningDay:
+    """An evening of the group: every game played that day, and the total."""
+
+    played_on: date
+    games: list[EveningGame]
+    total: dict[str, Decimal]
+
+
+def evening_days(purse: Purse, *, limit: int | None = None) -> list[EveningDay]:
+    """The group's evenings, newest first (the latest `limit` of them): each
+    day's Marriage sessions and other games with their money, and the day's
+    total per member."""
+    from django.urls import reverse
+
+    # One reverse for every evening's link: a hundred cost what one does.
+    settle_url = reverse("settle_up", args=[0]).replace("/0/", "/{}/")
+    marriage = _("Marriage")
+    # Only the days shown are put together: ten of a thousand evenings.
+    every = {line.session.played_on for line in purse.evenings}
+    every |= {line.game.played_on for line in purse.games}
+    wanted = set(sorted(every, reverse=True)[:limit])
+    evenings = [line for line in purse.evenings if line.session.played_on in wanted]
+    games = [line for line in purse.games if line.game.played_on in wanted]
+    by_day: dict[date, list[EveningGame]] = {}
+    for line in sorted(evenings, key=lambda e: (e.session.played_on, e.session.pk)):
+        by_day.setdefault(line.session.played_on, []).append(
+            EveningGame(marriage, line.session.name, settle_url.format(line.session.pk), line.money)
+        )
+    for game in sorted(games, key=lambda g: (g.game.played_on, g.game.key)):
+        by_day.setdefault(game.game.played_on, []).append(
+            EveningGame(game.label, game.game.name, game.game.url, game.money)
+        )
+    order = {name: i for i, name in enumerate([m.name for m in purse.members] + purse.strangers)}
+    days = []
+    for played_on in sorted(by_day, reverse=True):
+        total: dict[str, Decimal] = {}
+        for item in by_day[played_on]:
+            for name, amount in item.money.items():
+                total[name] = total.get(name, Decimal("0.00")) + amount
+        ordered = dict(sorted(total.items(), key=lambda item: order.get(item[0], len(order))))
+        days.append(EveningDay(played_on, by_day[played_on], ordered))
+    return days
+
+
+# A filed game's money, by its id and when it last changed (SQLite may give an
+# id again after a delete; a member's rename changes it): read and parsed once
+# per change.
+_filed_money: OrderedDict[tuple[int, float], dict[str, Decimal]] = OrderedDict()
+
+
+def filed_games(group_id: int) -> list[games_registry.PurseGame]:
+    """The group's games brought in by its file and kept as documents."""
+    rows = [
+        (pk, made.timestamp(), kind, name, played_on)
+        for pk, made, kind, name, played_on in FiledGame.objects.filter(
+            group_id=group_id
+        ).values_list("id", "updated_at", "kind", "name", "played_on")
+    ]
+    with _lock:
+        money_of = {(pk, made): _filed_money.get((pk, made)) for pk, made, *_rest in rows}
+    missing = [pk for (pk, _made), money in money_of.items() if money is None]
+    if missing:
+        for pk, made, money in FiledGame.objects.filter(pk__in=missing).values_list(
+            "id", "updated_at", "money"
+        ):
+            money_of[(pk, made.timestamp())] = {p: Decimal(a) for p, a in money.items()}
+        with _lock:
+            _filed_money.update((key, money) for key, money in money_of.items() if money)
+            while len(_filed_money) > PIECES_LIMIT:
+                _filed_money.popitem(last=False)
+    return [
+        games_registry.PurseGame(
+            kind=kind,
+            key=f"filed-{pk}",
+            name=name,
+            played_on=played_on,
+            money=money_of.get((pk, made)) or {},
+            version=f"filed-{pk}",
+        )
+        for pk, made, kind, name, played_on in rows
+    ]
 
 
 def balance_chart(purse: Purse) -> str:
     """Each member's balance after each evening (payments counted on their date)."""
-    if not purse.evenings and not purse.paid:
+    from localise.templatetags.local_format import local_date
+
+    if not purse.evenings and not purse.paid and not purse.games:
         return ""
     names = [m.name for m in purse.members]
-    points = running_balances(
-        names,
-        [(line.session.name, line.session.played_on, line.money) for line in purse.evenings],
-        purse.paid,
-    )
+    steps = [(line.session.name, line.session.played_on, line.money) for line in purse.evenings]
+    if purse.games:
+        # An evening of several games is one step, named by its date.
+        by_day: dict[date, dict[str, Decimal]] = {}
+        for _label, played_on, money in steps:
+            day = by_day.setdefault(played_on, {})
+            for name, amount in money.items():
+                day[name] = day.get(name, Decimal("0.00")) + amount
+        for line in purse.games:
+            day = by_day.setdefault(line.game.played_on, {})
+            for name, amount in line.money.items():
+                day[name] = day.get(name, Decimal("0.00")) + amount
+        steps = [(local_date(day), day, money) for day, money in sorted(by_day.items())]
+    points = running_balances(names, steps, purse.paid)
     series = [
         (
             f"{name} ({fmt_money(float(purse.balances.get(name, 0)))})",
@@ -416,11 +561,14 @@ def evening_group_note(session: GameSession) -> dict[str, object] | None:
     for p in before:
         carried[p.payer] = carried.get(p.payer, Decimal("0.00")) + p.amount
         carried[p.payee] = carried.get(p.payee, Decimal("0.00")) - p.amount
+    tonight = next((d for d in evening_days(purse) if d.played_on == session.played_on), None)
     return {
         "group": evening.group,
         "purse": purse,
         "carried": [(name, amount) for name, amount in carried.items() if amount],
         "earlier_count": len(earlier),
+        # The evening's other games, each with its money, and the evening's total.
+        "tonight": tonight if tonight is not None and len(tonight.games) > 1 else None,
     }
 
 
@@ -478,7 +626,29 @@ def group_file(group: Group) -> Iterator[str]:
             .order_by("paid_on", "recorded_at", "id")
         )
         head = GroupDoc(group.name, group.currency, members)
-        yield from export_group_text(head, sessions(), payments)
+        yield from export_purse_text(head, sessions(), payments, other_games(group.pk, members))
+
+
+def other_games(group_id: int, members: tuple[str, ...]) -> list[OtherGameDoc]:
+    """The group's other games for its file, in date order: those it keeps as
+    documents and those their apps keep (groups/purse.py)."""
+    found: list[tuple[date, int, OtherGameDoc]] = []
+    by_key = {player_key(m): m for m in members}
+
+    def named(money: dict[str, Decimal]) -> dict[str, Decimal]:
+        return {by_key.get(player_key(p), p): amount for p, amount in money.items()}
+
+    for filed in FiledGame.objects.filter(group_id=group_id):
+        money = {p: Decimal(a) for p, a in filed.money.items()}
+        doc = OtherGameDoc(filed.kind, filed.name, filed.played_on, filed.document, named(money))
+        found.append((filed.played_on, len(found), doc))
+    for kind in games_registry.kinds():
+        if kind.documents is None:
+            continue
+        for name, played_on, document in kind.documents(group_id):
+            doc = OtherGameDoc(kind.kind, name, played_on, document, named(kind.money_of(document)))
+            found.append((played_on, len(found), doc))
+    return [doc for *_order, doc in sorted(found, key=lambda item: (item[0], item[1]))]
 
 
 def unplaced_sessions(group: Group) -> QuerySet[GameSession]:
@@ -536,6 +706,19 @@ def removal_problem(member: Member) -> str | None:
             "%(name)s has %(count)d payments in this group; delete those first",
             payments,
         ) % {"name": member.name, "count": payments}
+    games = sum(
+        1
+        for game in [*filed_games(member.group_id), *games_registry.kept_games(member.group_id)]
+        if any(player_key(player) == member.name_key for player in game.money)
+    )
+    if games:
+        return ngettext(
+            "%(name)s played %(count)d other game of this group (Call Break, pot hands); "
+            "their balance depends on it, so they stay a member",
+            "%(name)s played %(count)d other games of this group (Call Break, pot hands); "
+            "their balance depends on them, so they stay a member",
+            games,
+        ) % {"name": member.name, "count": games}
     return None
 
 
@@ -565,6 +748,7 @@ class MemberSeason:
     won: Decimal = Decimal("0.00")  # money of the evenings they came out ahead
     lost: Decimal = Decimal("0.00")  # … and behind (negative)
     dublee_wins: int = 0
+    games: int = 0  # other games (Call Break, pot hands) played, their money in won/lost
 
     @property
     def net(self) -> Decimal:
@@ -617,6 +801,7 @@ def group_records(group: Group) -> list[Season]:
         versions = evening_versions(group.pk)
         money = evening_pieces(versions)
         pieces = pieces_of(dict(versions))
+        games = [*filed_games(group.pk), *games_registry.kept_games(group.pk)]
     by_key = {m.name_key: m.name for m in members}
     seasons: dict[int, Season] = {}
     rows: dict[int, dict[str, MemberSeason]] = {}
@@ -666,8 +851,25 @@ def group_records(group: Group) -> list[Season]:
                     season.best_evening = SeasonRecord(row.name, amount, evening)
             else:
                 row.lost += amount
+    for game in games:  # their money counts as an evening's does
+        try:
+            year = to_bs(game.played_on)[0]
+        except BikramSambatError:
+            year = game.played_on.year + 57
+        if year not in seasons:
+            seasons[year] = Season(year, [], [])
+            rows[year] = {m.name_key: MemberSeason(m.name) for m in members}
+        for player, amount in game.money.items():
+            row = rows[year].get(player_key(player))
+            if row is None:
+                continue
+            row.games += 1
+            if amount > 0:
+                row.won += amount
+            else:
+                row.lost += amount
     for year, season in seasons.items():
-        season.members = [row for row in rows[year].values() if row.evenings]
+        season.members = [row for row in rows[year].values() if row.evenings or row.games]
         season.members.sort(key=lambda r: (-r.net, -r.wins, r.name.casefold()))
         for row in season.members:
             if row.dublee_wins:

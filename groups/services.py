@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.db import transaction
@@ -11,13 +12,25 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.engine.groupfile import GroupDoc
+from scoring.engine.names import player_key
 from scoring.engine.sessionfile import SessionDoc
 from scoring.models import GameSession, Player
 from scoring.services import save_document
 from scoring.services.savekeys import once, remember_save
 from scoring.web.push import announce
 
-from .models import Evening, Group, Member, MemberLink, Payment, PaymentChange, new_link_token
+from . import purse
+from .groupfile import OtherGameDoc
+from .models import (
+    Evening,
+    FiledGame,
+    Group,
+    Member,
+    MemberLink,
+    Payment,
+    PaymentChange,
+    new_link_token,
+)
 from .selectors import (
     evening_problem,
     group_live_id,
@@ -148,6 +161,19 @@ def rename_member(*, member: Member, name: str) -> None:
     for player in Player.objects.filter(session_id__in=sessions, name_key=old_key):
         player.name = name
         player.save(update_fields=["name"])
+    # The other games of the group (groups/purse.py) take the new name too.
+    for game_kind in purse.kinds():
+        if game_kind.rename is not None:
+            game_kind.rename(group_id=member.group_id, old_key=old_key, name=name)
+    for filed in FiledGame.objects.filter(group_id=member.group_id):
+        old = next((p for p in filed.money if player_key(p) == old_key), None)
+        if old is None or old == name:
+            continue
+        filed.money = {name if p == old else p: amount for p, amount in filed.money.items()}
+        of_kind = purse.kind_of(filed.kind)
+        if of_kind is not None and of_kind.rename_in is not None:
+            filed.document = of_kind.rename_in(filed.document, old, name)
+        filed.save(update_fields=["money", "document", "updated_at"])
     _tell_member_links(member.group_id)
 
 
@@ -429,11 +455,19 @@ def restore_payment(*, change: PaymentChange, user=None) -> Payment:
 # --- files --------------------------------------------------------------------
 
 
-def import_group(*, doc: GroupDoc, owner=None, save_key: str | None = None) -> Group:
+def import_group(
+    *,
+    doc: GroupDoc,
+    other_games: Sequence[OtherGameDoc] = (),
+    owner=None,
+    save_key: str | None = None,
+) -> Group:
     """A parsed group file saved whole (the group, its members, every evening
-    as a session, every payment), or on any error not at all."""
+    as a session, every payment, every other game), or on any error not at all."""
     return once(
-        save=lambda: _import_group(doc=doc, owner=owner, save_key=save_key),
+        save=lambda: _import_group(
+            doc=doc, other_games=other_games, owner=owner, save_key=save_key
+        ),
         user=owner,
         key=save_key,
         replay=lambda saved: saved_group(saved, owner=owner),
@@ -442,7 +476,9 @@ def import_group(*, doc: GroupDoc, owner=None, save_key: str | None = None) -> G
 
 
 @transaction.atomic
-def _import_group(*, doc: GroupDoc, owner, save_key: str | None) -> Group:
+def _import_group(
+    *, doc: GroupDoc, other_games: Sequence[OtherGameDoc], owner, save_key: str | None
+) -> Group:
     group = Group.objects.create(owner=owner, name=doc.name, currency=doc.currency)
     members = {}
     for position, name in enumerate(doc.members):
@@ -468,5 +504,25 @@ def _import_group(*, doc: GroupDoc, owner, save_key: str | None) -> Group:
             action="create",
             after=payment_snapshot(payment),
         )
+    for position, game in enumerate(other_games):
+        kind = purse.kind_of(game.kind)
+        if kind is not None and kind.save is not None and owner is not None:
+            kind.save(
+                group=group,
+                name=game.name,
+                played_on=game.played_on,
+                document=game.document,
+                owner=owner,
+            )
+        else:  # kept as its document: its app keeps no record of its own
+            FiledGame.objects.create(
+                group=group,
+                kind=game.kind,
+                name=game.name,
+                played_on=game.played_on,
+                document=dict(game.document),
+                money={name: str(amount) for name, amount in game.money.items()},
+                position=position,
+            )
     remember_save(user=owner, key=save_key, kind="groupfile", object_pk=group.pk)
     return group

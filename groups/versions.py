@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from scoring.models import GameSession
 
-from .models import Evening, Group, Member, Payment, PaymentChange
+from .models import Evening, FiledGame, Group, Member, Payment, PaymentChange
 
 
 def group_changed(group_id: int | None, using: str = "default") -> None:
@@ -31,6 +31,8 @@ def group_changed(group_id: int | None, using: str = "default") -> None:
 @receiver(post_save, sender=Payment)
 @receiver(post_delete, sender=Payment)
 @receiver(post_save, sender=PaymentChange)
+@receiver(post_save, sender=FiledGame)
+@receiver(post_delete, sender=FiledGame)
 def _changed(sender, instance, using: str, raw: bool = False, **kwargs) -> None:
     if not raw:
         group_changed(instance.group_id, using)

@@ -22,8 +22,9 @@ urlpatterns = [
     path("sessions/<int:session_id>/", include(session_urls + record_urls + table_urls)),
     path("", include("stats.urls")),
     path("", include("groups.urls")),
-    # Call Break, a second game of the evening (docs/callbreak.md).
+    # Call Break and pot hands, the evening's other games (docs/callbreak.md).
     path("callbreak/", include("callbreak.urls")),
+    path("", include("pots.urls")),
 ]
 
 # Errors in the site's style and language; a 500 page that needs no database.

@@ -8,3 +8,8 @@ class PotsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "pots"
     verbose_name = "pot hands"
+
+    def ready(self) -> None:
+        from .purse import register
+
+        register()  # its sessions count in a group's purse (groups/purse.py)

@@ -6,7 +6,9 @@ from django.core.cache import caches
 from django.utils import translation
 
 from accounts.sessions import PendingMarks
+from callbreak.selectors import forget_money as forget_callbreak_money
 from groups.selectors import forget_pieces
+from pots.selectors import forget_money as forget_pot_money
 from scoring.selectors.versions import forget_computed
 from stats.records import forget_pieces as forget_record_pieces
 from tests.samples import make_dashain, make_tihar
@@ -26,6 +28,8 @@ def _empty_cache():
     forget_computed()
     forget_pieces()
     forget_record_pieces()
+    forget_pot_money()
+    forget_callbreak_money()
     yield
     PendingMarks.rows = False
     for cache in caches.all():
@@ -33,6 +37,8 @@ def _empty_cache():
     forget_computed()
     forget_pieces()
     forget_record_pieces()
+    forget_pot_money()
+    forget_callbreak_money()
 
 
 @pytest.fixture(autouse=True)

@@ -6,22 +6,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('groups', '0001_initial'),
+        ("groups", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MemberLink',
+            name="MemberLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=groups.models.new_link_token, max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('member', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='link', to='groups.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "token",
+                    models.CharField(
+                        default=groups.models.new_link_token, max_length=64, unique=True
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "member",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="link",
+                        to="groups.member",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['member__position', 'member_id'],
+                "ordering": ["member__position", "member_id"],
             },
         ),
     ]

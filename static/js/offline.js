@@ -338,7 +338,8 @@ function keepAgain(sent) {
   if (!sent.length || !registered) return;
   const sessions = {};
   sent.forEach((record) => {
-    sessions[record.session] = true;
+    // A Marriage session's number; a pot hand's queue is "pots-N", kept by its page.
+    if (/^\d+$/.test(record.session)) sessions[record.session] = true;
   });
   keepPagesAgain(Object.keys(sessions));
 }

@@ -113,6 +113,15 @@ CALLBREAK_PUBLIC_PAGES = [
     ("call break watch", "/callbreak/watch/{cw}/"),
     ("call break how it works", "/callbreak/how-it-works/"),
 ]
+# Pot hands (issue 33): {pt} a pot session of the group with hands (one
+# deleted, so its history has a restore), {ph} one of its hands.
+POT_PAGES = [
+    ("pot sessions", "/pots/"),
+    ("pot session", "/pots/{pt}/"),
+    ("pot hand edit", "/pots/{pt}/hands/{ph}/"),
+    ("pot history", "/pots/{pt}/history/"),
+    ("pot import", "/pots/import/"),
+]
 PUBLIC_PAGES = [
     ("home", "/"),
     ("log in", "/accounts/login/"),
@@ -188,6 +197,25 @@ def a_family_group(user, session):
     return group, members[0], kept
 
 
+def a_pot_session(user, group, played_on) -> dict[str, int]:
+    """Three hands in the group's evening: a split, a pot carried on, and one
+    deleted; the pot still carried on, so the page says so."""
+    from pots import services as pot_services
+
+    pots = pot_services.create_session(
+        owner=user,
+        name="Flash at midnight",
+        players=["Aama", "Buwa", "Didi"],
+        played_on=played_on,
+        group=group,
+    )
+    kept = pot_services.record_hand(session=pots, put_in=[1000, 3000, 1000], winners=[0, 1])
+    gone = pot_services.record_hand(session=pots, put_in=[500, 500, 500], winners=[2])
+    pot_services.delete_hand(hand=gone, user=user)
+    pot_services.record_hand(session=pots, put_in=[300, 300, 300], took=[0, 0, 0], carry_out=900)
+    return {"pt": pots.pk, "ph": kept.pk}
+
+
 def member_link_ids(user, group) -> dict[str, str]:
     """{ml}: Aama's lasting link in the group; {between}: one of a group with no
     evening being played."""
@@ -198,9 +226,10 @@ def member_link_ids(user, group) -> dict[str, str]:
     }
 
 
-def call_break_games(user) -> dict[str, object]:
+def call_break_games(user, group=None) -> dict[str, object]:
     """{cb}: a game of two deals, one of them changed (so its history has an
-    edit); {ce}: a game played to its end, with money and transfers."""
+    edit); {ce}: a game played to its end, with money and transfers. Both of
+    `group`, so their pages name it and the group's pages count the ended one."""
     players = ["Asha", "Bikash", "Chandra", "Dipa"]
     deals = [
         ((3, 4, 2, 3), (4, 4, 1, 4)),
@@ -211,7 +240,12 @@ def call_break_games(user) -> dict[str, object]:
     ]
     going, ended = (
         callbreak_services.start_game(
-            owner=user, players=players, rules=CallBreakRules(), stake=Decimal("10"), name=name
+            owner=user,
+            players=players,
+            rules=CallBreakRules(),
+            stake=Decimal("10"),
+            name=name,
+            group=group,
         )
         for name in ("After dinner", "")
     )
@@ -241,8 +275,9 @@ def test_every_page_has_no_axe_violation(
     session, round_ = a_played_session(user)
     group, member, payment = a_family_group(user, session)
     ids = {"g": group.pk, "m": member.pk, "p": payment.pk, **member_link_ids(user, group)}
+    ids.update(a_pot_session(user, group, session.played_on))
     ids["q"] = f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50"
-    ids.update(call_break_games(user))
+    ids.update(call_break_games(user, group))
     for page in (owner, guest):
         page.context.add_cookies(
             [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
@@ -267,6 +302,8 @@ def test_every_page_has_no_axe_violation(
             found[f"{what} ({path})"] = problems
 
     for what, path in OWNER_PAGES:
+        check(owner, what, path)
+    for what, path in POT_PAGES:
         check(owner, what, path)
     # The maal calculator dialog of the round form, open.
     check(owner, "round form, maal dialog", "/sessions/{s}/rounds/new/")

@@ -19,12 +19,16 @@ from ..web_helpers import make_session, played
 from .conftest import TOUCH_PHONE, session_menu
 from .hands import FIVE
 from .test_axe import (
+    CALLBREAK_OWNER_PAGES,
     OWNER_PAGES,
+    POT_PAGES,
     PUBLIC_PAGES,
     TABLE_OWNER_PAGES,
     TABLE_PUBLIC_PAGES,
     a_family_group,
     a_played_session,
+    a_pot_session,
+    call_break_games,
     member_link_ids,
     violations,
 )
@@ -124,6 +128,8 @@ def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
         "p": payment.pk,
         "q": f"from={payment.payer_id}&to={payment.payee_id}&amount=12.50",
         **member_link_ids(user, group),
+        **a_pot_session(user, group, session.played_on),
+        **call_break_games(user, group),
     }
     small = {}
 
@@ -133,7 +139,7 @@ def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
             small[what] = found
 
     # Every page but the round form (its own compact layout is tested with it).
-    for what, path in [*OWNER_PAGES, *TABLE_OWNER_PAGES]:
+    for what, path in [*OWNER_PAGES, *TABLE_OWNER_PAGES, *POT_PAGES, *CALLBREAK_OWNER_PAGES]:
         if what not in ("round form", "round edit"):
             measure(page, what, path)
     # The menu, open.
@@ -143,7 +149,7 @@ def test_tap_targets_are_44_px(logged_in_page, new_page, live_server):
     guest = new_page(**TOUCH_PHONE)
     for what, path in [*PUBLIC_PAGES, *TABLE_PUBLIC_PAGES]:
         measure(guest, what, path)
-    assert small == {}
+    assert small == {}, small
 
 
 def test_the_ledger_on_a_phone(logged_in_page, live_server):

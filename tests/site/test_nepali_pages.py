@@ -48,9 +48,12 @@ ALLOWED = {
     "QR",  # the share page's QR code: the name the code goes by in Nepali too
 }
 # Not words but codes, taken out before the words are read: a placeholder our
-# scripts fill in ("%(time)s"), the session and Call Break files' format names, the sum's T_seen
-# (a title in the breakdown the round form carries for its offline preview).
-CODES = re.compile(r"%\(\w+\)[sd]|(?:marriage-(?:session|group)|callbreak-game)/\d+|\bT_seen\b")
+# scripts fill in ("%(time)s"), the session, Call Break and pot files' format
+# names, the sum's T_seen (a title in the breakdown the round form carries for
+# its offline preview).
+CODES = re.compile(
+    r"%\(\w+\)[sd]|(?:marriage-(?:session|group)|pot-session|callbreak-game)/\d+|\bT_seen\b"
+)
 # A card as the calculator and files write it (rank then suit, "QH", "10S"), and a
 # single letter: the sum's T, w, n, S, m and the worked example's players A–D.
 CODE = re.compile(r"^(?:[A-Za-z]|(?:[AJQK]|10|[2-9])[SHDC])$")

@@ -552,7 +552,7 @@ def test_the_records_page_in_both_languages(logged_in, group, language):
         assert "Season 2083 1 evening" in page
         assert "Biggest round Hajurba +18 · round 1 of Tihar 2" in page
         assert "Best evening Hajurba NPR 18.00 · Tihar 2" in page
-        assert "Hajurba 1 0 18.00 0.00" in page
+        assert "Hajurba 1 0 0 18.00 0.00" in page
         assert "Tihar 2 · 8 Nov 2026 Tihar" in page and "Tihar 1 · 5 Oct 2025 Dashain" in page
     else:
         assert "सिजन 2083" in page

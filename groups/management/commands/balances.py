@@ -1,14 +1,14 @@
 import json
 
-from scoring.engine.groupfile import summary
+from groups.groupfile import purse_summary
 
 from ._groupfiles import GroupFileCommand, read_group_file
 
 
 class Command(GroupFileCommand):
     help = (
-        "Print a marriage-group/1 file's balances and the fewest payments that clear "
-        "them, as JSON (- reads stdin); nothing is saved."
+        "Print a marriage-group/1 file's balances (other_games counted) and the fewest "
+        "payments that clear them, as JSON (- reads stdin); nothing is saved."
     )
 
     def add_arguments(self, parser):
@@ -16,4 +16,4 @@ class Command(GroupFileCommand):
 
     def handle(self, *args, **options):
         doc = read_group_file(options["file"])
-        self.stdout.write(json.dumps(summary(doc), indent=2, ensure_ascii=False))
+        self.stdout.write(json.dumps(purse_summary(doc), indent=2, ensure_ascii=False))

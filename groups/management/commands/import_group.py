@@ -20,10 +20,12 @@ class Command(GroupFileCommand):
                 owner = get_user_model().objects.get(username=options["owner"])
             except get_user_model().DoesNotExist:
                 raise CommandError(f"--owner: no user {options['owner']!r}", returncode=2) from None
-        doc = read_group_file(options["file"])
-        group = import_group(doc=doc, owner=owner)
+        file = read_group_file(options["file"])
+        doc = file.group
+        group = import_group(doc=doc, other_games=file.other_games, owner=owner)
+        others = f", {len(file.other_games)} other games" if file.other_games else ""
         self.stdout.write(
             f"{group.name}: {len(doc.members)} members, {len(doc.sessions)} evenings, "
-            f"{len(doc.payments)} payments"
+            f"{len(doc.payments)} payments{others}"
         )
         self.stdout.write(str(group.pk))

@@ -274,7 +274,10 @@ self.addEventListener("message", (event) => {
 // now: the round form's number, dealer and dhoos pending follow the rounds
 // (the page's script does the same when it sends them).
 async function keepAgain(sent) {
-  const sessions = new Set(sent.map((record) => record.session));
+  // A Marriage session's number; a pot hand's queue ("pots-N") has no such pages.
+  const sessions = new Set(
+    sent.map((record) => record.session).filter((session) => /^\d+$/.test(session)),
+  );
   for (const session of sessions) {
     for (const path of ["/sessions/" + session + "/", "/sessions/" + session + "/rounds/new/"]) {
       try {
