@@ -14,7 +14,7 @@ from scoring.web.cards import Cell, Picture, Section, render, table
 from scoring.web.session_card import tone
 
 from .models import Group
-from .selectors import group_purse
+from .selectors import group_purse, transfer_lines
 
 
 def group_picture(group: Group) -> Picture:
@@ -32,16 +32,7 @@ def group_picture(group: Group) -> Picture:
         for member, balance, _owed in purse.balance_rows
     ]
     balances = table([(_("Member"), 0.6, "left"), (currency, 0.4, "right")], rows, _("Balances"))
-    pays = tuple(
-        _("%(payer)s pays %(payee)s %(currency)s %(money)s")
-        % {
-            "payer": o.payer.name,
-            "payee": o.payee.name,
-            "currency": currency,
-            "money": fmt.money(o.transfer.amount),
-        }
-        for o in purse.transfers
-    ) or (_("Nobody owes anything."),)
+    pays = tuple(transfer_lines(purse.transfers, currency)) or (_("Nobody owes anything."),)
     return Picture(
         title=group.name,
         subtitle=f"{local_date(timezone.localdate())} · {evenings}",

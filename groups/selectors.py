@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -517,16 +517,11 @@ def money_text(amount: Decimal, currency: str) -> str:
     return money_with_currency(amount, currency)
 
 
-def share_lines(purse: Purse, member: Member | None = None) -> str:
-    """The plain text to paste into WhatsApp or Viber, in the words of an
-    evening's settle-up: "Bhai ले Aama लाई रु. 174.00 तिर्ने"."""
-    owed = purse.transfers
-    if member is not None:
-        owed = [o for o in owed if member.pk in (o.payer.pk, o.payee.pk)]
-    currency = currency_label(purse.group.currency, get_language())
+def transfer_lines(owed: Iterable[Owed], currency: str) -> list[str]:
+    """Who pays whom, a sentence each, as the settle-up, the text to share and
+    the picture card word it: "Bhai pays Aama NPR 174.00"."""
     fmt = NumberFormat.current()
-    lines = [purse.group.name]
-    lines += [
+    return [
         _("%(payer)s pays %(payee)s %(currency)s %(money)s")
         % {
             "payer": o.payer.name,
@@ -536,6 +531,16 @@ def share_lines(purse: Purse, member: Member | None = None) -> str:
         }
         for o in owed
     ]
+
+
+def share_lines(purse: Purse, member: Member | None = None) -> str:
+    """The plain text to paste into WhatsApp or Viber, in the words of an
+    evening's settle-up: "Bhai ले Aama लाई रु. 174.00 तिर्ने"."""
+    owed = purse.transfers
+    if member is not None:
+        owed = [o for o in owed if member.pk in (o.payer.pk, o.payee.pk)]
+    currency = currency_label(purse.group.currency, get_language())
+    lines = [purse.group.name, *transfer_lines(owed, currency)]
     if len(lines) == 1:
         lines.append(_("Nobody owes anything."))
     return "\n".join(lines)
