@@ -6,9 +6,7 @@ never a skip."""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,23 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from callbreak.engine import deal_refusals, read_game, settle_game
 from callbreak.engine.game import deal_scores, game_end
 from tests.callbreak.strategies import any_games
-from tests.offline.test_settlement_parity import node
+from tests.node_runner import run_node
 
 CASES = 400
 RUNNER = Path(__file__).parents[1] / "js" / "callbreak_runner.mjs"
 
 
 def run(cases: list[dict[str, Any]]) -> list[Any]:
-    done = subprocess.run(
-        [node(), str(RUNNER)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node(RUNNER, cases)
 
 
 def case_of(document: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,6 @@ must be the engine's. Node missing is a failure, never a skip.
 from __future__ import annotations
 
 import json
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from scoring.engine.rules import PRESETS, make_rules
 from scoring.engine.settlement import BetterDefault, WinType, better_defaults, settle_session
 from scoring.templatetags.offline import chain_state
 from scoring.templatetags.offline import round_data as js_round  # as the page sends it
-from tests.offline.test_settlement_parity import node
+from tests.node_runner import node, run_node
 from tests.strategies import LOOKING_BACK, overrides
 
 RUNNER = Path(__file__).parents[1] / "js" / "chain_runner.mjs"
@@ -125,16 +124,7 @@ def test_rounds_kept_on_the_phone_settle_as_the_server_will(preset: str) -> None
 
     collect()
     assert len(cases) >= SESSIONS_PER_PRESET, len(cases)
-    done = subprocess.run(
-        [node(), str(RUNNER)],
-        input=json.dumps([case["input"] for case in cases]),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    answers = json.loads(done.stdout)
+    answers = run_node(RUNNER, [case["input"] for case in cases])
     booked = carried = 0
     for case, answer in zip(cases, answers, strict=True):
         where = json.dumps(case["input"])
@@ -172,17 +162,11 @@ def test_the_issues_evening_under_nepal() -> None:
     before = settle_session([first], rules)
     start = chain_state(2, better_defaults([first], rules)[-1], before.pending)
     assert start["pending"] == [{"player": "Didi", "amount": 15, "from": 1}]
-    done = subprocess.run(
-        [node(), str(RUNNER)],
-        input=json.dumps(
-            [{"rules": rules.to_options(), "start": start, "rounds": [js_round(second)]}]
-        ),
-        capture_output=True,
-        text=True,
+    answer = run_node(
+        RUNNER,
+        [{"rules": rules.to_options(), "start": start, "rounds": [js_round(second)]}],
         timeout=60,
-        check=True,
-    )
-    answer = json.loads(done.stdout)[0]
+    )[0]
     assert answer["nets"] == [whole.rounds[1].nets]
     alone = settle_session([replace(second)], rules).rounds[0].nets
     assert whole.rounds[1].nets["Didi"] == alone["Didi"] - 15
@@ -298,35 +282,20 @@ def test_edits_kept_on_the_phone_move_the_next_round_as_the_server_will(preset: 
 
     collect()
     assert len(cases) >= SESSIONS_PER_PRESET, len(cases)
-    done = subprocess.run(
-        [node(), str(FOLLOWER)],
-        input=json.dumps([case["input"] for case in cases]),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    answers = json.loads(done.stdout)
+    answers = run_node(FOLLOWER, [case["input"] for case in cases])
     # The same with the edits left out (what the form did before it followed them).
-    unedited = subprocess.run(
-        [node(), str(FOLLOWER)],
-        input=json.dumps(
-            [
-                {
-                    **c["input"],
-                    "records": [r for r in c["input"]["records"] if "/edit/" not in r["url"]],
-                }
-                for c in cases
-            ]
-        ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
+    unedited = run_node(
+        FOLLOWER,
+        [
+            {
+                **c["input"],
+                "records": [r for r in c["input"]["records"] if "/edit/" not in r["url"]],
+            }
+            for c in cases
+        ],
     )
     moved = 0
-    for case, answer, without in zip(cases, answers, json.loads(unedited.stdout), strict=True):
+    for case, answer, without in zip(cases, answers, unedited, strict=True):
         where = json.dumps(case["input"])
         assert answer["state"]["number"] == case["number"], where
         assert answer["state"]["pending"] == case["pending"], where

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +41,7 @@ from scoring.engine.settlement import (
 from scoring.templatetags.offline import offline_catalogue, offline_number_format, rules_data
 from scoring.words.breakdown_words import MINUS_PLAYERS, outside_sentence, round_sentences
 from scoring.words.offline_words import ENGINE_IDS, PHRASES
+from tests.node_runner import node, run_node
 from tests.site.test_i18n import engine_msgids
 from tests.strategies import overrides
 
@@ -54,28 +53,12 @@ ENTRY_FIELDS = {field.name for field in dataclasses.fields(Entry)}
 SETTLEMENT_OPTIONS = [name for name in OPTION_NAMES if OPTIONS[name].settles]
 
 
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        pytest.fail("node is missing: the settlement parity test needs Node.js (Debian: nodejs)")
-    return path
-
-
 def run_js(
     batch: list[dict[str, Any]], words: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
     """The batch settled by settlement.js; with `words` ({language: {catalogue,
     format}}), each result's payments in words in each language too."""
-    done = subprocess.run(
-        [node(), str(RUNNER)],
-        input=json.dumps({"batch": batch, "words": words} if words else batch),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node(RUNNER, {"batch": batch, "words": words} if words else batch)
 
 
 @st.composite

@@ -8,8 +8,6 @@ never a skip."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,7 @@ from hypothesis import strategies as st
 from localise.numbers import NumberFormat
 from localise.templatetags.local_format import money
 from scoring.selectors.reports import build_ledger
-from tests.offline.test_settlement_parity import node
+from tests.node_runner import node, run_node
 from tests.web_helpers import make_session, played
 
 RUNNER = Path(__file__).parents[1] / "js" / "standings_runner.mjs"
@@ -35,16 +33,7 @@ STAKES = st.sampled_from(["1", "2.50", "0.125", "10", "0.01", "100", "0.5", "100
 
 
 def run(cases: list[dict[str, Any]]) -> list[Any]:
-    done = subprocess.run(
-        [node(), str(RUNNER)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node(RUNNER, cases)
 
 
 def format_of(language: str) -> dict[str, Any]:

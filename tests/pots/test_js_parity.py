@@ -6,41 +6,23 @@ missing is a failure, never a skip."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pots.engine import read_session
 from pots.engine.hands import settle_hands
 from pots.selectors import closed
+from tests.node_runner import run_node
 from tests.pots.test_properties import any_sessions
 
 RUNNER = Path(__file__).parents[1] / "js" / "pot_runner.mjs"
 
 
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        pytest.fail("node is missing: the pot money parity test needs Node.js (Debian: nodejs)")
-    return path
-
-
 def run(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    done = subprocess.run(
-        [node(), str(RUNNER)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(done.stdout)
+    return run_node(RUNNER, cases)
 
 
 def case_of(document: dict[str, Any], cut: int) -> tuple[dict[str, Any], dict[str, Any]]:
