@@ -39,7 +39,7 @@ def renamed(document: dict[str, Any], old: str, new: str) -> dict[str, Any]:
 
 
 def register() -> None:
-    from .selectors import group_documents, group_games
+    from .selectors import group_documents, group_games, group_players_playing
     from .services import rename_player, save_filed
 
     register_game(
@@ -52,4 +52,5 @@ def register() -> None:
         save=save_filed,
         rename=rename_player,
         rename_in=renamed,
+        playing=group_players_playing,
     )

@@ -191,6 +191,17 @@ def group_games(group_id: int) -> Iterator[PurseGame]:
         )
 
 
+def group_players_playing(group_id: int) -> Iterator[str]:
+    """The players of the group's games still being played, each once a game
+    (the purse's `playing`: a member among them stays a member)."""
+    games = _group_rows(group_id)
+    deals = _deals_by_game([game.pk for game in games])
+    for game in games:
+        value = engine_game(game, deals[game.pk])
+        if not value.deals or game_end(value.deals, value.rules) is None:
+            yield from game.players
+
+
 def group_documents(group_id: int) -> Iterator[tuple[str, date, dict[str, Any]]]:
     """The group's finished games for its file, as (name, played_on,
     `callbreak-game/1` document); a game still being played is not money yet

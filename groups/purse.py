@@ -60,6 +60,9 @@ class GameKind:
     # The same for a document the group keeps: (document, old name, new name)
     # → the document with the player renamed wherever it names them.
     rename_in: Callable[[dict[str, Any], str, str], dict[str, Any]] | None = None
+    # The players (names) of the group's games still being played, which the
+    # purse does not count yet: a member among them stays a member.
+    playing: Callable[[int], Iterable[str]] | None = None
 
 
 _kinds: dict[str, GameKind] = {}
@@ -76,11 +79,12 @@ def register_game(
     save: Callable[..., None] | None = None,
     rename: Callable[..., None] | None = None,
     rename_in: Callable[[dict[str, Any], str, str], dict[str, Any]] | None = None,
+    playing: Callable[[int], Iterable[str]] | None = None,
 ) -> None:
     """Called once per app from its AppConfig.ready(); a second call replaces
     the first (a test's reload)."""
     _kinds[kind] = GameKind(
-        kind, format, label, money_of, games, documents, save, rename, rename_in
+        kind, format, label, money_of, games, documents, save, rename, rename_in, playing
     )
 
 
@@ -98,6 +102,15 @@ def kind_for_format(value: object) -> GameKind | None:
 
 def formats() -> list[str]:
     return [k.format for k in _kinds.values()]
+
+
+def still_playing(group_id: int) -> list[str]:
+    """The players of the group's games still being played (each once a game)."""
+    found: list[str] = []
+    for kind in _kinds.values():
+        if kind.playing is not None:
+            found.extend(kind.playing(group_id))
+    return found
 
 
 def kept_games(group_id: int) -> list[PurseGame]:

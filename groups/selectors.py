@@ -716,6 +716,12 @@ def removal_problem(member: Member) -> str | None:
         for game in [*filed_games(member.group_id), *games_registry.kept_games(member.group_id)]
         if any(player_key(player) == member.name_key for player in game.money)
     )
+    # A game still being played counts too: its money will be theirs when it ends.
+    games += sum(
+        1
+        for player in games_registry.still_playing(member.group_id)
+        if player_key(player) == member.name_key
+    )
     if games:
         return ngettext(
             "%(name)s played %(count)d other game of this group (Call Break, pot hands); "

@@ -285,3 +285,13 @@ def test_any_game_of_a_group_adds_its_exact_money_and_reads_back_from_the_file(o
     assert other.money == expected
     again = group_services.import_group(doc=read.group, other_games=read.other_games, owner=owner)
     assert group_purse(again).balances == balances
+
+
+def test_a_member_in_a_game_still_being_played_stays_a_member(logged_in, game, family):
+    from groups.selectors import removal_problem
+
+    play(logged_in, game, C01[:2])
+    assert removal_problem(family.members.get(name="Didi")) == (
+        "Didi played 1 other game of this group (Call Break, pot hands); their balance "
+        "depends on it, so they stay a member"
+    )
